@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type BrowserContext } from '@playwright/test';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../../server/src/config.ts';
+import type { Database } from '../../../server/src/db/database.ts';
+import { Mailbox } from '../../../server/test/support/mailbox.ts';
+import { TestDnsServer } from '../../../server/test/support/dns-server.ts';
+import { createTestApp } from '../../../server/test/support/test-app.ts';
+import {
+  createOrganizationWithAdmin,
+  createUser,
+  signInAs,
+  type TestOrganization,
+  type TestUser,
+} from '../../../server/test/support/fixtures.ts';
+
+export interface Atrium {
+  /** Where the browser reaches the real server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  app: FastifyInstance;
+  config: Config;
+  db: Kysely<Database>;
+  mailbox: Mailbox;
+  dns: TestDnsServer;
+}
+
+const consoleDist = path.resolve(import.meta.dirname, '../../dist/index.html');
+
+/**
+ * One real Atrium per worker: the production console build served by the real server on a
+ * fresh database, sending mail to a loopback SMTP server and resolving through a loopback DNS server.
+ */
+export const test = base.extend<{ signInAs: (user: TestUser) => Promise<void> }, { atrium: Atrium }>({
+  atrium: [
+    // Playwright reads a fixture's dependencies from this destructuring, so it must be present.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
+      const mailbox = await Mailbox.start();
+      const dns = await TestDnsServer.start();
+      const server = await createTestApp({
+        env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv() },
+        listen: true,
+      });
+      const address = server.app.server.address() as { port: number };
+      await use({
+        url: `http://127.0.0.1:${address.port}`,
+        app: server.app,
+        config: server.config,
+        db: server.db,
+        mailbox,
+        dns,
+      });
+      await server.close();
+      await mailbox.close();
+      await dns.close();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ atrium }, use) => use(atrium.url),
+  /** Puts a console session for `user` into this test's browser (no sign-in screens). */
+  signInAs: async ({ atrium, context }, use) => {
+    await use(async (user) => addSessionCookie(context, atrium, user));
+  },
+});
+
+/** Settings for the in-process server; PUBLIC_URL follows the port it listens on. */
+function e2eEnv(): Record<string, string> {
+  return { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent' };
+}
+
+async function addSessionCookie(context: BrowserContext, atrium: Atrium, user: TestUser): Promise<void> {
+  const session = await signInAs(atrium.db, user);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: atrium.url, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+export { createOrganizationWithAdmin, createUser, expect, type TestOrganization, type TestUser };

@@ -1,0 +1,133 @@
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderRoutes, setViewportWidth } from '../../../test-utils.tsx';
+import AdminLayout, { sidebarDisplayClass, sidebarZone } from './admin-layout.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  setViewportWidth(1280);
+});
+
+function renderAdmin(path = '/dashboard') {
+  return renderRoutes([{ element: <AdminLayout />, children: [{ path: '*', element: <p>page</p> }] }], path);
+}
+
+const sidebar = () => screen.getByTestId('sidebar');
+const toggle = () => screen.getByRole('link', { name: /navigation menu/ });
+
+describe('sidebar zones', () => {
+  it('is a drawer below 992 px, auto-collapsed from 992 to 1024 px, full above', () => {
+    expect(sidebarZone(375)).toBe('drawer');
+    expect(sidebarZone(991)).toBe('drawer');
+    expect(sidebarZone(992)).toBe('auto-collapse');
+    expect(sidebarZone(1024)).toBe('auto-collapse');
+    expect(sidebarZone(1025)).toBe('wide');
+  });
+
+  it('shows collapseMenu as mobile-open below 992 px, otherwise as navbar-collapsed', () => {
+    expect(sidebarDisplayClass(800, true)).toBe('mob-open');
+    expect(sidebarDisplayClass(1280, true)).toBe('navbar-collapsed');
+    expect(sidebarDisplayClass(800, false)).toBe('');
+  });
+});
+
+describe('AdminLayout', () => {
+  it('has the header: logo to /dashboard, a # toggle link, Apps to /application, the avatar', () => {
+    setViewportWidth(1280);
+    renderAdmin();
+    expect(screen.getByRole('link', { name: 'Atrium admin home' })).toHaveProperty('pathname', '/dashboard');
+    expect(screen.getByRole('img', { name: 'Atrium' }).getAttribute('width')).toBe('180');
+    expect(toggle().getAttribute('href')).toBe('#');
+    expect(screen.getByRole('link', { name: 'Apps' })).toHaveProperty('pathname', '/application');
+    expect(screen.getByRole('button', { name: 'Open profile panel' })).toBeTruthy();
+  });
+
+  it('below 992 px opens the drawer from the toggle and closes it when an item is clicked', () => {
+    setViewportWidth(800);
+    renderAdmin();
+    expect(sidebar().className).not.toContain('mob-open');
+    fireEvent.click(toggle());
+    expect(sidebar().className).toContain('mob-open');
+    fireEvent.click(screen.getByRole('link', { name: 'Users' }));
+    expect(sidebar().className).not.toContain('mob-open');
+  });
+
+  it('closes the drawer from its backdrop', () => {
+    setViewportWidth(375);
+    renderAdmin();
+    fireEvent.click(toggle());
+    fireEvent.click(screen.getByTestId('drawer-backdrop'));
+    expect(sidebar().className).not.toContain('mob-open');
+  });
+
+  it('collapses automatically between 992 and 1024 px, and expands again wider', () => {
+    setViewportWidth(1000);
+    renderAdmin();
+    expect(sidebar().className).toContain('navbar-collapsed');
+    act(() => setViewportWidth(1280));
+    expect(sidebar().className).not.toContain('navbar-collapsed');
+    fireEvent.click(toggle());
+    expect(sidebar().className).toContain('navbar-collapsed');
+  });
+
+  it('does not close the full sidebar when an item is clicked on wide screens', () => {
+    setViewportWidth(1280);
+    renderAdmin();
+    fireEvent.click(screen.getByRole('link', { name: 'Users' }));
+    expect(sidebar().className).not.toContain('navbar-collapsed');
+  });
+});
+
+describe('header search', () => {
+  it('expands on its button with the seed placeholder, 100px wide and hiding the right area below 600 px', () => {
+    vi.useFakeTimers();
+    setViewportWidth(375);
+    renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    const input = screen.getByPlaceholderText('Search . . .');
+    expect(input.style.width).toBe('100px');
+    expect(screen.getByTestId('header-right').className).toContain('d-none');
+    fireEvent.click(screen.getByRole('button', { name: 'Close search' }));
+    // Its layout collapses 500 ms later.
+    act(() => vi.advanceTimersByTime(499));
+    expect(screen.queryByPlaceholderText('Search . . .')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.queryByPlaceholderText('Search . . .')).toBeNull();
+    expect(screen.getByTestId('header-right').className).not.toContain('d-none');
+  });
+
+  it('keeps the right-hand header area from 600 px up', () => {
+    setViewportWidth(768);
+    renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    expect(screen.getByPlaceholderText('Search . . .').style.width).not.toBe('100px');
+    expect(screen.getByTestId('header-right').className).not.toContain('d-none');
+  });
+
+  it('hides part of the header up to 575 px (Bootstrap sm)', () => {
+    renderAdmin();
+    expect(screen.getByTestId('header-org').className).toContain('d-none d-sm-inline-flex');
+  });
+});
+
+describe('header search results', () => {
+  it('lists matching pages and opens the first on Enter', () => {
+    setViewportWidth(1280);
+    const { router } = renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    const input = screen.getByPlaceholderText('Search . . .');
+    fireEvent.change(input, { target: { value: 'dom' } });
+    const results = screen.getByRole('list', { name: 'Search results' });
+    expect(results.textContent).toBe('Domain');
+    fireEvent.submit(input.closest('form')!);
+    expect(router.state.location.pathname).toBe('/domain');
+  });
+
+  it('says when nothing matches', () => {
+    renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    fireEvent.change(screen.getByPlaceholderText('Search . . .'), { target: { value: 'zzz' } });
+    expect(screen.getByText('No pages match “zzz”.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../../lib/paths.ts';
+import { findBreadcrumb, navigation, type NavigationItem } from './navigation.ts';
+
+const group = navigation[0]!;
+const entries = group.children ?? [];
+
+describe('navigation config', () => {
+  it('is one group titled for an admin area', () => {
+    expect(navigation).toHaveLength(1);
+    expect(group.type).toBe('group');
+    expect(group.title).toBe('Admin Console');
+  });
+
+  it('has the eight entries of the seed spec, then Activity, each with an icon', () => {
+    expect(entries.map((item) => item.title)).toEqual([
+      'Admin home',
+      'organization',
+      'Domain',
+      'Users',
+      'Groups',
+      'Data Migration',
+      'Mail Settings',
+      'Subscriptions',
+      'Activity',
+    ]);
+    for (const item of entries) {
+      expect(item.type).toBe('item');
+      expect(item.icon).toBeTruthy();
+    }
+  });
+
+  it('points each entry at its route; Groups at /groups (PRODUCT.md), the rest of the unbuilt ones at /404', () => {
+    expect(Object.fromEntries(entries.map((item) => [item.title, item.url]))).toEqual({
+      'Admin home': '/dashboard',
+      organization: '/organization',
+      Domain: '/domain',
+      Users: '/users',
+      Groups: '/groups',
+      'Data Migration': '/404',
+      'Mail Settings': '/404',
+      Subscriptions: '/404',
+      Activity: '/activity',
+    });
+  });
+
+  it('has unique ids', () => {
+    const ids = entries.map((item) => item.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('only uses console routes that exist', () => {
+    const known = new Set<string>(Object.values(routes));
+    for (const item of entries) expect(known.has(item.url ?? '')).toBe(true);
+  });
+});
+
+describe('findBreadcrumb', () => {
+  it('finds a sidebar entry and its group', () => {
+    const trail = findBreadcrumb('/users');
+    expect(trail.group?.title).toBe('Admin Console');
+    expect(trail.item.title).toBe('Users');
+    expect(trail.parents).toEqual([]);
+  });
+
+  it('places secondary pages under their entry', () => {
+    const trail = findBreadcrumb('/addomain');
+    expect(trail.parents.map((crumb) => crumb.title)).toEqual(['Domain']);
+    expect(trail.item.title).toBe('Add a domain');
+  });
+
+  it('falls back to the dashboard for unknown paths (the catch-all shows it)', () => {
+    expect(findBreadcrumb('/no/such/page').item.title).toBe('Admin home');
+  });
+
+  it('matches paths under an entry and walks nested collapse menus', () => {
+    const tree: NavigationItem[] = [
+      {
+        id: 'g',
+        title: 'Group',
+        type: 'group',
+        children: [
+          {
+            id: 'mail',
+            title: 'Mail',
+            type: 'collapse',
+            children: [{ id: 'aliases', title: 'Aliases', type: 'item', url: '/mail/aliases' }],
+          },
+        ],
+      },
+    ];
+    const trail = findBreadcrumb('/mail/aliases/42', tree);
+    expect(trail.group?.title).toBe('Group');
+    expect(trail.parents.map((crumb) => crumb.title)).toEqual(['Mail']);
+    expect(trail.item.title).toBe('Aliases');
+  });
+});

@@ -1,0 +1,140 @@
+import { ExternalLink, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { Link, useNavigate, useParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useAppDetail } from '../../features/apps/api/app-detail.ts';
+import { useGroupOptions } from '../../features/apps/api/group-options.ts';
+import { useRotateAppSecret } from '../../features/apps/api/rotate-secret.ts';
+import { useUpdateApp } from '../../features/apps/api/update-app.ts';
+import { AppConnection } from '../../features/apps/components/app-connection.tsx';
+import { AppForm } from '../../features/apps/components/app-form.tsx';
+import { QueryState } from '../../features/apps/components/query-state.tsx';
+import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
+import { UninstallApp } from '../../features/apps/components/uninstall-app.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { paths } from '../../lib/paths.ts';
+
+/** An installed app: its SSO settings, its secret (rotatable), who may open it, and uninstall. */
+export default function AppDetailPage() {
+  const { appId = '' } = useParams();
+  const navigate = useNavigate();
+  const detail = useAppDetail(appId);
+  const groups = useGroupOptions();
+  const update = useUpdateApp(appId);
+  const rotate = useRotateAppSecret(appId);
+  const [saved, setSaved] = useState(false);
+
+  if (detail.error instanceof ApiError && detail.error.status === 404) {
+    return (
+      <Alert variant="warning">
+        <Alert.Heading as="h1" className="h5">
+          App not found
+        </Alert.Heading>
+        <p>It may have been uninstalled.</p>
+        <Link to={paths.apps()}>Back to apps</Link>
+      </Alert>
+    );
+  }
+  if (!detail.isSuccess || !groups.isSuccess) {
+    return (
+      <QueryState
+        error={detail.error ?? groups.error}
+        what="the app"
+        onRetry={() => {
+          void detail.refetch();
+          void groups.refetch();
+        }}
+      />
+    );
+  }
+  const app = rotate.data?.app ?? detail.data;
+
+  return (
+    <>
+      <PageHeader
+        title={app.title}
+        description={
+          <a
+            href={app.launchUrl}
+            target="_blank"
+            rel="noopener"
+            className="d-inline-flex align-items-center gap-1"
+          >
+            {app.launchUrl} <ExternalLink size={14} aria-hidden="true" />
+          </a>
+        }
+        actions={<img src={app.image} alt="" width={48} height={48} />}
+      />
+      {rotate.data ? <SecretOnce secret={rotate.data.clientSecret} /> : null}
+      <div className="row g-4">
+        <div className="col-12 col-xl-7">
+          <AppConnection app={app} />
+          <div className="card atrium-card mb-4">
+            <div className="card-body">
+              <h2 className="h6">Client secret</h2>
+              <p className="small text-body-secondary">
+                The secret was shown once, at install. Rotating it makes a new one and stops the old one at
+                once; update the app with the new secret.
+              </p>
+              {rotate.isError ? (
+                <Alert variant="danger">
+                  <Alert.Heading as="h3" className="h6">
+                    The secret could not be rotated
+                  </Alert.Heading>
+                  <p className="mb-0">{rotate.error.message}</p>
+                </Alert>
+              ) : null}
+              <button
+                type="button"
+                className="btn btn-outline-primary d-inline-flex align-items-center gap-2"
+                disabled={rotate.isPending}
+                onClick={() => rotate.mutate()}
+              >
+                <RefreshCw size={16} aria-hidden="true" /> {rotate.isPending ? 'Rotating…' : 'Rotate secret'}
+              </button>
+            </div>
+          </div>
+        </div>
+        <div className="col-12 col-xl-5">
+          <div className="card atrium-card mb-4">
+            <div className="card-body">
+              <h2 className="h6 mb-3">Settings</h2>
+              {saved ? (
+                <Alert variant="success" onClose={() => setSaved(false)} dismissible>
+                  Saved.
+                </Alert>
+              ) : null}
+              <AppForm
+                key={app.id}
+                defaultValues={{
+                  title: detail.data.title,
+                  launchUrl: detail.data.launchUrl,
+                  redirectUris: detail.data.redirectUris,
+                  openToEveryone: detail.data.openToEveryone,
+                  groupIds: detail.data.groups.map((g) => g.id),
+                }}
+                groups={groups.data}
+                submitLabel="Save changes"
+                onSubmit={async (values) => {
+                  setSaved(false);
+                  await update.mutateAsync(values);
+                  setSaved(true);
+                }}
+              />
+            </div>
+          </div>
+          <div className="card atrium-card border-danger-subtle">
+            <div className="card-body">
+              <h2 className="h6">Uninstall</h2>
+              <p className="small text-body-secondary">
+                Deletes the app and its client; everyone signed in to it through Atrium loses access.
+              </p>
+              <UninstallApp appId={app.id} title={app.title} onDone={() => navigate(paths.apps())} />
+            </div>
+          </div>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import type { AppTemplate, AppWithSecretResponse, UpdateAppBody } from '@atrium/contracts/apps';
+import { CheckCircle2 } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useCatalog } from '../../features/apps/api/catalog.ts';
+import { useGroupOptions } from '../../features/apps/api/group-options.ts';
+import { useInstallApp } from '../../features/apps/api/install-app.ts';
+import { AppConnection } from '../../features/apps/components/app-connection.tsx';
+import { AppForm, redirectUrisFor } from '../../features/apps/components/app-form.tsx';
+import { QueryState } from '../../features/apps/components/query-state.tsx';
+import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
+import { paths } from '../../lib/paths.ts';
+import NotFoundPage from './not-found.tsx';
+
+function initialValues(template: AppTemplate): UpdateAppBody {
+  const templates = template.redirectUriTemplates;
+  const redirectUris =
+    templates.length === 0
+      ? ['']
+      : template.launchUrl
+        ? redirectUrisFor(templates, template.launchUrl)
+        : templates.map(() => '');
+  return {
+    title: template.title,
+    launchUrl: template.launchUrl,
+    redirectUris,
+    openToEveryone: true,
+    groupIds: [],
+  };
+}
+
+/** Install one catalog app: its addresses and groups; then its secret, once, and its settings. */
+export default function AppInstallPage() {
+  const { templateKey = '' } = useParams();
+  const catalog = useCatalog();
+  const groups = useGroupOptions();
+  const install = useInstallApp();
+  // Held only in this page's state: leaving the page forgets the secret for good.
+  const [result, setResult] = useState<AppWithSecretResponse | null>(null);
+
+  if (!catalog.isSuccess || !groups.isSuccess) {
+    const error = catalog.error ?? groups.error;
+    return (
+      <QueryState
+        error={error}
+        what="the catalog"
+        onRetry={() => {
+          void catalog.refetch();
+          void groups.refetch();
+        }}
+      />
+    );
+  }
+  const template = catalog.data.find((t) => t.key === templateKey);
+  if (!template) return <NotFoundPage />;
+
+  if (result) {
+    return (
+      <>
+        <PageHeader
+          title={`${result.app.title} is installed`}
+          description="Configure the app with these settings so your users can sign in to it."
+          actions={
+            <Link to={paths.appDetail(result.app.id)} className="btn btn-primary">
+              Done
+            </Link>
+          }
+        />
+        <p className="d-flex align-items-center gap-2 text-success" role="status">
+          <CheckCircle2 size={18} aria-hidden="true" /> Its OpenID Connect client is registered.
+        </p>
+        <SecretOnce secret={result.clientSecret} />
+        <AppConnection app={result.app} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={`Install ${template.title}`}
+        description={template.description}
+        actions={<img src={template.image} alt="" width={48} height={48} />}
+      />
+      <div className="card atrium-card">
+        <div className="card-body">
+          <AppForm
+            defaultValues={initialValues(template)}
+            groups={groups.data}
+            redirectUriTemplates={template.redirectUriTemplates}
+            submitLabel="Install"
+            onSubmit={async (values) =>
+              setResult(await install.mutateAsync({ ...values, templateKey: template.key }))
+            }
+          />
+        </div>
+      </div>
+    </>
+  );
+}

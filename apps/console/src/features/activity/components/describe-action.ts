@@ -1,0 +1,13 @@
+import { activityKinds } from '@atrium/contracts/activity';
+
+/** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */
+export function describeAction(action: string): string {
+  const words = action.replaceAll('.', ' ').replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The filter label of an action's kind (the part before its first dot). */
+export function kindLabel(action: string): string {
+  const kind = action.split('.')[0] ?? action;
+  return activityKinds.find((k) => k.value === kind)?.label ?? describeAction(kind);
+}

@@ -1,0 +1,48 @@
+import type { InteractionState, SignInCodeBody, SignInPasswordBody } from '@atrium/contracts/auth';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+/** The provider's login interaction behind /login?uid=… (see the server's interactions routes). */
+export const interactionKeys = {
+  all: ['interaction'] as const,
+  state: (uid: string) => [...interactionKeys.all, uid] as const,
+};
+
+const base = (uid: string) => `/api/interactions/${encodeURIComponent(uid)}` as const;
+
+export const interactionStateQuery = (uid: string) =>
+  queryOptions({
+    queryKey: interactionKeys.state(uid),
+    queryFn: () => api.get<InteractionState>(`${base(uid)}/state`),
+    staleTime: Infinity,
+    retry: false,
+  });
+
+export function useInteractionState(uid: string) {
+  return useQuery(interactionStateQuery(uid));
+}
+
+export function useSubmitPassword(uid: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SignInPasswordBody) => api.post<InteractionState>(`${base(uid)}/password`, body),
+    onSuccess: (state) => client.setQueryData(interactionKeys.state(uid), state),
+  });
+}
+
+export function useSubmitCode(uid: string) {
+  return useMutation({
+    mutationFn: (body: SignInCodeBody) => api.post<{ redirectTo: string }>(`${base(uid)}/code`, body),
+  });
+}
+
+export function useResendCode(uid: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<{ resendAvailableAt: string }>(`${base(uid)}/resend`),
+    onSuccess: ({ resendAvailableAt }) =>
+      client.setQueryData<InteractionState>(interactionKeys.state(uid), (state) =>
+        state?.stage === 'code' ? { ...state, resendAvailableAt } : state,
+      ),
+  });
+}

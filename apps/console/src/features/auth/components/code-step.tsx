@@ -1,0 +1,102 @@
+import { signInCodeBody, type SignInCodeBody } from '@atrium/contracts/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useResendCode, useSubmitCode } from '../api/interaction.ts';
+import { ErrorAlert } from './error-alert.tsx';
+import { useCountdown } from './use-countdown.ts';
+
+/** Sign-in step 2: the 6-digit code e-mailed to the user; a new one after the seed spec's ReSend 60. */
+export function CodeStep({
+  uid,
+  email,
+  resendAvailableAt,
+  onUseAnotherAccount,
+}: {
+  uid: string;
+  email: string;
+  resendAvailableAt: string;
+  onUseAnotherAccount: () => void;
+}) {
+  const submit = useSubmitCode(uid);
+  const resend = useResendCode(uid);
+  const wait = useCountdown(resendAvailableAt);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [resent, setResent] = useState(false);
+  const { register, handleSubmit, setError, formState } = useForm<SignInCodeBody>({
+    resolver: zodResolver(signInCodeBody),
+    defaultValues: { code: '' },
+  });
+  const { errors, isSubmitting, isSubmitSuccessful } = formState;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const { redirectTo } = await submit.mutateAsync(values);
+      // Back to the provider, which finishes the sign-in and returns to the app that asked.
+      window.location.assign(redirectTo);
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, ['code']));
+      throw error;
+    }
+  });
+
+  async function onResend() {
+    setFailure(null);
+    setResent(false);
+    try {
+      await resend.mutateAsync();
+      setResent(true);
+    } catch (error) {
+      setFailure(
+        error instanceof ApiError ? error : new ApiError(0, { code: 'error', message: String(error) }),
+      );
+    }
+  }
+
+  return (
+    <Form noValidate onSubmit={(event) => void onSubmit(event).catch(() => undefined)} className="text-start">
+      <ErrorAlert error={failure} onClose={() => setFailure(null)} />
+      <p className="text-body-secondary small">
+        We sent a 6-digit code to <strong>{email}</strong>. It works for 10 minutes.
+      </p>
+      <Form.Group className="mb-3" controlId="login-code">
+        <Form.Label>Sign-in code</Form.Label>
+        <Form.Control
+          {...register('code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="atrium-code-input"
+          isInvalid={!!errors.code}
+          autoFocus
+        />
+        <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
+      </Form.Group>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
+        <Button
+          variant="link"
+          size="sm"
+          className="p-0"
+          onClick={onResend}
+          disabled={wait > 0 || resend.isPending}
+        >
+          {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
+        </Button>
+        <span aria-live="polite" className="text-success">
+          {resent ? 'A new code is on its way.' : ''}
+        </span>
+        <Button variant="link" size="sm" className="p-0 ms-auto" onClick={onUseAnotherAccount}>
+          Use another account
+        </Button>
+      </div>
+      <Button type="submit" className="w-100" disabled={isSubmitting || isSubmitSuccessful}>
+        {isSubmitting || isSubmitSuccessful ? 'Signing in…' : 'Sign in'}
+      </Button>
+    </Form>
+  );
+}

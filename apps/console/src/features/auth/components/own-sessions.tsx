@@ -1,0 +1,84 @@
+import { Monitor } from 'lucide-react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useEndSession, useOwnSessions } from '../api/profile.ts';
+import { ErrorAlert } from './error-alert.tsx';
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A short, readable name for a browser's user agent. */
+function deviceName(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Firefox\//.test(userAgent)
+      ? 'Firefox'
+      : /Chrome\//.test(userAgent)
+        ? 'Chrome'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : 'Browser';
+  const os = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /Android/.test(userAgent)
+      ? 'Android'
+      : /iPhone|iPad/.test(userAgent)
+        ? 'iOS'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+/** Your active sessions; any but this one can be ended here (this one ends with Sign out). */
+export function OwnSessions() {
+  const sessions = useOwnSessions();
+  const end = useEndSession();
+  if (sessions.isPending)
+    return <Spinner animation="border" size="sm" role="status" aria-label="Loading sessions" />;
+  if (sessions.isError) {
+    return <ErrorAlert error={sessions.error instanceof ApiError ? sessions.error : null} />;
+  }
+  return (
+    <>
+      {end.error instanceof ApiError ? <ErrorAlert error={end.error} onClose={() => end.reset()} /> : null}
+      <ul className="list-group list-group-flush" aria-label="Active sessions">
+        {sessions.data.map((session) => (
+          <li key={session.id} className="list-group-item d-flex align-items-center gap-3 px-0">
+            <Monitor size={20} aria-hidden="true" className="text-body-secondary flex-shrink-0" />
+            <div className="min-w-0 flex-grow-1">
+              <div className="fw-semibold">
+                {deviceName(session.userAgent)}{' '}
+                {session.current ? (
+                  <Badge bg="success" className="ms-1">
+                    This session
+                  </Badge>
+                ) : null}
+              </div>
+              <div className="small text-body-secondary">
+                Signed in {when(session.createdAt)}
+                {session.ip ? ` · ${session.ip}` : ''} · last active {when(session.lastSeenAt)}
+              </div>
+            </div>
+            {session.current ? null : (
+              <Button
+                variant="outline-danger"
+                size="sm"
+                disabled={end.isPending && end.variables === session.id}
+                onClick={() => end.mutate(session.id)}
+                aria-label={`End session: ${deviceName(session.userAgent)}, signed in ${when(session.createdAt)}`}
+              >
+                End
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

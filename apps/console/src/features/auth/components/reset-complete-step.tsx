@@ -1,0 +1,123 @@
+import { passwordResetCompleteBody } from '@atrium/contracts/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useCompletePasswordReset, useStartPasswordReset } from '../api/password-reset.ts';
+import { ErrorAlert } from './error-alert.tsx';
+import { useCountdown } from './use-countdown.ts';
+
+const formSchema = passwordResetCompleteBody
+  .pick({ code: true, password: true })
+  .extend({ confirmation: z.string().min(1, 'Enter the new password again') })
+  .refine((v) => v.password === v.confirmation, {
+    path: ['confirmation'],
+    message: 'The passwords do not match',
+  });
+type FormValues = z.infer<typeof formSchema>;
+
+/** Forgot password, step 2: the e-mailed code and the new password. */
+export function ResetCompleteStep({
+  email,
+  resendAvailableAt,
+  onResent,
+  onDone,
+}: {
+  email: string;
+  resendAvailableAt: string;
+  onResent: (resendAvailableAt: string) => void;
+  onDone: (message: string) => void;
+}) {
+  const complete = useCompletePasswordReset();
+  const resend = useStartPasswordReset();
+  const wait = useCountdown(resendAvailableAt);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const { register, handleSubmit, setError, formState } = useForm<FormValues>({
+    resolver: zodResolver(formSchema),
+    defaultValues: { code: '', password: '', confirmation: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = handleSubmit(async ({ code, password }) => {
+    setFailure(null);
+    try {
+      const { message } = await complete.mutateAsync({ email, code, password });
+      onDone(message);
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, ['code', 'password']));
+    }
+  });
+
+  async function onResend() {
+    setFailure(null);
+    try {
+      onResent((await resend.mutateAsync({ email })).resendAvailableAt);
+    } catch (error) {
+      setFailure(
+        error instanceof ApiError ? error : new ApiError(0, { code: 'error', message: String(error) }),
+      );
+    }
+  }
+
+  return (
+    <Form noValidate onSubmit={onSubmit} className="text-start">
+      <Alert variant="info" className="small">
+        If an account exists for <strong>{email}</strong>, we sent a code to it. It works for 10 minutes.
+      </Alert>
+      <ErrorAlert error={failure} onClose={() => setFailure(null)} />
+      <Form.Group className="mb-3" controlId="reset-code">
+        <Form.Label>Code from the e-mail</Form.Label>
+        <Form.Control
+          {...register('code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          className="atrium-code-input"
+          isInvalid={!!errors.code}
+          autoFocus
+        />
+        <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="reset-password">
+        <Form.Label>New password</Form.Label>
+        <Form.Control
+          {...register('password')}
+          type="password"
+          autoComplete="new-password"
+          isInvalid={!!errors.password}
+        />
+        <Form.Text>At least 8 characters. Common passwords are refused.</Form.Text>
+        <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+      </Form.Group>
+      <Form.Group className="mb-3" controlId="reset-confirmation">
+        <Form.Label>New password again</Form.Label>
+        <Form.Control
+          {...register('confirmation')}
+          type="password"
+          autoComplete="new-password"
+          isInvalid={!!errors.confirmation}
+        />
+        <Form.Control.Feedback type="invalid">{errors.confirmation?.message}</Form.Control.Feedback>
+      </Form.Group>
+      <div className="mb-4 small">
+        <Button
+          variant="link"
+          size="sm"
+          className="p-0"
+          onClick={onResend}
+          disabled={wait > 0 || resend.isPending}
+        >
+          {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
+        </Button>
+      </div>
+      <Button type="submit" className="w-100" disabled={isSubmitting}>
+        {isSubmitting ? 'Saving…' : 'Set new password'}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,44 @@
+import { redirect, type LoaderFunctionArgs } from 'react-router';
+import { ApiError } from '../../lib/api-client.ts';
+import { paths, serverPaths } from '../../lib/paths.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { currentUserQuery, type CurrentUser } from './api/current-user.ts';
+
+/** Sends the browser to single sign-on, coming back to `returnTo`; never resolves (the page unloads). */
+export function goToSignIn(returnTo: string): Promise<never> {
+  window.location.assign(serverPaths.ssoStart(returnTo));
+  return new Promise<never>(() => undefined);
+}
+
+/**
+ * Route guard for every signed-in page (PRODUCT.md §3): loads the session first; a signed-out
+ * visitor goes to sign in and comes back to the page afterwards.
+ */
+export async function requireSignedIn({ request }: LoaderFunctionArgs): Promise<CurrentUser> {
+  try {
+    return await queryClient.ensureQueryData(currentUserQuery);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      const url = new URL(request.url);
+      return goToSignIn(`${url.pathname}${url.search}`);
+    }
+    throw error;
+  }
+}
+
+/** Admin routes: a signed-in non-admin goes to the apps page. */
+export async function requireAdmin(args: LoaderFunctionArgs): Promise<CurrentUser> {
+  const user = await requireSignedIn(args);
+  if (!user.isAdmin) throw redirect(paths.application());
+  return user;
+}
+
+/**
+ * A page restored from the back/forward cache after sign-out would show the console without
+ * asking the server; reload it so the guard runs again.
+ */
+export function reloadPagesRestoredFromCache(win: Window = window): void {
+  win.addEventListener('pageshow', (event) => {
+    if (event.persisted) win.location.reload();
+  });
+}

@@ -1,0 +1,31 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderAt } from '../../../test-utils.tsx';
+import { SetupChecklist } from './setup-checklist.tsx';
+
+afterEach(cleanup);
+
+describe('SetupChecklist', () => {
+  it('lists each open step with a link to where it is done', async () => {
+    renderAt(<SetupChecklist setup={{ completed: true, openSteps: ['verify', 'users'] }} />);
+    const items = await screen.findAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Verify your domain'),
+      expect.stringContaining('Add users'),
+    ]);
+    expect(within(items[0]!).getByRole('link', { name: 'Start: Verify your domain' })).toHaveProperty(
+      'pathname',
+      '/domain',
+    );
+    expect(within(items[1]!).getByRole('link', { name: 'Start: Add users' })).toHaveProperty(
+      'pathname',
+      '/adduser',
+    );
+  });
+
+  it('says when every step is done', async () => {
+    renderAt(<SetupChecklist setup={{ completed: true, openSteps: [] }} />);
+    expect(await screen.findByText('Every setup step is done.')).toBeTruthy();
+    expect(screen.queryAllByRole('link')).toEqual([]);
+  });
+});

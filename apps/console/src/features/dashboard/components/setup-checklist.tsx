@@ -1,0 +1,49 @@
+import type { Dashboard } from '@atrium/contracts/dashboard';
+import { SETUP_STEP_TITLES, type SetupStep } from '@atrium/contracts/setup';
+import { CheckCircle2, Circle } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
+
+/** Where each open step is done outside the wizard. */
+const STEP_LINKS: Record<SetupStep, { text: string; to: () => string }> = {
+  profile: { text: 'Legal name, industry, size, country and time zone.', to: paths.organization },
+  domain: { text: 'Add the domain your people’s e-mail addresses use.', to: paths.addDomain },
+  verify: { text: 'Publish a TXT record to prove you own your domain.', to: paths.domains },
+  users: { text: 'Create accounts for the people in your organisation.', to: paths.addUser },
+  apps: { text: 'Choose the apps your people open with single sign-on.', to: paths.apps },
+};
+
+/** The setup steps still open (skipped in the wizard, e.g. "verify later"), or all done. */
+export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefined }) {
+  const open = setup?.openSteps ?? [];
+  return (
+    <section className="card atrium-card h-100" aria-labelledby="setup-title" data-testid="setup-checklist">
+      <div className="card-header bg-transparent border-0 pt-3 px-4">
+        <h2 className="h6 mb-0" id="setup-title">
+          Set up your organisation
+        </h2>
+      </div>
+      {setup && open.length === 0 ? (
+        <div className="card-body pt-2 px-4 d-flex align-items-center gap-2 text-body-secondary">
+          <CheckCircle2 size={20} className="text-success" aria-hidden="true" />
+          Every setup step is done.
+        </div>
+      ) : (
+        <ul className="list-group list-group-flush px-2 pb-2">
+          {open.map((step) => (
+            <li key={step} className="list-group-item border-0 d-flex align-items-start gap-3 py-3">
+              <Circle size={20} className="text-body-tertiary flex-shrink-0 mt-1" aria-hidden="true" />
+              <div className="flex-grow-1 min-w-0">
+                <div className="fw-medium">{SETUP_STEP_TITLES[step]}</div>
+                <div className="small text-body-secondary">{STEP_LINKS[step].text}</div>
+              </div>
+              <Link to={STEP_LINKS[step].to()} className="btn btn-sm btn-outline-primary flex-shrink-0">
+                Start<span className="visually-hidden">: {SETUP_STEP_TITLES[step]}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Dashboard } from '@atrium/contracts/dashboard';
+import { AppWindow, Globe, UserRound, UsersRound, type LucideIcon } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
+
+interface Stat {
+  label: string;
+  icon: LucideIcon;
+  to: string;
+  tone: string;
+  value: string;
+  detail: string;
+}
+
+function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
+  const n = (v: number | undefined) => (v === undefined ? '—' : String(v));
+  const users = counts?.users;
+  const domains = counts?.domains;
+  return [
+    {
+      label: 'Users',
+      icon: UserRound,
+      to: paths.users(),
+      tone: 'indigo',
+      value: n(users?.total),
+      detail: users ? `${users.active} active · ${users.invited} invited · ${users.suspended} suspended` : '',
+    },
+    {
+      label: 'Domains',
+      icon: Globe,
+      to: paths.domains(),
+      tone: 'sky',
+      value: n(domains?.total),
+      detail: domains
+        ? `${domains.verified} verified · ${domains.pending} pending · ${domains.failed} failed`
+        : '',
+    },
+    {
+      label: 'Groups',
+      icon: UsersRound,
+      to: paths.groups(),
+      tone: 'emerald',
+      value: n(counts?.groups),
+      detail: '',
+    },
+    {
+      label: 'Apps',
+      icon: AppWindow,
+      to: paths.apps(),
+      tone: 'amber',
+      value: n(counts?.apps),
+      detail: 'installed',
+    },
+  ];
+}
+
+/** Users (by status), domains (by state), groups and apps of the organisation. */
+export function StatCards({ counts }: { counts: Dashboard['counts'] | undefined }) {
+  return (
+    <div className="row g-3 mb-4">
+      {statsOf(counts).map(({ label, icon: Icon, to, tone, value, detail }) => (
+        <div key={label} className="col-12 col-sm-6 col-xl-3">
+          <Link
+            to={to}
+            className="card atrium-card atrium-stat h-100 text-decoration-none"
+            data-testid={`stat-${label.toLowerCase()}`}
+          >
+            <div className="card-body d-flex align-items-center gap-3">
+              <span className={`atrium-stat__icon tone-${tone}`} aria-hidden="true">
+                <Icon size={22} strokeWidth={1.85} />
+              </span>
+              <span className="min-w-0">
+                <span className="d-block text-body-secondary small">{label}</span>
+                <span className="d-block fs-4 fw-semibold text-body">{value}</span>
+                {detail ? <span className="d-block small text-body-secondary">{detail}</span> : null}
+              </span>
+            </div>
+          </Link>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import type { DnsMappingRecord, MappingPurpose, MappingStatus } from '@atrium/contracts/domains';
+import { RefreshCw } from 'lucide-react';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import { QueryState } from '../../apps/components/query-state.tsx';
+import { useDnsMapping } from '../api/dns-mapping.ts';
+import { CopyButton } from './copy-button.tsx';
+import { formatDateTime } from './format.ts';
+
+const PURPOSE: Record<MappingPurpose, { title: string; why: string }> = {
+  mx: { title: 'Mail exchanger (MX)', why: 'Delivers your domain’s mail to the mail service.' },
+  spf: { title: 'SPF', why: 'Lets the mail service send mail for your domain.' },
+  dkim: { title: 'DKIM key', why: 'Signs outgoing mail so receivers can check it came from you.' },
+  dmarc: { title: 'DMARC policy', why: 'Tells receivers what to do with mail that fails the checks.' },
+  site: { title: 'Site (CNAME)', why: 'Opens your organisation’s site at this name.' },
+};
+
+const STATUS: Record<MappingStatus, { label: string; bg: string; text?: 'dark' }> = {
+  ok: { label: 'OK', bg: 'success' },
+  missing: { label: 'Missing', bg: 'secondary' },
+  different: { label: 'Different', bg: 'warning', text: 'dark' },
+  lookup_failed: { label: 'Lookup failed', bg: 'danger' },
+};
+
+/** Expected against found for every record of the DNS mapping, each with its status. */
+export function DnsMappingView({ domainId }: { domainId: string }) {
+  const mapping = useDnsMapping(domainId, true);
+  if (!mapping.data) {
+    return <QueryState error={mapping.error} what="the DNS mapping" onRetry={() => void mapping.refetch()} />;
+  }
+  const { records, checkedAt } = mapping.data;
+  const okCount = records.filter((r) => r.status === 'ok').length;
+  return (
+    <div>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <p className="mb-0 text-body-secondary" aria-live="polite">
+          {okCount} of {records.length} records in place · looked up {formatDateTime(checkedAt)}
+        </p>
+        <Button
+          variant="outline-secondary"
+          size="sm"
+          className="d-inline-flex align-items-center gap-1"
+          onClick={() => void mapping.refetch()}
+          disabled={mapping.isFetching}
+        >
+          <RefreshCw size={16} aria-hidden="true" />
+          {mapping.isFetching ? 'Checking…' : 'Check again'}
+        </Button>
+      </div>
+      <ul className="list-unstyled mb-0 d-grid gap-3" aria-label="DNS records">
+        {records.map((record) => (
+          <MappingRecord key={record.purpose} record={record} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function MappingRecord({ record }: { record: DnsMappingRecord }) {
+  const purpose = PURPOSE[record.purpose];
+  const status = STATUS[record.status];
+  const id = `dns-${record.purpose}`;
+  return (
+    <li className="card atrium-card" aria-labelledby={`${id}-title`} data-status={record.status}>
+      <div className="card-body">
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
+          <h3 id={`${id}-title`} className="h6 mb-0">
+            {purpose.title}
+          </h3>
+          <Badge bg={status.bg} {...(status.text ? { text: status.text } : {})}>
+            {status.label}
+          </Badge>
+        </div>
+        <p className="small text-body-secondary mb-3">{purpose.why}</p>
+        <dl className="row mb-0 small atrium-dns-fields">
+          <dt className="col-sm-3">Host</dt>
+          <dd className="col-sm-9 d-flex align-items-start gap-2">
+            <code className="text-break flex-grow-1">{record.host}</code>
+            <CopyButton value={record.host} what={`${purpose.title} host`} />
+          </dd>
+          <dt className="col-sm-3">Type</dt>
+          <dd className="col-sm-9">
+            <code>{record.type}</code>
+          </dd>
+          <dt className="col-sm-3">Expected</dt>
+          <dd className="col-sm-9 d-flex align-items-start gap-2">
+            <code className="text-break flex-grow-1">{record.value}</code>
+            <CopyButton value={record.value} what={`${purpose.title} value`} />
+          </dd>
+          <dt className="col-sm-3">Found</dt>
+          <dd className="col-sm-9 mb-0">
+            {record.status === 'lookup_failed' ? (
+              <span className="text-danger">{record.problem}</span>
+            ) : record.found.length === 0 ? (
+              <span className="text-body-secondary">Nothing published yet</span>
+            ) : (
+              <ul className="list-unstyled mb-0">
+                {record.found.map((value, index) => (
+                  <li key={index}>
+                    <code className="text-break">{value}</code>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,102 @@
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderAt } from '../../../test-utils.tsx';
+import { AddUserForm } from './add-user-form.tsx';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function mockServer(onCreate: (body: Record<string, unknown>) => Response) {
+  const calls: Array<{ url: string; body?: Record<string, unknown> }> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
+      calls.push({ url, ...(body ? { body } : {}) });
+      if (url.startsWith('/api/users/email-domains'))
+        return json(200, { domains: ['acme.test'], anyDomain: false });
+      if (url.startsWith('/api/groups')) {
+        return json(200, {
+          groups: [
+            {
+              id: '11111111-1111-4111-8111-111111111111',
+              name: 'Dashboard',
+              isSystem: true,
+              memberCount: 1,
+              createdAt: '2026-01-01T00:00:00Z',
+            },
+          ],
+        });
+      }
+      if (url === '/api/users' && init?.method === 'POST') return onCreate(body!);
+      return json(404, { error: { code: 'not_found', message: 'nope' } });
+    }),
+  );
+  return calls;
+}
+
+async function fillForm() {
+  fireEvent.change(screen.getByLabelText('First name'), { target: { value: 'Grace' } });
+  fireEvent.change(screen.getByLabelText('Last name'), { target: { value: 'Hopper' } });
+  fireEvent.change(screen.getByLabelText('Part before the @'), { target: { value: 'grace' } });
+  await screen.findByRole('option', { name: 'acme.test' });
+  fireEvent.change(screen.getByLabelText('Domain'), { target: { value: 'acme.test' } });
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('AddUserForm', () => {
+  it('checks the fields with the shared schema before sending anything', async () => {
+    const calls = mockServer(() => json(500, {}));
+    renderAt(<AddUserForm onCreated={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Add user' }));
+    expect(await screen.findByText('Enter the first name')).toBeTruthy();
+    expect(screen.getByText('Enter the last name')).toBeTruthy();
+    expect(calls.some((c) => c.url === '/api/users')).toBe(false);
+  });
+
+  it('shows the server’s field error beside the field', async () => {
+    mockServer(() =>
+      json(400, {
+        error: {
+          code: 'validation_failed',
+          message: 'This address is already in use',
+          fields: { localPart: 'This address is already in use' },
+        },
+      }),
+    );
+    renderAt(<AddUserForm onCreated={() => undefined} />);
+    await fillForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
+    expect(await screen.findByText('This address is already in use')).toBeTruthy();
+  });
+
+  it('sends an invitation by default, with the chosen groups, and reports the new user', async () => {
+    const onCreated = vi.fn();
+    const calls = mockServer((body) =>
+      json(201, {
+        invited: true,
+        mailSent: true,
+        user: { id: '22222222-2222-4222-8222-222222222222', ...body },
+      }),
+    );
+    renderAt(<AddUserForm onCreated={onCreated} />);
+    await fillForm();
+    fireEvent.click(await screen.findByLabelText('Dashboard (administrators)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalled());
+    const sent = calls.find((c) => c.url === '/api/users')!.body!;
+    expect(sent).toMatchObject({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      localPart: 'grace',
+      domain: 'acme.test',
+      credential: 'invitation',
+      groupIds: ['11111111-1111-4111-8111-111111111111'],
+    });
+    expect(sent.password).toBeUndefined();
+  });
+});

@@ -1,0 +1,227 @@
+import { addUserSchema, type AddUserInput, type CreatedUser } from '@atrium/contracts/users';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Eye, EyeOff } from 'lucide-react';
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Spinner from 'react-bootstrap/Spinner';
+import { useForm, type FieldPath } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useGroups } from '../../groups/api/groups.ts';
+import { useAddUser } from '../api/add-user.ts';
+import { useEmailDomains } from '../api/email-domains.ts';
+
+type AddUserOutput = z.output<typeof addUserSchema>;
+
+export interface AddUserFormProps {
+  /** Called with the new user; the page decides where to go (the setup wizard stays put). */
+  onCreated: (result: CreatedUser) => void;
+  submitLabel?: string;
+  /** Extra buttons beside submit, e.g. the wizard's "Skip". */
+  secondaryAction?: React.ReactNode;
+}
+
+/**
+ * "Add a user" (PRODUCT.md §4.6): name, an address on one of the organisation's domains,
+ * groups, and a first password or an invitation e-mail. Used by /adduser and the setup wizard.
+ */
+export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryAction }: AddUserFormProps) {
+  const domains = useEmailDomains();
+  const groups = useGroups();
+  const addUser = useAddUser();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [showPassword, setShowPassword] = useState(false);
+  const form = useForm<AddUserInput, unknown, AddUserOutput>({
+    resolver: zodResolver(addUserSchema),
+    defaultValues: {
+      firstName: '',
+      lastName: '',
+      localPart: '',
+      domain: '',
+      groupIds: [],
+      credential: 'invitation',
+      password: '',
+    },
+  });
+  const { register, handleSubmit, setError, watch, reset, formState } = form;
+  const { errors, isSubmitting } = formState;
+  const credential = watch('credential');
+  const domainOptions = domains.data?.domains ?? [];
+  const anyDomain = domains.data?.anyDomain ?? false;
+  const noDomain = domains.isSuccess && !anyDomain && domainOptions.length === 0;
+
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const body = values.credential === 'password' ? values : { ...values, password: undefined };
+      const created = await addUser.mutateAsync(body);
+      reset();
+      onCreated(created);
+    } catch (error) {
+      if (error instanceof ApiError && error.fields && Object.keys(error.fields).length > 0) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          setError(field as FieldPath<AddUserInput>, { message }, { shouldFocus: true });
+        }
+      } else {
+        setFailure(error instanceof Error ? error.message : String(error));
+      }
+    }
+  });
+
+  return (
+    <Form noValidate onSubmit={submit} aria-label="Add a user">
+      {failure ? (
+        <Alert variant="danger" onClose={() => setFailure(null)} dismissible>
+          <Alert.Heading as="h2" className="h6">
+            The user could not be added
+          </Alert.Heading>
+          <p className="mb-0">{failure}</p>
+        </Alert>
+      ) : null}
+      {noDomain ? (
+        <Alert variant="warning">
+          <Alert.Heading as="h2" className="h6">
+            No verified domain yet
+          </Alert.Heading>
+          <p className="mb-0">
+            New users need an address on one of your organisation’s verified domains. Add and verify a domain
+            first.
+          </p>
+        </Alert>
+      ) : null}
+      <div className="row g-3 mb-3">
+        <Form.Group className="col-sm-6" controlId="add-user-first-name">
+          <Form.Label>First name</Form.Label>
+          <Form.Control autoComplete="off" {...register('firstName')} isInvalid={!!errors.firstName} />
+          <Form.Control.Feedback type="invalid">{errors.firstName?.message}</Form.Control.Feedback>
+        </Form.Group>
+        <Form.Group className="col-sm-6" controlId="add-user-last-name">
+          <Form.Label>Last name</Form.Label>
+          <Form.Control autoComplete="off" {...register('lastName')} isInvalid={!!errors.lastName} />
+          <Form.Control.Feedback type="invalid">{errors.lastName?.message}</Form.Control.Feedback>
+        </Form.Group>
+      </div>
+
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6 mb-1">E-mail address</legend>
+        <div className="row g-2 align-items-start">
+          <Form.Group className="col-sm-6" controlId="add-user-local-part">
+            <Form.Label className="visually-hidden">Part before the @</Form.Label>
+            <InputGroup hasValidation>
+              <Form.Control
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="first.last"
+                {...register('localPart')}
+                isInvalid={!!errors.localPart}
+              />
+              <InputGroup.Text>@</InputGroup.Text>
+              <Form.Control.Feedback type="invalid">{errors.localPart?.message}</Form.Control.Feedback>
+            </InputGroup>
+          </Form.Group>
+          <Form.Group className="col-sm-6" controlId="add-user-domain">
+            <Form.Label className="visually-hidden">Domain</Form.Label>
+            {anyDomain ? (
+              <Form.Control
+                placeholder="example.com"
+                autoCapitalize="none"
+                spellCheck={false}
+                {...register('domain')}
+                isInvalid={!!errors.domain}
+              />
+            ) : (
+              <Form.Select {...register('domain')} isInvalid={!!errors.domain}>
+                <option value="">{domains.isPending ? 'Loading domains…' : 'Choose a domain'}</option>
+                {domainOptions.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
+              </Form.Select>
+            )}
+            <Form.Control.Feedback type="invalid">{errors.domain?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </div>
+        {anyDomain ? (
+          <Form.Text>
+            Evaluation install: your organisation has no domain yet, so any domain not verified by another
+            organisation can be used.
+          </Form.Text>
+        ) : null}
+      </fieldset>
+
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6 mb-1">Groups</legend>
+        {groups.isPending ? (
+          <Spinner animation="border" size="sm" role="status" aria-label="Loading groups" />
+        ) : null}
+        <div className="d-flex flex-wrap gap-3">
+          {groups.data?.groups.map((group) => (
+            <Form.Check
+              key={group.id}
+              id={`add-user-group-${group.id}`}
+              type="checkbox"
+              value={group.id}
+              label={group.isSystem ? `${group.name} (administrators)` : group.name}
+              {...register('groupIds')}
+            />
+          ))}
+        </div>
+        {errors.groupIds ? <div className="invalid-feedback d-block">{errors.groupIds.message}</div> : null}
+      </fieldset>
+
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6 mb-1">First sign-in</legend>
+        <Form.Check
+          id="add-user-credential-invitation"
+          type="radio"
+          value="invitation"
+          label="E-mail an invitation: the user chooses a password (the link works once, for 72 hours)"
+          {...register('credential')}
+        />
+        <Form.Check
+          id="add-user-credential-password"
+          type="radio"
+          value="password"
+          label="Set a first password now and give it to the user"
+          {...register('credential')}
+        />
+      </fieldset>
+
+      {credential === 'password' ? (
+        <Form.Group className="mb-3" controlId="add-user-password">
+          <Form.Label>Password</Form.Label>
+          <InputGroup hasValidation>
+            <Form.Control
+              type={showPassword ? 'text' : 'password'}
+              autoComplete="new-password"
+              {...register('password')}
+              isInvalid={!!errors.password}
+            />
+            <Button
+              variant="outline-secondary"
+              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              onClick={() => setShowPassword((v) => !v)}
+            >
+              {showPassword ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
+            </Button>
+            <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+          </InputGroup>
+          <Form.Text>At least 8 characters; very common passwords are refused.</Form.Text>
+        </Form.Group>
+      ) : null}
+
+      <div className="d-flex flex-wrap gap-2">
+        <Button type="submit" disabled={isSubmitting || noDomain}>
+          {isSubmitting ? <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" /> : null}
+          {submitLabel}
+        </Button>
+        {secondaryAction}
+      </div>
+    </Form>
+  );
+}

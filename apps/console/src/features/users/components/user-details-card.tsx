@@ -1,0 +1,71 @@
+import { updateUserSchema, type UpdateUserInput, type UserDetail } from '@atrium/contracts/users';
+import { zodResolver } from '@hookform/resolvers/zod';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useForm, type FieldPath } from 'react-hook-form';
+import { ApiError } from '../../../lib/api-client.ts';
+import { userActions, useUserAction } from '../api/user-actions.ts';
+import { ActionError } from './action-error.tsx';
+import { formatDateTime } from './format.ts';
+
+/** The employee profile: name (editable), e-mail, dates. */
+export function UserDetailsCard({ user }: { user: UserDetail }) {
+  const save = useUserAction(user.id, (body: UpdateUserInput) => userActions.update(user.id, body));
+  const { register, handleSubmit, setError, formState } = useForm<UpdateUserInput>({
+    resolver: zodResolver(updateUserSchema),
+    values: { firstName: user.firstName, lastName: user.lastName },
+  });
+  const { errors, isDirty, isSubmitting } = formState;
+  const submit = handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync(values);
+    } catch (error) {
+      if (error instanceof ApiError && error.fields) {
+        for (const [field, message] of Object.entries(error.fields)) {
+          setError(field as FieldPath<UpdateUserInput>, { message });
+        }
+      }
+    }
+  });
+  return (
+    <Card className="atrium-card mb-4">
+      <Card.Body>
+        <Card.Title as="h2" className="h5 mb-3">
+          Details
+        </Card.Title>
+        <ActionError
+          title="The name could not be saved"
+          error={save.error instanceof ApiError && save.error.fields ? null : save.error}
+        />
+        <Form noValidate onSubmit={submit}>
+          <div className="row g-3 mb-3">
+            <Form.Group className="col-sm-6" controlId="user-first-name">
+              <Form.Label>First name</Form.Label>
+              <Form.Control {...register('firstName')} isInvalid={!!errors.firstName} />
+              <Form.Control.Feedback type="invalid">{errors.firstName?.message}</Form.Control.Feedback>
+            </Form.Group>
+            <Form.Group className="col-sm-6" controlId="user-last-name">
+              <Form.Label>Last name</Form.Label>
+              <Form.Control {...register('lastName')} isInvalid={!!errors.lastName} />
+              <Form.Control.Feedback type="invalid">{errors.lastName?.message}</Form.Control.Feedback>
+            </Form.Group>
+          </div>
+          <Button type="submit" variant="outline-primary" size="sm" disabled={!isDirty || isSubmitting}>
+            Save name
+          </Button>
+        </Form>
+        <dl className="row small mt-4 mb-0">
+          <dt className="col-sm-4">E-mail (sign-in)</dt>
+          <dd className="col-sm-8 text-break">{user.email}</dd>
+          <dt className="col-sm-4">Added</dt>
+          <dd className="col-sm-8">{formatDateTime(user.createdAt)}</dd>
+          <dt className="col-sm-4">Last sign-in</dt>
+          <dd className="col-sm-8">{formatDateTime(user.lastSignInAt)}</dd>
+          <dt className="col-sm-4">Password set</dt>
+          <dd className="col-sm-8 mb-0">{formatDateTime(user.passwordChangedAt, 'Not yet')}</dd>
+        </dl>
+      </Card.Body>
+    </Card>
+  );
+}

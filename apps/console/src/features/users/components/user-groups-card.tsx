@@ -1,0 +1,86 @@
+import type { UserDetail } from '@atrium/contracts/users';
+import { X } from 'lucide-react';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import ListGroup from 'react-bootstrap/ListGroup';
+import { groupActions, useGroupMutation, useGroups } from '../../groups/api/groups.ts';
+import { ActionError } from './action-error.tsx';
+
+/** The user's groups; membership of Dashboard makes them an admin at once. */
+export function UserGroupsCard({ user }: { user: UserDetail }) {
+  const groups = useGroups();
+  const [choice, setChoice] = useState('');
+  const add = useGroupMutation((groupId: string) => groupActions.addMembers(groupId, [user.id]));
+  const remove = useGroupMutation((groupId: string) => groupActions.removeMember(groupId, user.id));
+  const memberOf = new Set(user.groups.map((g) => g.id));
+  const available = (groups.data?.groups ?? []).filter((g) => !memberOf.has(g.id));
+  return (
+    <Card className="atrium-card mb-4">
+      <Card.Body>
+        <Card.Title as="h2" className="h5 mb-3">
+          Groups
+        </Card.Title>
+        <ActionError
+          title="The groups could not be changed"
+          error={add.error ?? remove.error}
+          onClose={() => {
+            add.reset();
+            remove.reset();
+          }}
+        />
+        {user.groups.length === 0 ? (
+          <p className="text-body-secondary">Not in any group.</p>
+        ) : (
+          <ListGroup className="mb-3">
+            {user.groups.map((group) => (
+              <ListGroup.Item
+                key={group.id}
+                className="d-flex align-items-center justify-content-between gap-2"
+              >
+                <span>
+                  {group.name}
+                  {group.isSystem ? (
+                    <span className="small text-body-secondary"> — administrators</span>
+                  ) : null}
+                </span>
+                <Button
+                  variant="outline-danger"
+                  size="sm"
+                  aria-label={`Remove from ${group.name}`}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(group.id)}
+                >
+                  <X size={16} aria-hidden="true" />
+                </Button>
+              </ListGroup.Item>
+            ))}
+          </ListGroup>
+        )}
+        <Form
+          className="d-flex gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (choice) add.mutate(choice, { onSuccess: () => setChoice('') });
+          }}
+        >
+          <Form.Group className="flex-grow-1" controlId="user-add-group">
+            <Form.Label className="visually-hidden">Add to group</Form.Label>
+            <Form.Select value={choice} onChange={(e) => setChoice(e.target.value)}>
+              <option value="">Add to a group…</option>
+              {available.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <Button type="submit" variant="outline-primary" disabled={!choice || add.isPending}>
+            Add
+          </Button>
+        </Form>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+/** Console routes. Components build links with these helpers instead of writing URL strings. */
+export const routes = {
+  application: '/application',
+  dashboard: '/dashboard',
+  organization: '/organization',
+  addDomain: '/addomain',
+  domains: '/domain',
+  users: '/users',
+  addUser: '/adduser',
+  verifyDomain: '/d-verify',
+  profile: '/profile',
+  notFound: '/404',
+  groups: '/groups',
+  signup: '/signup',
+  login: '/login',
+  forgotPassword: '/forgot-password',
+  apps: '/apps',
+  appsCatalog: '/apps/catalog',
+  appInstall: '/apps/install/:templateKey',
+  appDetail: '/apps/:appId',
+  accessDenied: '/access-denied',
+  notifications: '/notifications',
+  activity: '/activity',
+  setup: '/setup',
+  userDetail: '/users/:userId',
+  invite: '/invite/:token',
+  resetPassword: '/reset-password/:token',
+} as const;
+
+export type RouteName = keyof typeof routes;
+export type RoutePath = (typeof routes)[RouteName];
+
+export const paths = {
+  application: () => routes.application,
+  dashboard: () => routes.dashboard,
+  organization: () => routes.organization,
+  addDomain: () => routes.addDomain,
+  domains: () => routes.domains,
+  users: () => routes.users,
+  addUser: () => routes.addUser,
+  /** A domain's page: its TXT record and Verify while pending, its DNS mapping once verified. */
+  verifyDomain: (id?: string) =>
+    id ? `${routes.verifyDomain}?${new URLSearchParams({ id })}` : routes.verifyDomain,
+  profile: () => routes.profile,
+  notFound: () => routes.notFound,
+  groups: () => routes.groups,
+  signup: () => routes.signup,
+  login: () => routes.login,
+  forgotPassword: () => routes.forgotPassword,
+  apps: () => routes.apps,
+  appsCatalog: () => routes.appsCatalog,
+  appInstall: (templateKey: string) => `/apps/install/${encodeURIComponent(templateKey)}`,
+  appDetail: (appId: string) => `/apps/${encodeURIComponent(appId)}`,
+  accessDenied: (appName?: string) =>
+    appName ? `${routes.accessDenied}?${new URLSearchParams({ app: appName })}` : routes.accessDenied,
+  notifications: () => routes.notifications,
+  activity: () => routes.activity,
+  setup: () => routes.setup,
+  userDetail: (userId: string) => `/users/${encodeURIComponent(userId)}`,
+  invite: (token: string) => `/invite/${encodeURIComponent(token)}`,
+  resetPassword: (token: string) => `/reset-password/${encodeURIComponent(token)}`,
+} as const satisfies Record<RouteName, (...args: never[]) => string>;
+
+/** Server addresses the browser navigates to (not fetched). */
+export const serverPaths = {
+  ssoLogout: () => '/api/sso/logout',
+  /** The filtered users list as a CSV download (a plain GET with the session cookie). */
+  usersExport: (query: Record<string, string | undefined>) => {
+    const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]));
+    return `/api/users/export.csv${params.size ? `?${params}` : ''}`;
+  },
+  /** Single sign-on for the console; back to `returnTo` (a console path) afterwards. */
+  ssoStart: (returnTo?: string) =>
+    returnTo && returnTo !== '/' ? `/api/sso/start?${new URLSearchParams({ returnTo })}` : '/api/sso/start',
+} as const;

@@ -1,0 +1,31 @@
+import 'bootstrap/dist/css/bootstrap.min.css';
+import './styles/app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { Providers } from './app/providers.tsx';
+import { createRouter } from './app/router.tsx';
+import { reloadPagesRestoredFromCache } from './features/auth/require-session.ts';
+import { installPreloadErrorReload } from './lib/preload-error.ts';
+
+const router = createRouter();
+installPreloadErrorReload({
+  pendingUrl: () => {
+    const next = router.state.navigation.location;
+    return next ? `${next.pathname}${next.search}${next.hash}` : undefined;
+  },
+});
+
+// After sign-out, the back button must not show a console page kept in the browser's cache.
+reloadPagesRestoredFromCache();
+
+const container = document.getElementById('root');
+if (!container) throw new Error('The page has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

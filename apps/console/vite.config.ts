@@ -1,0 +1,24 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type PluginOption } from 'vite';
+
+// The built console is served by the Atrium server at / (SPA fallback), same origin as /api.
+export default defineConfig({
+  // The hoisted plugin is typed against the root's Vite (pulled in by Vitest), this workspace builds
+  // with its own Vite 7; the plugin supports both, only their type declarations differ.
+  plugins: [react() as unknown as PluginOption],
+  base: '/',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': 'http://localhost:8080',
+      '/oidc': 'http://localhost:8080',
+    },
+  },
+  preview: { port: 4173 },
+});

@@ -1,0 +1,315 @@
+// Sign-in throughput on this machine, in one run (issue 3):
+//  - Atrium: complete sign-in flows per second (authorize → password → e-mail code → resume → token)
+//    and refresh grants per second, through the whole server (app.inject: routing, guard, provider,
+//    database), PGlite by default or TEST_DATABASE_URL=postgres://… for PostgreSQL;
+//  - the floors they are held against: argon2id verifications per second on one core, and the same
+//    code-and-token flow and refresh grants on a bare oidc-provider with its in-memory adapter.
+// Seconds per figure: BENCH_IDENTITY_SECONDS (default 5); concurrent flows: BENCH_IDENTITY_CONCURRENCY (4).
+// Measures only; never fails on a figure.
+import { createHash, randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { verify } from '@node-rs/argon2';
+import { inject, type DispatchFunc } from 'light-my-request';
+import Provider, { type Configuration } from 'oidc-provider';
+import { hashPassword } from '../src/lib/passwords.ts';
+import type { MailMessage } from '../src/lib/mail.ts';
+import { createOrganizationWithAdmin, createUser } from '../test/support/fixtures.ts';
+import { createTestApp } from '../test/support/test-app.ts';
+import { registerTestClient } from '../test/identity/support/clients.ts';
+
+const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 4);
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'https://app.bench.test/cb';
+
+type Send = (options: {
+  method?: string;
+  url: string;
+  headers?: Record<string, string>;
+  payload?: string;
+}) => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>;
+
+/** A cookie jar over an inject function, from one client address. */
+function client(send: Send, ip: string) {
+  const jar = new Map<string, string>();
+  return async (options: Parameters<Send>[0]) => {
+    const headers: Record<string, string> = { ...options.headers, 'x-bench-ip': ip };
+    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await send({ ...options, headers });
+    const set = res.headers['set-cookie'];
+    for (const line of (Array.isArray(set) ? set : set ? [set] : []) as string[]) {
+      const [pair = ''] = line.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return res;
+  };
+}
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+const location = (res: { headers: Record<string, unknown> }) => {
+  const value = res.headers.location;
+  if (typeof value !== 'string') throw new Error('expected a redirect');
+  const url = new URL(value, 'http://localhost:8080');
+  return url.pathname + url.search;
+};
+
+/** Milliseconds spent per step of the Atrium flow, to show where a sign-in's time goes. */
+const stepTotals = new Map<string, { ms: number; count: number }>();
+async function timed<T>(step: string, work: Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await work;
+  } finally {
+    const total = stepTotals.get(step) ?? { ms: 0, count: 0 };
+    total.ms += performance.now() - start;
+    total.count++;
+    stepTotals.set(step, total);
+  }
+}
+
+/** Runs `once` from `workers` concurrent loops for `seconds`; operations per second. */
+async function rate(workers: Array<() => Promise<void>>, seconds = SECONDS): Promise<number> {
+  for (const once of workers) await once(); // warm-up
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  await Promise.all(
+    workers.map(async (once) => {
+      while (performance.now() < end) {
+        await once();
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - start) / 1000);
+}
+
+function tokenRequest(clientId: string, secret: string, form: Record<string, string>) {
+  return {
+    method: 'POST',
+    url: '/oidc/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+    },
+    payload: new URLSearchParams(form).toString(),
+  };
+}
+
+// ---- Atrium -------------------------------------------------------------------------------------
+async function benchAtrium() {
+  const codes = new Map<string, string>();
+  const mailer = { send: async (m: MailMessage) => void codes.set(m.to, m.secretForOutboxLog ?? '') };
+  const t = await createTestApp({ deps: { mailer } });
+  try {
+    const passwordHash = await hashPassword(PASSWORD);
+    const org = await createOrganizationWithAdmin(t.db);
+    const rp = await registerTestClient(t.db, t.config, { organizationId: org.id, redirectUri: REDIRECT });
+    const users = await Promise.all(
+      Array.from({ length: CONCURRENCY }, () => createUser(t.db, org.id, { passwordHash })),
+    );
+    // Each simulated browser has its own address, as real users do (per-address limits apply).
+    const send: Send = (o) =>
+      t.app.inject({ ...o, method: (o.method ?? 'GET') as 'GET', remoteAddress: o.headers?.['x-bench-ip'] });
+    let flowNo = 0;
+    const refreshTokens: string[] = [];
+
+    const signIn = (email: string) => async () => {
+      const n = ++flowNo;
+      const browser = client(send, `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`);
+      const { verifier, challenge } = pkce();
+      const auth = await timed(
+        'authorize',
+        browser({
+          url: `/oidc/auth?${new URLSearchParams({ client_id: rp.clientId, response_type: 'code', scope: 'openid email', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`,
+        }),
+      );
+      const toLogin = await timed('to /login', browser({ url: location(auth) }));
+      const uid = new URL(location(toLogin), 'http://x').searchParams.get('uid')!;
+      const json = { 'content-type': 'application/json' };
+      const pw = await timed(
+        'password',
+        browser({
+          method: 'POST',
+          url: `/api/interactions/${uid}/password`,
+          headers: json,
+          payload: JSON.stringify({ email, password: PASSWORD }),
+        }),
+      );
+      if (pw.statusCode !== 200) throw new Error(`password step: ${pw.body}`);
+      const done = await timed(
+        'code',
+        browser({
+          method: 'POST',
+          url: `/api/interactions/${uid}/code`,
+          headers: json,
+          payload: JSON.stringify({ code: codes.get(email) }),
+        }),
+      );
+      if (done.statusCode !== 200) throw new Error(`code step: ${done.body}`);
+      const resumed = await timed(
+        'resume',
+        browser({
+          url: location({ headers: { location: JSON.parse(done.body).redirectTo } }),
+        }),
+      );
+      const code = new URL(String(resumed.headers.location)).searchParams.get('code');
+      if (!code) throw new Error(`no code: ${String(resumed.headers.location)}`);
+      const tokens = await timed(
+        'token',
+        browser(
+          tokenRequest(rp.clientId, rp.clientSecret, {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: REDIRECT,
+            code_verifier: verifier,
+          }),
+        ),
+      );
+      const refresh = JSON.parse(tokens.body).refresh_token as string;
+      if (!refresh) throw new Error(`token: ${tokens.body}`);
+      refreshTokens.push(refresh);
+    };
+    const signIns = await rate(users.map((u) => signIn(u.email)));
+
+    const chains = refreshTokens.slice(-CONCURRENCY);
+    let refreshNo = 0;
+    const refreshes = await rate(
+      chains.map((_, i) => async () => {
+        // Many app back ends, as in production, rather than one address's rate limit.
+        const n = ++refreshNo;
+        const ip = `10.200.${(n >> 8) & 255}.${n & 255}`;
+        const request = tokenRequest(rp.clientId, rp.clientSecret, {
+          grant_type: 'refresh_token',
+          refresh_token: chains[i]!,
+        });
+        const res = await send({ ...request, headers: { ...request.headers, 'x-bench-ip': ip } });
+        const next = JSON.parse(res.body).refresh_token as string | undefined;
+        if (!next) throw new Error(`refresh: ${res.body}`);
+        chains[i] = next;
+      }),
+    );
+    return { signIns, refreshes, database: t.database.url ? 'PostgreSQL' : 'PGlite' };
+  } finally {
+    await t.close();
+  }
+}
+
+// ---- argon2id on one core ----------------------------------------------------------------------
+async function benchArgon2() {
+  const hash = await hashPassword(PASSWORD);
+  // One verification at a time: one core's worth, whatever the thread pool size.
+  return rate([() => verify(hash, PASSWORD.normalize('NFKC')).then(() => undefined)]);
+}
+
+// ---- bare oidc-provider, in-memory adapter -----------------------------------------------------
+async function benchBareProvider() {
+  const secret = 'bench-secret-bench-secret-bench-secret';
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: 'bench',
+        client_secret: secret,
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, email: `${sub}@bench.test` }) }),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => true },
+    cookies: { keys: ['bench-cookie-key'] },
+    rotateRefreshToken: true,
+    issueRefreshToken: (_ctx, c) => c.grantTypeAllowed('refresh_token'),
+    loadExistingGrant: async (ctx) => {
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId,
+      });
+      grant.addOIDCScope(String(ctx.oidc.params!.scope));
+      await grant.save();
+      return grant;
+    },
+  };
+  const provider = new Provider('http://localhost:8080/oidc', configuration);
+  const callback = provider.callback();
+  // The login step a bare provider needs: finish the interaction as user-1, no password, no code.
+  const dispatch: DispatchFunc = (req, res) => {
+    if (req.url!.startsWith('/interaction/')) {
+      void provider.interactionResult(req, res, { login: { accountId: 'user-1' } }).then((to) => {
+        res.statusCode = 303;
+        res.setHeader('location', to);
+        res.end();
+      });
+      return;
+    }
+    req.url = req.url!.replace(/^\/oidc/, '') || '/';
+    void callback(req, res);
+  };
+  const send: Send = async (o) => {
+    const res = await inject(dispatch, {
+      ...o,
+      method: (o.method ?? 'GET') as 'GET',
+      headers: { host: 'localhost:8080', ...o.headers },
+    });
+    return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+  };
+  const refreshTokens: string[] = [];
+  const flow = async () => {
+    const browser = client(send, '');
+    const { verifier, challenge } = pkce();
+    const auth = await browser({
+      url: `/oidc/auth?${new URLSearchParams({ client_id: 'bench', response_type: 'code', scope: 'openid email', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`,
+    });
+    const finished = await browser({ url: location(auth) });
+    const resumed = await browser({ url: location(finished) });
+    const code = new URL(String(resumed.headers.location)).searchParams.get('code');
+    if (!code) throw new Error(`bare: no code: ${String(resumed.headers.location)}`);
+    const tokens = await browser(
+      tokenRequest('bench', secret, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+      }),
+    );
+    const refresh = JSON.parse(tokens.body).refresh_token as string;
+    if (!refresh) throw new Error(`bare token: ${tokens.body}`);
+    refreshTokens.push(refresh);
+  };
+  const flows = await rate(Array.from({ length: CONCURRENCY }, () => flow));
+  const chains = refreshTokens.slice(-CONCURRENCY);
+  const refreshes = await rate(
+    chains.map((_, i) => async () => {
+      const res = await send(
+        tokenRequest('bench', secret, { grant_type: 'refresh_token', refresh_token: chains[i]! }),
+      );
+      const next = JSON.parse(res.body).refresh_token as string | undefined;
+      if (!next) throw new Error(`bare refresh: ${res.body}`);
+      chains[i] = next;
+    }),
+  );
+  return { flows, refreshes };
+}
+
+const f = (n: number) => n.toFixed(1).padStart(8);
+const argon2 = await benchArgon2();
+const bare = await benchBareProvider();
+const atrium = await benchAtrium();
+console.log(`concurrency ${CONCURRENCY}, ${SECONDS} s per figure, Atrium on ${atrium.database}`);
+console.log(`argon2id verifications/s, one core          ${f(argon2)}`);
+console.log(`bare oidc-provider code+token flows/s        ${f(bare.flows)}`);
+console.log(`bare oidc-provider refresh grants/s          ${f(bare.refreshes)}`);
+console.log(
+  `Atrium complete sign-in flows/s              ${f(atrium.signIns)}   = ${(atrium.signIns / argon2).toFixed(2)} × argon2id floor, ${(atrium.signIns / bare.flows).toFixed(3)} × bare flow`,
+);
+console.log(
+  `Atrium refresh grants/s                      ${f(atrium.refreshes)}   = ${(atrium.refreshes / bare.refreshes).toFixed(3)} × bare refresh`,
+);
+const steps = [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
+console.log(`Atrium sign-in, mean time per step: ${steps}`);

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import { createMailer, type Mailer } from './lib/mail.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { appsRoutes } from './modules/apps/apps.routes.ts';
+import { loadAppCatalog } from './modules/apps/catalog.ts';
+import { groupsRoutes } from './modules/groups/groups.routes.ts';
+import { registerIdentity } from './modules/auth/identity.plugin.ts';
+import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { organizationProfileRoutes } from './modules/organizations/organization-profile.routes.ts';
+import { setupRoutes } from './modules/setup/setup.routes.ts';
+import { signupRoutes } from './modules/signup/signup.routes.ts';
+import { registerAuthGuard } from './plugins/auth-guard.ts';
+import { registerConsole } from './plugins/console-static.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurity } from './plugins/security.ts';
+
+export interface AppDeps {
+  db: Db;
+  /** Defaults to SMTP or the outbox, as the config says. */
+  mailer?: Mailer;
+  /** Background jobs (domain re-checks…) run in the server process, not in most tests. */
+  runJobs?: boolean;
+}
+
+/** Builds the whole server: API, identity provider and console. Used by main and by tests. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  const { db } = deps;
+  const mailer = deps.mailer ?? createMailer(config, db, app.log);
+
+  registerErrorHandler(app);
+  await app.register(cookie);
+  await registerSecurity(app, config);
+  registerAuthGuard(app, db);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes(db));
+  await app.register(domainsRoutes({ db, config, runJobs: deps.runJobs ?? false }));
+  await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
+  await app.register(usersRoutes({ db, mailer, config }));
+  await app.register(groupsRoutes({ db }));
+  await app.register(invitationsRoutes({ db }));
+  await app.register(appsRoutes({ db, config, catalog: loadAppCatalog(config.appCatalog) }));
+  await app.register(notificationsRoutes({ db }));
+  await app.register(activityRoutes({ db }));
+  await app.register(signupRoutes({ db, config, mailer }));
+  await app.register(setupRoutes({ db }));
+  await app.register(organizationProfileRoutes({ db, config }));
+  await app.register(dashboardRoutes({ db }));
+  void mailer;
+
+  await registerConsole(app, config.consoleDir);
+  return app;
+}

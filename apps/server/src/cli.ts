@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { emailField } from '@atrium/contracts/auth';
+import { siteNameProblem } from '@atrium/contracts/signup';
+import { ConfigError, loadConfig } from './config.ts';
+import { connectDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { hashPassword, passwordProblem } from './lib/passwords.ts';
+import { createOrganization } from './modules/organizations/create-organization.ts';
+import { rotateSigningKeys } from './oidc/keys.ts';
+
+/**
+ * Operator commands, run with the same settings (.env, environment) as the server:
+ *   npm run atrium -- create-organization --name "Acme" --site acme --email ada@acme.com --password '…'
+ *   npm run atrium -- rotate-keys
+ */
+const USAGE = `Usage:
+  npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
+                                        [--first-name <first>] [--last-name <last>]
+  npm run atrium -- rotate-keys`;
+
+class UsageError extends Error {}
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'create-organization') return createOrganizationCommand(rest);
+  if (command === 'rotate-keys') return rotateKeysCommand();
+  throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+}
+
+async function openDatabase() {
+  const config = loadConfig();
+  const db = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pgdata'),
+  });
+  await migrateToLatest(db);
+  return { config, db };
+}
+
+async function createOrganizationCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      site: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'first-name': { type: 'string' },
+      'last-name': { type: 'string' },
+    },
+    strict: true,
+  });
+  const name = values.name?.trim();
+  if (!name) throw new UsageError('--name is required: the organisation name');
+  const site = values.site?.trim().toLowerCase() ?? '';
+  const siteProblem = siteNameProblem(site);
+  if (siteProblem) throw new UsageError(`--site: ${siteProblem}`);
+  const email = emailField.safeParse(values.email ?? '');
+  if (!email.success) throw new UsageError(`--email: ${email.error.issues[0]!.message}`);
+  const problem = passwordProblem(values.password ?? '');
+  if (problem) throw new UsageError(`--password: ${problem}`);
+
+  const { config, db } = await openDatabase();
+  try {
+    const created = await createOrganization(db, config, {
+      name,
+      siteName: site,
+      admin: {
+        email: email.data.toLowerCase(),
+        firstName: values['first-name']?.trim() || 'Admin',
+        lastName: values['last-name']?.trim() ?? '',
+        passwordHash: await hashPassword(values.password!),
+      },
+    });
+    console.log(
+      `Created organisation "${name}" (${created.organizationId}), site ${site}.${config.siteBaseDomain}`,
+    );
+    console.log(
+      `Its admin ${email.data.toLowerCase()} can sign in at ${new URL('/login', config.publicUrl).href}`,
+    );
+  } catch (error) {
+    const e = error as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'organizations_site_name_key') {
+      throw new UsageError(`--site: the site name "${site}" is already taken`);
+    }
+    if (e.code === '23505' && e.constraint === 'users_email_key') {
+      throw new UsageError(`--email: ${email.data} is already registered`);
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function rotateKeysCommand(): Promise<void> {
+  const { config, db } = await openDatabase();
+  try {
+    const kid = await rotateSigningKeys(db, config);
+    console.log(
+      `New signing key ${kid}. Restart the servers to sign with it; the old keys stay published for 7 days.`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  ) {
+    console.error((error as Error).message);
+    if (error instanceof UsageError || !(error instanceof ConfigError)) console.error(USAGE);
+  } else {
+    console.error(error);
+  }
+  process.exitCode = 1;
+}

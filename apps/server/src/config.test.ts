@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const base = { ATRIUM_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/atrium-config-test' };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(base);
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl.href).toBe('http://localhost:8080/');
+    expect(config.secureCookies).toBe(false);
+    expect(config.siteBaseDomain).toBe('localhost');
+    expect(config.mailHost).toBe('mail.localhost');
+    expect(config.mailFrom).toBe('Atrium <no-reply@localhost>');
+    expect(config.accountPortalUrl).toBe('/profile');
+    expect(config.allowUnverifiedDomains).toBe(false);
+    expect(config.domainRecheckIntervalMs).toBe(600_000);
+  });
+
+  it('derives https behaviour and hosts from PUBLIC_URL', () => {
+    const config = loadConfig({ ...base, PUBLIC_URL: 'https://console.example.com' });
+    expect(config.secureCookies).toBe(true);
+    expect(config.siteBaseDomain).toBe('console.example.com');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'ftp://example.com' }, 'PUBLIC_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ DNS_SERVERS: '1.1.1.1,not-an-ip' }, 'DNS_SERVERS'],
+    [{ ALLOW_UNVERIFIED_DOMAINS: 'maybe' }, 'ALLOW_UNVERIFIED_DOMAINS'],
+    [{ ATRIUM_SECRET: 'short' }, 'ATRIUM_SECRET'],
+    [{ APP_CATALOG: '/nonexistent/catalog.json' }, 'APP_CATALOG'],
+  ])('names the bad setting in %o', (env, setting) => {
+    const attempt = () => loadConfig({ ...base, ...env });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(new RegExp(`^Invalid setting ${setting}: `));
+  });
+
+  it('accepts DNS servers with ports', () => {
+    expect(loadConfig({ ...base, DNS_SERVERS: '127.0.0.1:5353, 10.0.0.1' }).dnsServers).toEqual([
+      '127.0.0.1:5353',
+      '10.0.0.1',
+    ]);
+  });
+});

@@ -1,0 +1,168 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** A setting that is wrong; start-up prints its one-line message and stops. */
+export class ConfigError extends Error {
+  readonly setting: string;
+  constructor(setting: string, problem: string) {
+    super(`Invalid setting ${setting}: ${problem}`);
+    this.setting = setting;
+  }
+}
+
+const booleanSetting = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const hostPort = z
+  .string()
+  .trim()
+  .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/, 'expected ip or ip:port');
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ message: 'expected a port number' })
+    .int('expected a whole number')
+    .min(0, 'expected 0-65535')
+    .max(65535, 'expected 0-65535')
+    .default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url({ message: 'expected an absolute http(s) URL' }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'expected smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  DNS_SERVERS: z.string().optional(),
+  SITE_BASE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'expected a domain name')
+    .optional(),
+  MAIL_HOST: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'expected a host name')
+    .optional(),
+  APP_CATALOG: z.string().optional(),
+  ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
+  ACCOUNT_PORTAL_URL: z.string().min(1).default('/profile'),
+  DOMAIN_RECHECK_INTERVAL_SECONDS: z.coerce
+    .number({ message: 'expected a number of seconds' })
+    .int()
+    .min(5, 'expected at least 5')
+    .default(600),
+  MAX_DOMAINS_PER_ORGANIZATION: z.coerce
+    .number({ message: 'expected a number' })
+    .int('expected a whole number')
+    .min(1, 'expected at least 1')
+    .max(10_000, 'expected at most 10000')
+    .default(30),
+  DNS_TIMEOUT_MS: z.coerce
+    .number({ message: 'expected a number of milliseconds' })
+    .int('expected a whole number')
+    .min(100, 'expected at least 100')
+    .max(30_000, 'expected at most 30000')
+    .default(2000),
+  TRUST_PROXY: booleanSetting.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: URL;
+  /** https deployments share cookies across the parent domain (seed spec §9). */
+  secureCookies: boolean;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  dnsServers: string[];
+  siteBaseDomain: string;
+  mailHost: string;
+  appCatalog: string | undefined;
+  secret: string;
+  allowUnverifiedDomains: boolean;
+  accountPortalUrl: string;
+  domainRecheckIntervalMs: number;
+  maxDomainsPerOrganization: number;
+  /** Bound on one DNS lookup, retries included; past it the check reports a timeout. */
+  dnsTimeoutMs: number;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Where the built console lives; the server serves it with SPA fallback. */
+  consoleDir: string;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Reads and checks every setting; throws ConfigError naming the first bad one. */
+export function loadConfig(env: Env = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  ) as Record<string, string>;
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(String(issue.path[0] ?? 'environment'), issue.message);
+  }
+  const s = parsed.data;
+  const publicUrl = new URL(s.PUBLIC_URL ?? `http://localhost:${s.PORT}`);
+  if (publicUrl.protocol !== 'http:' && publicUrl.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', 'expected an http:// or https:// URL');
+  }
+  const dataDir = path.resolve(s.DATA_DIR);
+  const siteBaseDomain = (s.SITE_BASE_DOMAIN ?? publicUrl.hostname).toLowerCase();
+  const dnsServers = (s.DNS_SERVERS ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const server of dnsServers) {
+    if (!hostPort.safeParse(server).success) {
+      throw new ConfigError('DNS_SERVERS', `"${server}" is not an ip or ip:port`);
+    }
+  }
+  if (s.APP_CATALOG && !existsSync(s.APP_CATALOG)) {
+    throw new ConfigError('APP_CATALOG', `file ${s.APP_CATALOG} does not exist`);
+  }
+  return {
+    port: s.PORT,
+    host: s.HOST,
+    publicUrl,
+    secureCookies: publicUrl.protocol === 'https:',
+    dataDir,
+    databaseUrl: s.DATABASE_URL,
+    smtpUrl: s.SMTP_URL,
+    mailFrom: s.MAIL_FROM ?? `Atrium <no-reply@${publicUrl.hostname}>`,
+    dnsServers,
+    siteBaseDomain,
+    mailHost: (s.MAIL_HOST ?? `mail.${siteBaseDomain}`).toLowerCase(),
+    appCatalog: s.APP_CATALOG,
+    secret: s.ATRIUM_SECRET ?? readOrCreateSecret(dataDir),
+    allowUnverifiedDomains: s.ALLOW_UNVERIFIED_DOMAINS,
+    accountPortalUrl: s.ACCOUNT_PORTAL_URL,
+    domainRecheckIntervalMs: s.DOMAIN_RECHECK_INTERVAL_SECONDS * 1000,
+    maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,
+    dnsTimeoutMs: s.DNS_TIMEOUT_MS,
+    trustProxy: s.TRUST_PROXY,
+    logLevel: s.LOG_LEVEL,
+    consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
+  };
+}
+
+/** First start without ATRIUM_SECRET: generate one and keep it beside the data. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}

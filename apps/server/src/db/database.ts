@@ -1,0 +1,257 @@
+import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+
+/** A column the database fills in on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<unknown, string | undefined, string>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  site_name: string;
+  legal_name: string | null;
+  industry: string | null;
+  size: string | null;
+  country: string | null;
+  time_zone: string | null;
+  created_at: Timestamp;
+}
+
+export type UserStatus = 'active' | 'suspended' | 'invited';
+
+export interface UsersTable {
+  id: Generated<string>;
+  organization_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  name_key: string;
+  password_hash: string | null;
+  status: Defaulted<UserStatus>;
+  created_at: Timestamp;
+  last_sign_in_at: NullableTimestamp;
+  password_changed_at: NullableTimestamp;
+}
+
+export interface GroupsTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  name_key: string;
+  is_system: Defaulted<boolean>;
+  created_at: Timestamp;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  user_id: string;
+  organization_id: string;
+  created_at: Timestamp;
+}
+
+export interface ConsoleSessionsTable {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  csrf_token: string;
+  id_token: string | null;
+  oidc_sid: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<string>;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Timestamp;
+}
+
+export interface ActivityLogTable {
+  id: Generated<string>;
+  organization_id: string;
+  actor_user_id: string | null;
+  actor_label: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  ip: string | null;
+  details: Json;
+  created_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  kind: string;
+  title: string;
+  body: Defaulted<string>;
+  link: string | null;
+  read_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface OidcPayloadsTable {
+  id: string;
+  type: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface OidcKeysTable {
+  kid: string;
+  jwk_enc: string;
+  created_at: Timestamp;
+  retired_at: NullableTimestamp;
+}
+
+export interface OidcClientsTable {
+  client_id: string;
+  /** Null for the console's own client. */
+  organization_id: string | null;
+  metadata: ColumnType<Record<string, unknown>, string, string>;
+  client_secret_enc: string | null;
+  created_at: Timestamp;
+}
+
+export interface EmailCodesTable {
+  id: Generated<string>;
+  purpose: string;
+  identifier: string;
+  context: Defaulted<string>;
+  code_hash: string;
+  attempts: Defaulted<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  identifier: string;
+  ip: string;
+  failed_at: Timestamp;
+}
+
+export interface SignInTicketsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: NullableTimestamp;
+}
+
+export type SignupStageName = 'site' | 'email' | 'verify' | 'account';
+
+/** A sign-up in progress; `id` is the sha256 of the visitor's HttpOnly cookie. */
+export interface SignupFlowsTable {
+  id: string;
+  stage: Defaulted<SignupStageName>;
+  organization_name: string | null;
+  site_name: string | null;
+  email: string | null;
+  email_verified_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** The setup wizard's progress per organisation. */
+export interface OrganizationSetupTable {
+  organization_id: string;
+  current_step: Defaulted<string>;
+  done_steps: ColumnType<string[], string[] | undefined, string[]>;
+  skipped_steps: ColumnType<string[], string[] | undefined, string[]>;
+  completed_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+/** Set-password links (invitations, admin-sent resets); only the token's sha256 is kept. */
+export interface InvitationsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  organization_id: string;
+  purpose: Defaulted<'invite' | 'reset'>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface AppsTable {
+  id: Generated<string>;
+  organization_id: string;
+  template_key: string;
+  title: string;
+  launch_url: string;
+  client_id: string;
+  open_to_everyone: Defaulted<boolean>;
+  created_at: Timestamp;
+}
+
+export interface AppGroupsTable {
+  app_id: string;
+  group_id: string;
+  organization_id: string;
+}
+
+export type DomainState = 'pending' | 'verified' | 'failed';
+
+export interface DomainsTable {
+  id: Generated<string>;
+  organization_id: string;
+  /** ASCII (punycode), lowercase, no trailing dot. */
+  name: string;
+  state: Defaulted<DomainState>;
+  verification_token: string;
+  is_primary: Defaulted<boolean>;
+  dkim_private_key_enc: string;
+  dkim_public_key: string;
+  created_at: Timestamp;
+  verified_at: NullableTimestamp;
+  last_checked_at: NullableTimestamp;
+  last_check: ColumnType<unknown, string | null | undefined, string | null>;
+  next_check_at: Timestamp;
+}
+
+/** Every table; areas add theirs here together with their migration. */
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  console_sessions: ConsoleSessionsTable;
+  mail_outbox: MailOutboxTable;
+  activity_log: ActivityLogTable;
+  notifications: NotificationsTable;
+  signup_flows: SignupFlowsTable;
+  organization_setup: OrganizationSetupTable;
+  oidc_payloads: OidcPayloadsTable;
+  oidc_keys: OidcKeysTable;
+  oidc_clients: OidcClientsTable;
+  email_codes: EmailCodesTable;
+  sign_in_failures: SignInFailuresTable;
+  sign_in_tickets: SignInTicketsTable;
+  domains: DomainsTable;
+  invitations: InvitationsTable;
+  apps: AppsTable;
+  app_groups: AppGroupsTable;
+}
+
+export type Db = Kysely<Database>;
+/** Either the database or an open transaction: repositories accept both. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+export type User = Selectable<UsersTable>;
+export type Organization = Selectable<OrganizationsTable>;

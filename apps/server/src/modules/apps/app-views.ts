@@ -1,0 +1,119 @@
+import type { AppDetail, AppMenuItem, AppTemplate, InstalledApp } from '@atrium/contracts/apps';
+import type { Config } from '../../config.ts';
+import type { AppGroupRef, AppRow } from './apps.repository.ts';
+import { fillPlaceholders, type AppCatalog, type CatalogTemplate } from './catalog.ts';
+
+/** Shown in snippets in place of the secret, which is readable only once. */
+export const SECRET_PLACEHOLDER = '<client secret: shown once at install; rotate it to get a new one>';
+
+/** The template an app came from; an app whose template the operator removed looks like a custom app. */
+export function templateOf(catalog: AppCatalog, key: string): CatalogTemplate {
+  return catalog.find(key) ?? catalog.find('custom') ?? fallbackTemplate(key);
+}
+
+function fallbackTemplate(key: string): CatalogTemplate {
+  return {
+    key,
+    title: 'App',
+    description: '',
+    image: '/apps/custom.svg',
+    color: '#64748b',
+    launchUrl: '',
+    redirectUris: [],
+    setupInstructions: '',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    configSnippet: {
+      language: 'env',
+      template: 'OIDC_ISSUER={issuer}\nOIDC_CLIENT_ID={clientId}\nOIDC_CLIENT_SECRET={clientSecret}',
+    },
+  };
+}
+
+/** A catalog entry for one organisation: `{siteUrl}` filled in, `{launchUrl}` left for the form. */
+export function templateView(template: CatalogTemplate, siteUrl: string): AppTemplate {
+  return {
+    key: template.key,
+    title: template.title,
+    description: template.description,
+    image: template.image,
+    color: template.color,
+    launchUrl: fillPlaceholders(template.launchUrl, { siteUrl }),
+    redirectUriTemplates: template.redirectUris.map((uri) => fillPlaceholders(uri, { siteUrl })),
+    setupInstructions: template.setupInstructions,
+  };
+}
+
+export function installedAppView(catalog: AppCatalog, row: AppRow, groups: AppGroupRef[]): InstalledApp {
+  const template = templateOf(catalog, row.template_key);
+  return {
+    id: row.id,
+    templateKey: row.template_key,
+    title: row.title,
+    image: template.image,
+    color: template.color,
+    launchUrl: row.launch_url,
+    clientId: row.client_id,
+    openToEveryone: row.open_to_everyone,
+    groups: row.open_to_everyone ? [] : groups,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** The provider's addresses an app is configured with (oidc-provider's default routes under /oidc). */
+export function providerEndpoints(config: Pick<Config, 'publicUrl'>) {
+  const issuer = new URL('/oidc', config.publicUrl).href;
+  return {
+    issuer,
+    discoveryUrl: `${issuer}/.well-known/openid-configuration`,
+    authorizationEndpoint: `${issuer}/auth`,
+    tokenEndpoint: `${issuer}/token`,
+    userinfoEndpoint: `${issuer}/me`,
+  };
+}
+
+export function appDetailView(
+  catalog: AppCatalog,
+  config: Pick<Config, 'publicUrl'>,
+  row: AppRow,
+  groups: AppGroupRef[],
+  client: { redirectUris: string[]; tokenEndpointAuthMethod: string },
+  clientSecret?: string,
+): AppDetail {
+  const { redirectUris } = client;
+  const template = templateOf(catalog, row.template_key);
+  const endpoints = providerEndpoints(config);
+  return {
+    ...installedAppView(catalog, row, groups),
+    redirectUris,
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+    issuer: endpoints.issuer,
+    discoveryUrl: endpoints.discoveryUrl,
+    setupInstructions: template.setupInstructions,
+    configSnippet: fillPlaceholders(template.configSnippet.template, {
+      ...endpoints,
+      clientId: row.client_id,
+      clientSecret: clientSecret ?? SECRET_PLACEHOLDER,
+      redirectUri: redirectUris[0] ?? '',
+      launchUrl: row.launch_url,
+    }),
+    configSnippetLanguage: template.configSnippet.language,
+  };
+}
+
+/** The seed spec's App menu item for one app the user may open. */
+export function appMenuItem(
+  catalog: AppCatalog,
+  app: { id: string; title: string; templateKey: string; launchUrl: string; clientId: string },
+): AppMenuItem {
+  const template = templateOf(catalog, app.templateKey);
+  return {
+    id: app.id,
+    title: app.title,
+    value: app.templateKey,
+    app_id: app.clientId,
+    image: template.image,
+    alt: app.title,
+    color: template.color,
+    url: app.launchUrl,
+  };
+}

@@ -1,0 +1,260 @@
+import type {
+  AppDetail,
+  AppGroup,
+  AppTemplate,
+  AppWithSecretResponse,
+  InstallAppBody,
+  InstalledApp,
+  UpdateAppBody,
+  UserApplicationsResponse,
+} from '@atrium/contracts/apps';
+import type { Config } from '../../config.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
+import { randomToken } from '../../lib/crypto.ts';
+import { fieldError, notFound } from '../../lib/errors.ts';
+import { newClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { notifyAdmins } from '../notifications/notify.ts';
+import { siteUrl } from '../organizations/site-url.ts';
+import {
+  deleteAppClient,
+  insertAppClient,
+  clientSettingsOf,
+  revokeClientArtifacts,
+  setAppClientSecret,
+  updateAppClient,
+} from './app-clients.repository.ts';
+import { appDetailView, appMenuItem, installedAppView, templateView } from './app-views.ts';
+import * as repo from './apps.repository.ts';
+import type { AppCatalog } from './catalog.ts';
+import { revokeAccessLostToApp } from './revoke-lost-access.ts';
+import { listAppsForUser } from './list-apps-for-user.ts';
+
+export interface AppsDeps {
+  db: Db;
+  config: Config;
+  catalog: AppCatalog;
+}
+
+/** Who is acting, for permissions (organisation) and the activity log. */
+export interface Actor {
+  userId: string;
+  organizationId: string;
+  ip?: string | null;
+}
+
+const appLink = (appId: string) => `/apps/${appId}`;
+
+async function actorLabel(db: DbOrTrx, actor: Actor): Promise<{ userId: string; label: string }> {
+  return { userId: actor.userId, label: await repo.userLabel(db, actor.organizationId, actor.userId) };
+}
+
+async function siteUrlOfOrganization(deps: AppsDeps, organizationId: string): Promise<string> {
+  return siteUrl(deps.config, await repo.siteNameOf(deps.db, organizationId));
+}
+
+/** "Available apps": the catalog as this organisation sees it. */
+export async function listCatalog(deps: AppsDeps, organizationId: string): Promise<AppTemplate[]> {
+  const site = await siteUrlOfOrganization(deps, organizationId);
+  return deps.catalog.templates.map((t) => templateView(t, site));
+}
+
+/** "Selected apps": what the organisation installed, with who may open each. */
+export async function listInstalledApps(deps: AppsDeps, organizationId: string): Promise<InstalledApp[]> {
+  const rows = await repo.listApps(deps.db, organizationId);
+  const groups = await repo.groupsOfApps(
+    deps.db,
+    organizationId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => installedAppView(deps.catalog, row, groups.get(row.id) ?? []));
+}
+
+async function loadDetail(
+  deps: AppsDeps,
+  db: DbOrTrx,
+  organizationId: string,
+  appId: string,
+  clientSecret?: string,
+): Promise<AppDetail> {
+  const row = await repo.findApp(db, organizationId, appId);
+  if (!row) throw notFound('The app');
+  const groups = await repo.groupsOfApps(db, organizationId, [row.id]);
+  const client = await clientSettingsOf(db, organizationId, row.client_id);
+  return appDetailView(deps.catalog, deps.config, row, groups.get(row.id) ?? [], client, clientSecret);
+}
+
+export function getAppDetail(deps: AppsDeps, organizationId: string, appId: string): Promise<AppDetail> {
+  return loadDetail(deps, deps.db, organizationId, appId);
+}
+
+/** Only the organisation's own groups; an unknown or foreign id is refused without saying which. */
+async function checkedGroupIds(
+  db: DbOrTrx,
+  organizationId: string,
+  body: { openToEveryone: boolean; groupIds: string[] },
+): Promise<string[]> {
+  if (body.openToEveryone) return [];
+  const ids = [...new Set(body.groupIds)];
+  if ((await repo.countOwnGroups(db, organizationId, ids)) !== ids.length) {
+    throw fieldError('groupIds', 'One of the chosen groups does not exist any more; reload and choose again');
+  }
+  return ids;
+}
+
+/**
+ * "App install" + "provider create": registers the OIDC client and the app in one transaction,
+ * and answers with the client secret, which is never readable again.
+ */
+export async function installApp(
+  deps: AppsDeps,
+  actor: Actor,
+  body: InstallAppBody,
+): Promise<AppWithSecretResponse> {
+  const template = deps.catalog.find(body.templateKey);
+  if (!template) throw fieldError('templateKey', 'This app is not in the catalog');
+  const clientSecret = newClientSecret();
+  const appId = await deps.db.transaction().execute(async (trx) => {
+    const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
+    const clientId = randomToken(18);
+    await insertAppClient(trx, actor.organizationId, {
+      clientId,
+      secretSealed: sealClientSecret(deps.config, clientSecret),
+      title: body.title,
+      redirectUris: body.redirectUris,
+      launchUrl: body.launchUrl,
+      tokenEndpointAuthMethod: template.tokenEndpointAuthMethod,
+    });
+    const app = await repo.insertApp(trx, actor.organizationId, {
+      templateKey: template.key,
+      title: body.title,
+      launchUrl: body.launchUrl,
+      clientId,
+      openToEveryone: body.openToEveryone,
+    });
+    await repo.replaceAppGroups(trx, actor.organizationId, app.id, groupIds);
+    await recordActivity(trx, {
+      organizationId: actor.organizationId,
+      actor: await actorLabel(trx, actor),
+      action: 'app.installed',
+      target: { type: 'app', id: app.id, label: body.title },
+      ip: actor.ip ?? null,
+      details: { template: template.key, openToEveryone: body.openToEveryone, groups: groupIds.length },
+    });
+    await notifyAdmins(trx, {
+      organizationId: actor.organizationId,
+      kind: 'app.installed',
+      title: `${body.title} was installed`,
+      body: body.openToEveryone
+        ? 'Everyone in the organisation can open it.'
+        : 'Members of the chosen groups can open it.',
+      link: appLink(app.id),
+    });
+    return app.id;
+  });
+  return { app: await loadDetail(deps, deps.db, actor.organizationId, appId, clientSecret), clientSecret };
+}
+
+/** Name, addresses and who may open it; the client's metadata follows in the same transaction. */
+export async function updateApp(
+  deps: AppsDeps,
+  actor: Actor,
+  appId: string,
+  body: UpdateAppBody,
+): Promise<AppDetail> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findApp(trx, actor.organizationId, appId);
+    if (!row) throw notFound('The app');
+    const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
+    await repo.updateApp(trx, actor.organizationId, appId, body);
+    await repo.replaceAppGroups(trx, actor.organizationId, appId, groupIds);
+    // Whoever may no longer open it loses what they hold now, not when their refresh token expires.
+    await revokeAccessLostToApp(trx, actor.organizationId, appId);
+    await updateAppClient(trx, actor.organizationId, row.client_id, {
+      title: body.title,
+      redirectUris: body.redirectUris,
+      launchUrl: body.launchUrl,
+    });
+    await recordActivity(trx, {
+      organizationId: actor.organizationId,
+      actor: await actorLabel(trx, actor),
+      action: 'app.updated',
+      target: { type: 'app', id: appId, label: body.title },
+      ip: actor.ip ?? null,
+      details: { openToEveryone: body.openToEveryone, groups: groupIds.length },
+    });
+  });
+  return loadDetail(deps, deps.db, actor.organizationId, appId);
+}
+
+/** A new client secret, shown once; the old one stops working at once. */
+export async function rotateAppSecret(
+  deps: AppsDeps,
+  actor: Actor,
+  appId: string,
+): Promise<AppWithSecretResponse> {
+  const clientSecret = newClientSecret();
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findApp(trx, actor.organizationId, appId);
+    if (!row) throw notFound('The app');
+    await setAppClientSecret(
+      trx,
+      actor.organizationId,
+      row.client_id,
+      sealClientSecret(deps.config, clientSecret),
+    );
+    await recordActivity(trx, {
+      organizationId: actor.organizationId,
+      actor: await actorLabel(trx, actor),
+      action: 'app.secret_rotated',
+      target: { type: 'app', id: appId, label: row.title },
+      ip: actor.ip ?? null,
+    });
+  });
+  return { app: await loadDetail(deps, deps.db, actor.organizationId, appId, clientSecret), clientSecret };
+}
+
+/**
+ * "App delete" + "provider delete": removes the app, its client, and every grant, code and token
+ * the provider issued to it, in one transaction.
+ */
+export async function uninstallApp(deps: AppsDeps, actor: Actor, appId: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await repo.findApp(trx, actor.organizationId, appId);
+    if (!row) throw notFound('The app');
+    await repo.deleteApp(trx, actor.organizationId, appId);
+    await revokeClientArtifacts(trx, row.client_id);
+    await deleteAppClient(trx, actor.organizationId, row.client_id);
+    await recordActivity(trx, {
+      organizationId: actor.organizationId,
+      actor: await actorLabel(trx, actor),
+      action: 'app.uninstalled',
+      target: { type: 'app', id: appId, label: row.title },
+      ip: actor.ip ?? null,
+    });
+  });
+}
+
+/** The groups an app can be opened to ("application roles"). */
+export function listGroupOptions(deps: AppsDeps, organizationId: string): Promise<AppGroup[]> {
+  return repo.listGroupOptions(deps.db, organizationId);
+}
+
+/** The seed spec's user-applications call: the caller's groups, the site name, and their apps. */
+export async function getUserApplications(
+  deps: AppsDeps,
+  organizationId: string,
+  userId: string,
+): Promise<UserApplicationsResponse> {
+  const [apps, groupNames, siteName] = await Promise.all([
+    listAppsForUser(deps.db, organizationId, userId),
+    repo.groupNamesOfUser(deps.db, organizationId, userId),
+    repo.siteNameOf(deps.db, organizationId),
+  ]);
+  return {
+    status: 'Success',
+    groups: { groups: groupNames.map((name) => ({ name })) },
+    site_name: siteName,
+    apps: apps.map((app) => appMenuItem(deps.catalog, app)),
+  };
+}

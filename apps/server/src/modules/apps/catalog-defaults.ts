@@ -1,0 +1,196 @@
+import type { CatalogTemplate } from './catalog.ts';
+
+/*
+ * The built-in catalog (PRODUCT.md §4.8). Placeholders:
+ * - launchUrl / redirectUris: `{siteUrl}` (the organisation's site) and `{launchUrl}` (what the admin entered);
+ * - configSnippet: `{issuer}`, `{discoveryUrl}`, `{clientId}`, `{clientSecret}`, `{redirectUri}`,
+ *   `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
+ * Snippets name each product's real OIDC settings so an admin can paste them as they are.
+ */
+export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
+  {
+    key: 'cloud-storage',
+    title: 'Cloud Storage',
+    description: "Files, sharing and sync on your organisation's own site.",
+    image: '/apps/cloud-storage.svg',
+    color: '#0ea5e9',
+    launchUrl: '{siteUrl}',
+    redirectUris: ['{launchUrl}/apps/user_oidc/code'],
+    // Its OIDC client sends client_id and client_secret in the token request's body.
+    tokenEndpointAuthMethod: 'client_secret_post',
+    setupInstructions: [
+      'In Nextcloud, install the "OpenID Connect user backend" (user_oidc) app.',
+      'Run the command below on the Nextcloud server (or add the provider under Administration settings → OpenID Connect).',
+      'Users then see "Log in with Atrium" on the Nextcloud sign-in page.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'shell',
+      template:
+        'php occ user_oidc:provider Atrium \\\n' +
+        '  --clientid="{clientId}" \\\n' +
+        '  --clientsecret="{clientSecret}" \\\n' +
+        '  --discoveryuri="{discoveryUrl}" \\\n' +
+        '  --scope="openid email profile"',
+    },
+  },
+  {
+    key: 'mail',
+    title: 'Mail',
+    description: 'Webmail with single sign-on for everyone in your organisation.',
+    image: '/apps/mail.svg',
+    color: '#ef4444',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/index.php/login/oauth'],
+    // Its OIDC client sends client_id and client_secret in the token request's body.
+    tokenEndpointAuthMethod: 'client_secret_post',
+    setupInstructions: [
+      'In Roundcube, add the settings below to config/config.inc.php.',
+      'The redirect URI is your webmail address followed by /index.php/login/oauth.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'php',
+      template: [
+        "$config['oauth_provider'] = 'generic';",
+        "$config['oauth_provider_name'] = 'Atrium';",
+        "$config['oauth_client_id'] = '{clientId}';",
+        "$config['oauth_client_secret'] = '{clientSecret}';",
+        "$config['oauth_auth_uri'] = '{authorizationEndpoint}';",
+        "$config['oauth_token_uri'] = '{tokenEndpoint}';",
+        "$config['oauth_identity_uri'] = '{userinfoEndpoint}';",
+        "$config['oauth_scope'] = 'openid email profile';",
+        "$config['oauth_identity_fields'] = ['email'];",
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'chat',
+    title: 'Chat',
+    description: 'Team channels and direct messages.',
+    image: '/apps/chat.svg',
+    color: '#8b5cf6',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/_oauth/atrium'],
+    // Its OIDC client sends client_id and client_secret in the token request's body.
+    tokenEndpointAuthMethod: 'client_secret_post',
+    setupInstructions: [
+      'In Rocket.Chat, open Administration → Settings → OAuth → Add custom OAuth and name it "atrium".',
+      'Fill in the fields with the values below, set "Login style" to Redirect, and enable it.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'text',
+      template: [
+        'URL:            {issuer}',
+        'Token Path:     {tokenEndpoint}',
+        'Identity Path:  {userinfoEndpoint}',
+        'Authorize Path: {authorizationEndpoint}',
+        'Scope:          openid email profile',
+        'Id:             {clientId}',
+        'Secret:         {clientSecret}',
+        'Username field: email',
+        'Token Sent Via: Payload',
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'office',
+    title: 'Office',
+    description: 'Documents, spreadsheets and presentations in the browser.',
+    image: '/apps/office.svg',
+    color: '#f97316',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/oauth2/callback'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    setupInstructions: [
+      "In your office suite's authentication settings, choose OpenID Connect and enable discovery.",
+      'Paste the discovery URL, client ID and client secret below; request the scopes openid, email and profile.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'env',
+      template: [
+        'OIDC_DISCOVERY_URL={discoveryUrl}',
+        'OIDC_CLIENT_ID={clientId}',
+        'OIDC_CLIENT_SECRET={clientSecret}',
+        'OIDC_REDIRECT_URI={redirectUri}',
+        'OIDC_SCOPES="openid email profile"',
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'wiki',
+    title: 'Wiki',
+    description: "Your organisation's shared knowledge base.",
+    image: '/apps/wiki.svg',
+    color: '#10b981',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/oidc/callback'],
+    // Its OIDC client sends client_id and client_secret in the token request's body.
+    tokenEndpointAuthMethod: 'client_secret_post',
+    setupInstructions: [
+      "Add the lines below to BookStack's .env file and restart it.",
+      'The redirect URI is your wiki address followed by /oidc/callback.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'env',
+      template: [
+        'AUTH_METHOD=oidc',
+        'OIDC_NAME=Atrium',
+        'OIDC_DISPLAY_NAME_CLAIMS=name',
+        'OIDC_CLIENT_ID={clientId}',
+        'OIDC_CLIENT_SECRET={clientSecret}',
+        'OIDC_ISSUER={issuer}',
+        'OIDC_ISSUER_DISCOVER=true',
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'project-management',
+    title: 'Project Management',
+    description: 'Projects, tasks, boards and timelines.',
+    image: '/apps/project-management.svg',
+    color: '#6366f1',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/auth/oidc-atrium/callback'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    setupInstructions: [
+      'In OpenProject, open Administration → Authentication → OpenID providers → Custom and name it "atrium".',
+      'Enable discovery with the URL below and enter the client ID and secret.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'env',
+      template: [
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_DISPLAY__NAME=Atrium',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_ISSUER={issuer}',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_IDENTIFIER={clientId}',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_SECRET={clientSecret}',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_AUTHORIZATION__ENDPOINT={authorizationEndpoint}',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_TOKEN__ENDPOINT={tokenEndpoint}',
+        'OPENPROJECT_OPENID__CONNECT_ATRIUM_USERINFO__ENDPOINT={userinfoEndpoint}',
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'custom',
+    title: 'Custom OIDC App',
+    description: 'Any app that signs users in with OpenID Connect.',
+    image: '/apps/custom.svg',
+    color: '#64748b',
+    launchUrl: '',
+    redirectUris: [],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    setupInstructions: [
+      'In your app\'s OpenID Connect (or "OAuth 2.0 / generic OIDC") settings, use the values below.',
+      'Use the authorization code flow with PKCE, and the client authentication method client_secret_basic.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'env',
+      template: [
+        'OIDC_ISSUER={issuer}',
+        'OIDC_DISCOVERY_URL={discoveryUrl}',
+        'OIDC_CLIENT_ID={clientId}',
+        'OIDC_CLIENT_SECRET={clientSecret}',
+        'OIDC_REDIRECT_URI={redirectUri}',
+        'OIDC_SCOPES="openid email profile"',
+      ].join('\n'),
+    },
+  },
+];

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../../config.ts';
+import { BUILT_IN_TEMPLATES } from './catalog-defaults.ts';
+
+const templateSchema = z.object({
+  key: z
+    .string({ message: 'expected a text' })
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'expected lowercase letters, digits and hyphens (at most 40)'),
+  title: z
+    .string({ message: 'expected a text' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(80, 'at most 80 characters'),
+  description: z.string({ message: 'expected a text' }).max(500, 'at most 500 characters').default(''),
+  image: z
+    .string({ message: 'expected a text' })
+    .regex(
+      /^(\/[A-Za-z0-9._/-]+|https:\/\/\S+)$/,
+      'expected a path such as /apps/wiki.svg or an https:// URL',
+    ),
+  color: z
+    .string({ message: 'expected a text' })
+    .regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour such as #0ea5e9'),
+  launchUrl: z.string({ message: 'expected a text' }).default(''),
+  redirectUris: z.array(z.string({ message: 'expected a text' }), { message: 'expected a list' }).default([]),
+  setupInstructions: z.string({ message: 'expected a text' }).default(''),
+  /** How the app authenticates at the token endpoint; most server-side OIDC libraries send a form post. */
+  tokenEndpointAuthMethod: z
+    .enum(['client_secret_basic', 'client_secret_post'], {
+      message: 'expected client_secret_basic or client_secret_post',
+    })
+    .default('client_secret_basic'),
+  configSnippet: z
+    .object({
+      language: z.string({ message: 'expected a text' }).default('text'),
+      template: z.string({ message: 'expected a text' }).min(1, 'must not be empty'),
+    })
+    .default({
+      language: 'env',
+      template: 'OIDC_ISSUER={issuer}\nOIDC_CLIENT_ID={clientId}\nOIDC_CLIENT_SECRET={clientSecret}',
+    }),
+});
+
+/** One app template of the catalog, as stored (placeholders unresolved). */
+export type CatalogTemplate = z.infer<typeof templateSchema>;
+
+const fileSchema = z.object(
+  {
+    /** false: the file's apps replace the built-in ones instead of adding to / overriding them. */
+    includeDefaults: z.boolean({ message: 'expected true or false' }).default(true),
+    apps: z.array(templateSchema, { message: 'expected a list of apps' }),
+  },
+  { message: 'expected an object with an "apps" list' },
+);
+
+export interface AppCatalog {
+  templates: CatalogTemplate[];
+  find(key: string): CatalogTemplate | undefined;
+}
+
+function catalogOf(templates: CatalogTemplate[]): AppCatalog {
+  const byKey = new Map(templates.map((t) => [t.key, t]));
+  return { templates, find: (key) => byKey.get(key) };
+}
+
+/** Field path as an operator reads it: `apps[2].redirectUris[0]`. */
+function fieldName(issuePath: PropertyKey[]): string {
+  return issuePath.reduce<string>(
+    (out, part) =>
+      typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part),
+    '',
+  );
+}
+
+/**
+ * The built-in catalog, or the operator's file (APP_CATALOG, JSON or YAML) merged over it by key.
+ * Read once at start-up; a bad file stops start-up with a ConfigError naming the file and the field.
+ */
+export function loadAppCatalog(file: string | undefined): AppCatalog {
+  if (!file) return catalogOf(BUILT_IN_TEMPLATES);
+  const fail = (problem: string) => new ConfigError('APP_CATALOG', `${file}: ${problem}`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let raw: unknown;
+  const isJson = path.extname(file).toLowerCase() === '.json';
+  try {
+    raw = isJson ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw fail(`is not valid ${isJson ? 'JSON' : 'YAML'} (${(error as Error).message.split('\n')[0]})`);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = fieldName(issue.path);
+    throw fail(field ? `field ${field}: ${issue.message}` : issue.message);
+  }
+  const seen = new Set<string>();
+  parsed.data.apps.forEach((app, index) => {
+    if (seen.has(app.key)) throw fail(`field apps[${index}].key: "${app.key}" is listed twice`);
+    seen.add(app.key);
+  });
+  const merged = new Map(
+    (parsed.data.includeDefaults ? BUILT_IN_TEMPLATES : []).map((t) => [t.key, t] as const),
+  );
+  for (const app of parsed.data.apps) merged.set(app.key, app);
+  if (merged.size === 0) throw fail('field apps: lists no apps');
+  return catalogOf([...merged.values()]);
+}
+
+/** Replaces `{name}` placeholders; unknown names are left as they are. */
+export function fillPlaceholders(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([A-Za-z]+)\}/g, (whole, name: string) => values[name] ?? whole);
+}

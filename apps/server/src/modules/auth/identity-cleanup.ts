@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database.ts';
+
+const EVERY_MS = 10 * 60 * 1000;
+
+/** Deletes what can no longer be used: expired provider models, sessions, codes, tickets, old failures. */
+export async function purgeExpiredIdentityData(db: Db): Promise<void> {
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+  await db
+    .deleteFrom('console_sessions')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+  await db
+    .deleteFrom('email_codes')
+    .where('created_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+  await db
+    .deleteFrom('sign_in_tickets')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+  await db
+    .deleteFrom('sign_in_failures')
+    .where('failed_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
+}
+
+/** In the server process (not in most tests): a purge every 10 minutes; several processes may run it. */
+export function schedulePurge(app: FastifyInstance, db: Db): void {
+  const timer = setInterval(() => {
+    purgeExpiredIdentityData(db).catch((err: unknown) => app.log.warn({ err }, 'identity purge failed'));
+  }, EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

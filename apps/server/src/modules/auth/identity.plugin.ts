@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import { ensureConsoleClient } from '../../oidc/console-client.ts';
+import { mountProvider } from '../../oidc/mount.ts';
+import { createProvider } from '../../oidc/provider.ts';
+import { schedulePurge } from './identity-cleanup.ts';
+import { interactionsRoutes } from './interactions.routes.ts';
+import { passwordResetRoutes } from './password-reset.routes.ts';
+import { profileRoutes } from './profile.routes.ts';
+import { createSsoClient } from './sso-client.ts';
+import { ssoRoutes } from './sso.routes.ts';
+
+/**
+ * Identity: the OpenID Connect provider at /oidc, the sign-in interaction behind /login,
+ * password reset, the console's own SSO session, and the profile's password and sessions.
+ */
+export async function registerIdentity(
+  app: FastifyInstance,
+  deps: { db: Db; config: Config; mailer: Mailer; runJobs?: boolean },
+): Promise<void> {
+  const { db, config, mailer } = deps;
+  const provider = await createProvider(db, config);
+  const consoleClient = await ensureConsoleClient(db, config);
+  const sso = createSsoClient(app, config, consoleClient);
+  await mountProvider(app, provider, config.publicUrl);
+  await app.register(interactionsRoutes({ db, config, mailer, provider }));
+  await app.register(ssoRoutes({ db, config, sso }));
+  await app.register(passwordResetRoutes({ db, config, mailer }));
+  await app.register(profileRoutes({ db }));
+  if (deps.runJobs) schedulePurge(app, db);
+}

@@ -1,0 +1,206 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import {
+  interactionState,
+  redirectResponse,
+  resendResponse,
+  signInCodeBody,
+  signInPasswordBody,
+  type InteractionState,
+} from '@atrium/contracts/auth';
+import { AppError } from '../../lib/errors.ts';
+import { checkClientAccess } from '../../oidc/client-access.ts';
+import { findLatestCode } from './email-codes.ts';
+import {
+  checkPasswordAndSendCode,
+  checkSignInCode,
+  resendSignInCode,
+  type SignInDeps,
+} from './sign-in.service.ts';
+import { consumeSignInTicket } from './sign-in-tickets.ts';
+import { readTransaction } from './sso-transaction.ts';
+
+const params = z.object({ uid: z.string().min(1).max(100) });
+const tags = ['sign-in'];
+/** Per-address limits on the public sign-in endpoints (PRODUCT.md §4.2). */
+const tight = { max: 20, timeWindow: '1 minute' };
+
+const expired = () =>
+  new AppError(410, 'interaction_expired', 'This sign-in page has expired. Start signing in again.');
+
+/**
+ * The provider's login interaction as JSON endpoints for the console's /login page. Each call
+ * is bound to the browser by the provider's interaction cookie, whose path is
+ * /api/interactions/<uid>; a cross-site POST never carries it (SameSite=Lax).
+ */
+export const interactionsRoutes =
+  (deps: SignInDeps & { provider: Provider }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { provider, db } = deps;
+
+    async function details(request: FastifyRequest, reply: FastifyReply, uid: string) {
+      const found = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+      if (!found || found.uid !== uid) throw expired();
+      return found;
+    }
+
+    async function finish(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<string> {
+      return provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId, amr: ['pwd', 'otp'], remember: true } },
+        { mergeWithLastSubmission: false },
+      );
+    }
+
+    async function clientName(clientId: unknown): Promise<string> {
+      const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
+      return client?.clientName ?? 'Atrium';
+    }
+
+    // Where the provider sends the browser: on to /login, or straight back when a sign-in
+    // ticket (sign-up, invitation) stands in for password and code.
+    app.get(
+      '/api/interactions/:uid',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: { operationId: 'startInteraction', tags, summary: 'Opens the sign-in page', params },
+      },
+      async (request, reply) => {
+        const { uid } = request.params;
+        const ticket = readTransaction(request, deps.config)?.ticket;
+        if (ticket) {
+          const found = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+          const userId =
+            found?.uid === uid && found.prompt.name === 'login'
+              ? await consumeSignInTicket(db, ticket)
+              : undefined;
+          if (userId) return reply.redirect(await finish(request, reply, userId), 303);
+        }
+        // A signed-in user the app is closed to (another organisation, or outside the app's groups):
+        // the console's access page; the interaction stays unfinished, so no code is issued.
+        const pending = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+        const accountId =
+          pending?.uid === uid && pending.prompt.name !== 'login' ? pending.session?.accountId : undefined;
+        if (pending && accountId) {
+          const clientId = String(pending.params.client_id);
+          const access = await checkClientAccess(db, { userId: accountId, clientId });
+          if (!access.allowed) {
+            return reply.redirect(`/access-denied?${new URLSearchParams({ app: access.appName })}`, 303);
+          }
+        }
+        return reply.redirect(`/login?uid=${encodeURIComponent(uid)}`, 303);
+      },
+    );
+
+    app.get(
+      '/api/interactions/:uid/state',
+      {
+        config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'getInteractionState',
+          tags,
+          summary: 'Where this sign-in stands: password, code, access denied, or done',
+          params,
+          response: { 200: interactionState },
+        },
+      },
+      async (request, reply): Promise<InteractionState> => {
+        const interaction = await details(request, reply, request.params.uid);
+        const accountId = interaction.session?.accountId;
+        const clientId = interaction.params.client_id as string;
+        if (interaction.prompt.name !== 'login' && accountId) {
+          // Signed in, but the provider asks for consent: only when the app is closed to this user.
+          const access = await checkClientAccess(db, { userId: accountId, clientId });
+          if (!access.allowed) return { stage: 'denied', appName: access.appName };
+          const grant = new provider.Grant({ clientId, accountId });
+          grant.addOIDCScope(String(interaction.params.scope ?? 'openid'));
+          const grantId = await grant.save();
+          const redirectTo = await provider.interactionResult(request.raw, reply.raw, {
+            consent: { grantId },
+          });
+          return { stage: 'continue', redirectTo };
+        }
+        const name = await clientName(clientId);
+        const latest = await findLatestCode(db, { purpose: 'sign-in', context: interaction.uid });
+        if (!latest) return { stage: 'password', clientName: name };
+        return {
+          stage: 'code',
+          clientName: name,
+          email: latest.identifier,
+          resendAvailableAt: latest.resendAvailableAt.toISOString(),
+        };
+      },
+    );
+
+    app.post(
+      '/api/interactions/:uid/password',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: {
+          operationId: 'submitSignInPassword',
+          tags,
+          summary: 'Checks e-mail and password, then e-mails a 6-digit code',
+          params,
+          body: signInPasswordBody,
+          response: { 200: interactionState },
+        },
+      },
+      async (request, reply): Promise<InteractionState> => {
+        const interaction = await details(request, reply, request.params.uid);
+        const sent = await checkPasswordAndSendCode(deps, {
+          context: interaction.uid,
+          email: request.body.email,
+          password: request.body.password,
+          ip: request.ip,
+        });
+        return {
+          stage: 'code',
+          clientName: await clientName(interaction.params.client_id),
+          email: sent.email,
+          resendAvailableAt: sent.resendAvailableAt.toISOString(),
+        };
+      },
+    );
+
+    app.post(
+      '/api/interactions/:uid/code',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: {
+          operationId: 'submitSignInCode',
+          tags,
+          summary: 'Checks the e-mailed code and completes the sign-in',
+          params,
+          body: signInCodeBody,
+          response: { 200: redirectResponse },
+        },
+      },
+      async (request, reply) => {
+        const interaction = await details(request, reply, request.params.uid);
+        const { userId } = await checkSignInCode(deps, { context: interaction.uid, code: request.body.code });
+        return { redirectTo: await finish(request, reply, userId) };
+      },
+    );
+
+    app.post(
+      '/api/interactions/:uid/resend',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: {
+          operationId: 'resendSignInCode',
+          tags,
+          summary: 'E-mails a new code (60 s after the last, at most 5 times an hour)',
+          params,
+          response: { 200: resendResponse },
+        },
+      },
+      async (request, reply) => {
+        const interaction = await details(request, reply, request.params.uid);
+        const { resendAvailableAt } = await resendSignInCode(deps, interaction.uid);
+        return { resendAvailableAt: resendAvailableAt.toISOString() };
+      },
+    );
+  };

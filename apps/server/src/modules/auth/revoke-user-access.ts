@@ -1,0 +1,31 @@
+import type { DbOrTrx } from '../../db/database.ts';
+
+/** Every provider model that belongs to an account (they all carry `accountId`). */
+const ACCOUNT_MODELS = [
+  'Session',
+  'Grant',
+  'AccessToken',
+  'RefreshToken',
+  'AuthorizationCode',
+  'Interaction',
+];
+
+/**
+ * Ends everything a user is signed in with: console sessions, SSO sessions, grants, codes and
+ * tokens of every app. For suspension, deletion and password reset; call it inside the
+ * transaction that makes the change. A password change keeps the console session it came from.
+ */
+export async function revokeUserAccess(
+  db: DbOrTrx,
+  userId: string,
+  options: { exceptConsoleSessionId?: string } = {},
+): Promise<void> {
+  let sessions = db.deleteFrom('console_sessions').where('user_id', '=', userId);
+  if (options.exceptConsoleSessionId) sessions = sessions.where('id', '!=', options.exceptConsoleSessionId);
+  await sessions.execute();
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('type', 'in', ACCOUNT_MODELS)
+    .where((eb) => eb(eb.ref('payload', '->>').key('accountId' as never), '=', userId))
+    .execute();
+}

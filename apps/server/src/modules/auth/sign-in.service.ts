@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, fieldError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
+import { signInCodeMail } from './auth-mail.ts';
+import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
+import { clearFailures, recordFailure, throttleError, throttleState } from './throttle.ts';
+
+export interface SignInDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** One message for an unknown e-mail and a wrong password alike (no user enumeration). */
+export const invalidCredentials = () =>
+  new AppError(400, 'invalid_credentials', 'Incorrect e-mail or password');
+
+/**
+ * Step 1 of sign-in: the password. Throttling is checked first and counts unknown e-mails too;
+ * an unknown e-mail costs one argon2id verification like a wrong password does. On success a
+ * 6-digit code goes to the user's address, bound to this sign-in (`context`).
+ */
+export async function checkPasswordAndSendCode(
+  deps: SignInDeps,
+  input: { context: string; email: string; password: string; ip: string },
+): Promise<{ email: string; resendAvailableAt: Date }> {
+  const { db, config, mailer } = deps;
+  const identifier = input.email.trim().toLowerCase();
+  const throttle = await throttleState(db, identifier, input.ip);
+  if (throttle.blocked) throw throttleError(throttle.blocked);
+
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'password_hash', 'status'])
+    .where('email', '=', identifier)
+    .executeTakeFirst();
+  const canSignIn = user?.password_hash && user.status !== 'invited';
+  const ok = canSignIn
+    ? await verifyPassword(user.password_hash!, input.password)
+    : await verifyAgainstDummy(input.password);
+  if (!ok) {
+    await recordFailure(db, identifier, input.ip);
+    throw invalidCredentials();
+  }
+  if (throttle.failures > 0) await clearFailures(db, identifier);
+  // Only someone who knows the password learns that the account is suspended.
+  if (user!.status === 'suspended') {
+    throw new AppError(403, 'account_suspended', 'This account is suspended. Ask your administrator.');
+  }
+
+  // Going back to the password step of the same sign-in reuses the code already sent.
+  const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
+  if (latest?.live && latest.identifier === identifier) {
+    return { email: identifier, resendAvailableAt: latest.resendAvailableAt };
+  }
+  const { code, resendAvailableAt } = await issueEmailCode(db, config, {
+    purpose: 'sign-in',
+    identifier,
+    context: input.context,
+  });
+  await mailer.send(signInCodeMail(identifier, code));
+  return { email: identifier, resendAvailableAt };
+}
+
+/** Sends a new code for the sign-in in progress (60 s after the last, 5 times an hour). */
+export async function resendSignInCode(
+  deps: SignInDeps,
+  context: string,
+): Promise<{ resendAvailableAt: Date }> {
+  const latest = await findLatestCode(deps.db, { purpose: 'sign-in', context });
+  if (!latest) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
+  const { code, resendAvailableAt } = await issueEmailCode(deps.db, deps.config, {
+    purpose: 'sign-in',
+    identifier: latest.identifier,
+    context,
+  });
+  await deps.mailer.send(signInCodeMail(latest.identifier, code));
+  return { resendAvailableAt };
+}
+
+/** Step 2: the e-mailed code. Returns the account that signs in. */
+export async function checkSignInCode(
+  deps: SignInDeps,
+  input: { context: string; code: string },
+): Promise<{ userId: string }> {
+  const { db, config } = deps;
+  const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
+  if (!latest) throw fieldError('code', 'Enter your e-mail and password first.', 'code_invalid');
+  await consumeEmailCode(db, config, {
+    purpose: 'sign-in',
+    identifier: latest.identifier,
+    context: input.context,
+    code: input.code,
+  });
+  const user = await db
+    .updateTable('users')
+    .set({ last_sign_in_at: sql`now()` })
+    .where('email', '=', latest.identifier)
+    .where('status', '=', 'active')
+    .returning('id')
+    .executeTakeFirst();
+  if (!user)
+    throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
+  return { userId: user.id };
+}

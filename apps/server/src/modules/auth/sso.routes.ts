@@ -1,0 +1,151 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sessionResponse, ssoLogoutResponse } from '@atrium/contracts/auth';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import { findSessionView } from './session-view.ts';
+import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookieOptions } from './session-cookie.ts';
+import { insertSession } from './sessions.repository.ts';
+import { randomNonce, randomState, randomVerifier, type SsoClient } from './sso-client.ts';
+import { clearTransaction, readTransaction, safeReturnTo, writeTransaction } from './sso-transaction.ts';
+
+const tags = ['session'];
+
+/**
+ * The console's backend-for-frontend: it signs in through its own provider (code + PKCE),
+ * keeps the tokens on the server and gives the browser only an HttpOnly session cookie.
+ */
+export const ssoRoutes =
+  (deps: { db: Db; config: Config; sso: SsoClient }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db, config, sso } = deps;
+
+    app.get(
+      '/api/sso/start',
+      {
+        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'startSso',
+          tags,
+          summary: 'Starts single sign-on: redirects to the identity provider',
+          querystring: z.object({
+            returnTo: z.string().max(2000).optional(),
+            ticket: z.string().max(200).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const tx = {
+          state: randomState(),
+          nonce: randomNonce(),
+          verifier: randomVerifier(),
+          returnTo: safeReturnTo(request.query.returnTo),
+          ...(request.query.ticket ? { ticket: request.query.ticket } : {}),
+        };
+        writeTransaction(reply, config, tx);
+        // A ticket signs in exactly its user, even in a browser signed in as someone else.
+        const prompt = tx.ticket ? ('login' as const) : undefined;
+        return reply.redirect(await sso.authorizationUrl(tx, { prompt }), 302);
+      },
+    );
+
+    app.get(
+      '/api/sso/callback',
+      {
+        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'completeSso',
+          tags,
+          summary: 'Completes single sign-on: exchanges the code and starts a console session',
+          querystring: z.record(z.string(), z.string()),
+        },
+      },
+      async (request, reply) => {
+        const tx = readTransaction(request, config);
+        clearTransaction(reply, config);
+        if (!tx || request.query.error) {
+          const reason = request.query.error_description ?? 'The sign-in did not complete. Start again.';
+          return reply.redirect(`/login?error=${encodeURIComponent(reason)}`, 303);
+        }
+        let exchanged: Awaited<ReturnType<SsoClient['exchangeCode']>>;
+        try {
+          exchanged = await sso.exchangeCode(new URL(request.url, config.publicUrl), tx);
+        } catch (error) {
+          // A stale or replayed callback (old tab, back button): start again rather than fail.
+          request.log.warn({ err: error }, 'SSO callback refused');
+          const reason = 'The sign-in did not complete. Start again.';
+          return reply.redirect(`/login?error=${encodeURIComponent(reason)}`, 303);
+        }
+        const { idToken, claims } = exchanged;
+        const user = await db
+          .selectFrom('users')
+          .select(['id', 'organization_id'])
+          .where('id', '=', claims.sub)
+          .where('status', '=', 'active')
+          .executeTakeFirst();
+        if (!user)
+          return reply.redirect(`/login?error=${encodeURIComponent('This account cannot sign in.')}`, 303);
+        // A fresh session id at every sign-in (no session fixation).
+        const token = randomToken();
+        await insertSession(db, {
+          id: sha256(token),
+          userId: user.id,
+          organizationId: user.organization_id,
+          csrfToken: randomToken(),
+          expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+          idToken,
+          oidcSid: typeof claims.sid === 'string' ? claims.sid : null,
+          userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+          ip: request.ip,
+        });
+        void reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(config));
+        return reply.redirect(tx.returnTo, 303);
+      },
+    );
+
+    app.get(
+      '/api/session',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'getSession',
+          tags,
+          summary: 'The signed-in user, their organisation and the CSRF token (401 when signed out)',
+          response: { 200: sessionResponse },
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        const principal = principalOf(request);
+        return findSessionView(db, config, principal);
+      },
+    );
+
+    app.post(
+      '/api/sso/logout',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'logout',
+          tags,
+          summary: "Ends the console session; returns the provider's end-session URL to visit next",
+          response: { 200: ssoLogoutResponse },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const row = await db
+          .deleteFrom('console_sessions')
+          .where('id', '=', principal.sessionId)
+          .returning('id_token')
+          .executeTakeFirst();
+        const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
+        void reply.clearCookie(SESSION_COOKIE, cookieOptions);
+        // Sessions made without the provider (none in production) have no SSO session to end.
+        const endSessionUrl = row?.id_token ? await sso.endSessionUrl(row.id_token) : '/login';
+        return { endSessionUrl };
+      },
+    );
+  };

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { AppError } from '../../lib/errors.ts';
+
+/**
+ * Password-guessing defences (PRODUCT.md §4.2), counted per identifier *and* client address so
+ * an attacker elsewhere cannot lock the owner out (ASVS 6.1.1):
+ * - after 5 failures in an hour, each further try waits 2^(n-5) s, at most 30 s;
+ * - 100 failures in an hour from one address lock the identifier for that address for an hour;
+ * - across all addresses, after 100 failures in an hour every try waits 30 s, so no identifier
+ *   gets more than 100 consecutive failures without a pause (NIST SP 800-63B 5.2.2).
+ * Unknown identifiers are counted the same way, so throttling reveals nothing.
+ */
+export const FREE_FAILURES = 5;
+export const MAX_DELAY_SECONDS = 30;
+export const LOCKOUT_FAILURES = 100;
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface ThrottleState {
+  kind: 'locked' | 'throttled';
+  retryAt: Date;
+}
+
+/** Whether this identifier may try a password now from this address; `failures` in the last hour. */
+export async function throttleState(
+  db: Db,
+  identifier: string,
+  ip: string,
+): Promise<{ blocked: ThrottleState | null; failures: number }> {
+  const row = await db
+    .selectFrom('sign_in_failures')
+    .select([
+      sql<number>`count(*) filter (where ip = ${ip})::int`.as('ipCount'),
+      sql<Date | null>`max(failed_at) filter (where ip = ${ip})`.as('ipLast'),
+      sql<number>`count(*)::int`.as('allCount'),
+      sql<Date | null>`max(failed_at)`.as('allLast'),
+      sql<Date>`now()`.as('now'),
+    ])
+    .where('identifier', '=', identifier)
+    .where('failed_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  const now = new Date(row.now).getTime();
+  const ipLast = row.ipLast ? new Date(row.ipLast).getTime() : 0;
+  if (row.ipCount >= LOCKOUT_FAILURES) {
+    return { blocked: { kind: 'locked', retryAt: new Date(ipLast + HOUR_MS) }, failures: row.allCount };
+  }
+  let retryAt = 0;
+  if (row.ipCount >= FREE_FAILURES) {
+    retryAt = ipLast + Math.min(2 ** (row.ipCount - FREE_FAILURES), MAX_DELAY_SECONDS) * 1000;
+  }
+  if (row.allCount >= LOCKOUT_FAILURES && row.allLast) {
+    retryAt = Math.max(retryAt, new Date(row.allLast).getTime() + MAX_DELAY_SECONDS * 1000);
+  }
+  return {
+    blocked: retryAt > now ? { kind: 'throttled', retryAt: new Date(retryAt) } : null,
+    failures: row.allCount,
+  };
+}
+
+/** The error a locked or throttled caller sees: what happened and when to try again. */
+export function throttleError(state: ThrottleState): AppError {
+  const seconds = Math.max(1, Math.ceil((state.retryAt.getTime() - Date.now()) / 1000));
+  const at = state.retryAt.toISOString().slice(11, 16);
+  const message =
+    state.kind === 'locked'
+      ? `Too many failed sign-in attempts from your network. Sign-in to this account is locked until ${at} UTC (in ${Math.ceil(seconds / 60)} minutes).`
+      : `Too many failed sign-in attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+  return new AppError(
+    429,
+    state.kind === 'locked' ? 'sign_in_locked' : 'sign_in_throttled',
+    message,
+    undefined,
+    {
+      'retry-after': String(seconds),
+    },
+  );
+}
+
+export async function recordFailure(db: Db, identifier: string, ip: string): Promise<void> {
+  await db.insertInto('sign_in_failures').values({ identifier, ip }).execute();
+}
+
+/** A correct password ends the run of consecutive failures; old rows are pruned on the way. */
+export async function clearFailures(db: Db, identifier: string): Promise<void> {
+  await db
+    .deleteFrom('sign_in_failures')
+    .where((eb) =>
+      eb.or([eb('identifier', '=', identifier), eb('failed_at', '<', sql<Date>`now() - interval '1 day'`)]),
+    )
+    .execute();
+}

@@ -1,0 +1,154 @@
+import {
+  DKIM_SELECTOR,
+  DOMAIN_SITE_LABEL,
+  type DnsMappingRecord,
+  type DnsRecord,
+  type MappingPurpose,
+} from '@atrium/contracts/domains';
+import type { DnsAnswer, DnsClient } from '../../lib/dns.ts';
+import { dkimRecordValue } from './dkim.ts';
+
+export interface MappingTarget {
+  /** ASCII domain name. */
+  name: string;
+  dkimPublicKey: string;
+  siteName: string;
+}
+
+export interface MappingSettings {
+  mailHost: string;
+  siteBaseDomain: string;
+}
+
+type ExpectedRecord = DnsRecord & { purpose: MappingPurpose };
+
+/**
+ * What the organisation publishes so mail and its site work on its own domain. DMARC asks
+ * receivers to quarantine failures and send aggregate reports to dmarc@<domain>: strict enough
+ * to stop spoofing, without rejecting mail while the admin is still setting things up.
+ */
+export function expectedRecords(target: MappingTarget, settings: MappingSettings): ExpectedRecord[] {
+  const { name } = target;
+  return [
+    { purpose: 'mx', host: name, type: 'MX', value: `10 ${settings.mailHost}` },
+    { purpose: 'spf', host: name, type: 'TXT', value: `v=spf1 include:${settings.mailHost} ~all` },
+    {
+      purpose: 'dkim',
+      host: `${DKIM_SELECTOR}._domainkey.${name}`,
+      type: 'TXT',
+      value: dkimRecordValue(target.dkimPublicKey),
+    },
+    {
+      purpose: 'dmarc',
+      host: `_dmarc.${name}`,
+      type: 'TXT',
+      value: `v=DMARC1; p=quarantine; rua=mailto:dmarc@${name}`,
+    },
+    {
+      purpose: 'site',
+      host: `${DOMAIN_SITE_LABEL}.${name}`,
+      type: 'CNAME',
+      value: `${target.siteName}.${settings.siteBaseDomain}`,
+    },
+  ];
+}
+
+/** Looks every record up at once and compares what DNS holds with what is expected. */
+export async function checkMapping(dns: DnsClient, expected: ExpectedRecord[]): Promise<DnsMappingRecord[]> {
+  return Promise.all(expected.map((record) => checkOne(dns, record)));
+}
+
+async function checkOne(dns: DnsClient, record: ExpectedRecord): Promise<DnsMappingRecord> {
+  switch (record.purpose) {
+    case 'mx': {
+      const answer = await dns.mx(record.host);
+      const host = record.value.split(' ')[1]!;
+      return compare(
+        record,
+        mapAnswer(answer, (mx) => `${mx.priority} ${hostName(mx.exchange)}`),
+        (found) => found.some((v) => v.split(' ')[1] === host),
+      );
+    }
+    case 'site': {
+      const answer = await dns.cname(record.host);
+      return compare(record, mapAnswer(answer, hostName), (found) => found.includes(hostName(record.value)));
+    }
+    case 'spf':
+      return compareTxt(dns, record, 'v=spf1', (value) => spfIncludes(value, record.value));
+    case 'dkim':
+    case 'dmarc':
+      return compareTxt(dns, record, record.purpose === 'dkim' ? 'v=DKIM1' : 'v=DMARC1', (value) =>
+        tagsMatch(value, record.value),
+      );
+  }
+}
+
+/** TXT hosts may hold unrelated records (the verification token sits beside SPF): keep the relevant ones. */
+async function compareTxt(
+  dns: DnsClient,
+  record: ExpectedRecord,
+  version: string,
+  matches: (value: string) => boolean,
+): Promise<DnsMappingRecord> {
+  const answer = await dns.txt(record.host);
+  const relevant = mapAnswer(answer, (v) => v.trim());
+  const filtered: DnsAnswer<string> =
+    relevant.status === 'found'
+      ? {
+          status: 'found',
+          records: relevant.records.filter((v) => v.toLowerCase().startsWith(version.toLowerCase())),
+        }
+      : relevant;
+  return compare(record, filtered, (found) => found.some(matches));
+}
+
+function compare(
+  record: ExpectedRecord,
+  answer: DnsAnswer<string>,
+  isOk: (found: string[]) => boolean,
+): DnsMappingRecord {
+  const base = { purpose: record.purpose, host: record.host, type: record.type, value: record.value };
+  if (answer.status === 'failed') {
+    return { ...base, status: 'lookup_failed', found: [], problem: `The lookup failed: ${answer.message}` };
+  }
+  const found = answer.status === 'found' ? answer.records : [];
+  if (found.length === 0) return { ...base, status: 'missing', found, problem: null };
+  return { ...base, status: isOk(found) ? 'ok' : 'different', found, problem: null };
+}
+
+function mapAnswer<T>(answer: DnsAnswer<T>, map: (record: T) => string): DnsAnswer<string> {
+  return answer.status === 'found' ? { status: 'found', records: answer.records.map(map) } : answer;
+}
+
+const hostName = (value: string) => value.trim().toLowerCase().replace(/\.$/, '');
+
+/** An SPF record that authorises our mail host through `include:` (other mechanisms may sit beside it). */
+function spfIncludes(value: string, expected: string): boolean {
+  const include = expected
+    .split(/\s+/)
+    .find((term) => term.startsWith('include:'))!
+    .toLowerCase();
+  return value
+    .toLowerCase()
+    .split(/\s+/)
+    .some((term) => term.replace(/^\+/, '') === include);
+}
+
+/** `k=v; k=v` records compare by tag, so spacing, order and extra tags (e.g. DMARC's pct) do not matter. */
+function tagsMatch(value: string, expected: string): boolean {
+  const found = parseTags(value);
+  return [...parseTags(expected)].every(([tag, v]) => found.get(tag) === v);
+}
+
+function parseTags(value: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of value.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const tag = part.slice(0, eq).trim().toLowerCase();
+    // Tag values may be folded with whitespace (long DKIM keys); compare them without it.
+    const v = part.slice(eq + 1).replace(/\s+/g, '');
+    tags.set(tag, tag === 'p' ? v : v.toLowerCase());
+  }
+  return tags;
+}

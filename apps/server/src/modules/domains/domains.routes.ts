@@ -1,0 +1,177 @@
+import {
+  addDomainBodySchema,
+  deletionCheckSchema,
+  dnsMappingSchema,
+  domainIdParamsSchema,
+  domainListSchema,
+  domainResponseSchema,
+  verifyDomainResponseSchema,
+} from '@atrium/contracts/domains';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import { createDomainRecheckJob } from './domain-recheck.job.ts';
+import * as service from './domains.service.ts';
+import { proxyHostsRoutes } from './proxy-hosts.routes.ts';
+
+const tags = ['domains'];
+const admin = { access: 'admin' } as const;
+
+function callerOf(request: FastifyRequest): service.Caller {
+  const { userId, organizationId } = principalOf(request);
+  return { userId, organizationId, ip: request.ip };
+}
+
+/**
+ * The seed spec's "domain: TXT record, add, DNS mapping, DNS retrieval, verification, view,
+ * deletion check, erase", the proxy-host check a reverse proxy asks before issuing a
+ * certificate, and (with `runJobs`) the background re-check of pending domains.
+ */
+export const domainsRoutes =
+  (deps: { db: Db; config: Config; runJobs: boolean; dns?: DnsClient }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const dns = deps.dns ?? createDnsClient(deps.config);
+    const serviceDeps: service.DomainsDeps = { db: deps.db, config: deps.config, dns };
+
+    if (deps.runJobs) {
+      const job = createDomainRecheckJob({ ...serviceDeps, log: app.log });
+      app.addHook('onReady', async () => job.start());
+      app.addHook('onClose', async () => job.stop());
+    }
+
+    await app.register(proxyHostsRoutes({ db: deps.db, config: deps.config }));
+
+    app.get(
+      '/api/domains',
+      {
+        config: admin,
+        schema: {
+          operationId: 'listDomains',
+          tags,
+          summary: "The organisation's domains with state, primary mark and last check",
+          response: { 200: domainListSchema },
+        },
+      },
+      async (request) => service.listDomains(serviceDeps, callerOf(request)),
+    );
+
+    app.post(
+      '/api/domains',
+      {
+        config: admin,
+        schema: {
+          operationId: 'addDomain',
+          tags,
+          summary: 'Add a domain: normalised to punycode, with its verification token and DKIM key',
+          body: addDomainBodySchema,
+          response: { 201: domainResponseSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send({ domain: await service.addDomain(serviceDeps, callerOf(request), request.body.name) }),
+    );
+
+    app.get(
+      '/api/domains/:id',
+      {
+        config: admin,
+        schema: {
+          operationId: 'getDomain',
+          tags,
+          summary: 'View a domain, with the TXT record that proves ownership',
+          params: domainIdParamsSchema,
+          response: { 200: domainResponseSchema },
+        },
+      },
+      async (request) => ({
+        domain: await service.getDomain(serviceDeps, callerOf(request), request.params.id),
+      }),
+    );
+
+    app.post(
+      '/api/domains/:id/verify',
+      {
+        config: admin,
+        schema: {
+          operationId: 'verifyDomain',
+          tags,
+          summary: 'Look the TXT record up now: verified, no record, wrong record, or lookup failed',
+          params: domainIdParamsSchema,
+          response: { 200: verifyDomainResponseSchema },
+        },
+      },
+      async (request) => service.verifyDomain(serviceDeps, callerOf(request), request.params.id),
+    );
+
+    app.post(
+      '/api/domains/:id/primary',
+      {
+        config: admin,
+        schema: {
+          operationId: 'makeDomainPrimary',
+          tags,
+          summary: 'Make a verified domain the primary one',
+          params: domainIdParamsSchema,
+          response: { 200: domainResponseSchema },
+        },
+      },
+      async (request) => ({
+        domain: await service.makePrimary(serviceDeps, callerOf(request), request.params.id),
+      }),
+    );
+
+    app.get(
+      '/api/domains/:id/dns-records',
+      {
+        config: admin,
+        schema: {
+          operationId: 'getDomainDnsMapping',
+          tags,
+          summary:
+            'DNS mapping: the MX, SPF, DKIM, DMARC and CNAME records to publish, against what DNS holds now',
+          params: domainIdParamsSchema,
+          response: { 200: dnsMappingSchema },
+        },
+      },
+      async (request) => service.dnsMapping(serviceDeps, callerOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/domains/:id/deletion-check',
+      {
+        config: admin,
+        schema: {
+          operationId: 'checkDomainDeletion',
+          tags,
+          summary: 'Whether the domain can be deleted, and which users or rules stop it',
+          params: domainIdParamsSchema,
+          response: { 200: deletionCheckSchema },
+        },
+      },
+      async (request) => service.deletionCheck(serviceDeps, callerOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/api/domains/:id',
+      {
+        config: admin,
+        schema: {
+          operationId: 'deleteDomain',
+          tags,
+          summary: 'Erase a domain and its DKIM key (refused while the deletion check refuses)',
+          params: domainIdParamsSchema,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await service.deleteDomain(serviceDeps, callerOf(request), request.params.id);
+        return reply.status(204).send(null);
+      },
+    );
+  };

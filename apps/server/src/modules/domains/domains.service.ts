@@ -1,0 +1,228 @@
+import type {
+  DeletionCheck,
+  DnsMapping,
+  DomainDetail,
+  DomainList,
+  VerifyDomainResponse,
+} from '@atrium/contracts/domains';
+import type { Config } from '../../config.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
+import { randomBase32 } from '../../lib/crypto.ts';
+import type { DnsClient } from '../../lib/dns.ts';
+import { conflict, fieldError, notFound } from '../../lib/errors.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { checkMapping, expectedRecords } from './dns-mapping.ts';
+import { generateDkimKey } from './dkim.ts';
+import { displayDomainName, normalizeDomainName } from './domain-name.ts';
+import { storeCheck } from './domain-verification.ts';
+import { toDomainDetail, toDomainSummary } from './domain-view.ts';
+import { checkVerificationRecord } from './verification-check.ts';
+import * as repo from './domains.repository.ts';
+
+export interface DomainsDeps {
+  db: Db;
+  config: Pick<
+    Config,
+    'secret' | 'siteBaseDomain' | 'mailHost' | 'maxDomainsPerOrganization' | 'domainRecheckIntervalMs'
+  >;
+  dns: DnsClient;
+}
+
+/** The signed-in admin; every operation is confined to their organisation. */
+export interface Caller {
+  organizationId: string;
+  userId: string;
+  ip: string | null;
+}
+
+const DELETION_USERS_SHOWN = 50;
+
+export async function listDomains(deps: DomainsDeps, caller: Caller): Promise<DomainList> {
+  const rows = await repo.listDomains(deps.db, caller.organizationId);
+  return { domains: rows.map(toDomainSummary), limit: deps.config.maxDomainsPerOrganization };
+}
+
+export async function getDomain(deps: DomainsDeps, caller: Caller, id: string): Promise<DomainDetail> {
+  return toDomainDetail(await mustFind(deps.db, caller, id));
+}
+
+export async function addDomain(deps: DomainsDeps, caller: Caller, input: string): Promise<DomainDetail> {
+  const normalized = normalizeDomainName(input, deps.config.siteBaseDomain);
+  if (!normalized.ok) throw fieldError('name', normalized.problem);
+  const name = normalized.name;
+  // RSA generation takes a moment; do it before taking the organisation's lock.
+  const dkim = await generateDkimKey(deps.config.secret);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await repo.lockOrganization(trx, caller.organizationId);
+    const { count, ownExists, verifiedElsewhere } = await repo.nameAvailability(
+      trx,
+      caller.organizationId,
+      name,
+    );
+    if (ownExists)
+      throw fieldError('name', `${displayDomainName(name)} has already been added`, 'domain_exists');
+    if (verifiedElsewhere) {
+      throw fieldError(
+        'name',
+        `${displayDomainName(name)} is already verified by another organisation; a domain can belong to only one organisation`,
+        'domain_taken',
+      );
+    }
+    const limit = deps.config.maxDomainsPerOrganization;
+    if (count >= limit) {
+      throw conflict(
+        `Your organisation already has ${count} domains, the most allowed (${limit}). Delete one first.`,
+        undefined,
+        'domain_limit',
+      );
+    }
+    const inserted = await repo.insertDomain(trx, caller.organizationId, {
+      name,
+      verificationToken: randomBase32(32),
+      dkimPrivateKeyEnc: dkim.privateKeyEnc,
+      dkimPublicKey: dkim.publicKey,
+      firstCheckInMs: deps.config.domainRecheckIntervalMs,
+    });
+    await recordActivity(trx, {
+      organizationId: caller.organizationId,
+      actor: await repo.findActor(trx, caller.organizationId, caller.userId),
+      action: 'domain.added',
+      target: { type: 'domain', id: inserted.id, label: displayDomainName(name) },
+      ip: caller.ip,
+    });
+    return inserted;
+  });
+  return toDomainDetail(row);
+}
+
+export async function verifyDomain(
+  deps: DomainsDeps,
+  caller: Caller,
+  id: string,
+): Promise<VerifyDomainResponse> {
+  const row = await mustFind(deps.db, caller, id);
+  if (row.state === 'verified') {
+    const domain = toDomainDetail(row);
+    return {
+      domain,
+      check: {
+        outcome: 'verified',
+        message: `${domain.displayName} is already verified.`,
+        found: [],
+        failure: null,
+        checkedAt: row.verified_at?.toISOString() ?? new Date().toISOString(),
+      },
+    };
+  }
+  const check = await checkVerificationRecord(deps.dns, row);
+  const stored = await storeCheck(deps.db, row, check, {
+    actor: await repo.findActor(deps.db, caller.organizationId, caller.userId),
+    ip: caller.ip,
+  });
+  if (!stored) throw notFound('Domain');
+  return { domain: toDomainDetail(stored.row), check: stored.check };
+}
+
+export async function makePrimary(deps: DomainsDeps, caller: Caller, id: string): Promise<DomainDetail> {
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await repo.lockOrganization(trx, caller.organizationId);
+    const current = await mustFind(trx, caller, id);
+    if (current.state !== 'verified') {
+      throw conflict(
+        `Verify ${displayDomainName(current.name)} before making it the primary domain`,
+        undefined,
+        'domain_not_verified',
+      );
+    }
+    if (current.is_primary) return current;
+    const updated = (await repo.setPrimary(trx, caller.organizationId, id))!;
+    await recordActivity(trx, {
+      organizationId: caller.organizationId,
+      actor: await repo.findActor(trx, caller.organizationId, caller.userId),
+      action: 'domain.primary_changed',
+      target: { type: 'domain', id, label: displayDomainName(updated.name) },
+      ip: caller.ip,
+    });
+    return updated;
+  });
+  return toDomainDetail(row);
+}
+
+export async function dnsMapping(deps: DomainsDeps, caller: Caller, id: string): Promise<DnsMapping> {
+  const row = await mustFind(deps.db, caller, id);
+  if (row.state !== 'verified') {
+    throw conflict(
+      `Verify ${displayDomainName(row.name)} first: the DNS mapping is for verified domains`,
+      undefined,
+      'domain_not_verified',
+    );
+  }
+  const siteName = await repo.organizationSiteName(deps.db, caller.organizationId);
+  const expected = expectedRecords(
+    { name: row.name, dkimPublicKey: row.dkim_public_key, siteName },
+    deps.config,
+  );
+  const records = await checkMapping(deps.dns, expected);
+  return { domain: toDomainSummary(row), records, checkedAt: new Date().toISOString() };
+}
+
+export async function deletionCheck(deps: DomainsDeps, caller: Caller, id: string): Promise<DeletionCheck> {
+  const row = await mustFind(deps.db, caller, id);
+  return checkDeletion(deps.db, caller.organizationId, row);
+}
+
+export async function deleteDomain(deps: DomainsDeps, caller: Caller, id: string): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.lockOrganization(trx, caller.organizationId);
+    const row = await repo.findDomain(trx, caller.organizationId, id, { forUpdate: true });
+    if (!row) throw notFound('Domain');
+    const check = await checkDeletion(trx, caller.organizationId, row);
+    if (!check.allowed) {
+      throw conflict(check.reasons.map((r) => r.message).join(' '), undefined, 'domain_in_use');
+    }
+    // The DKIM private key lives in the row, so it goes with it.
+    await repo.deleteDomain(trx, caller.organizationId, id);
+    await recordActivity(trx, {
+      organizationId: caller.organizationId,
+      actor: await repo.findActor(trx, caller.organizationId, caller.userId),
+      action: 'domain.deleted',
+      target: { type: 'domain', id, label: displayDomainName(row.name) },
+      ip: caller.ip,
+    });
+  });
+}
+
+async function checkDeletion(
+  db: DbOrTrx,
+  organizationId: string,
+  row: repo.DomainRow,
+): Promise<DeletionCheck> {
+  const shown = displayDomainName(row.name);
+  const { users, total } = await repo.usersOnDomain(db, organizationId, row.name, DELETION_USERS_SHOWN);
+  const otherVerified = row.is_primary ? await repo.countOtherVerified(db, organizationId, row.id) : 0;
+  const reasons: DeletionCheck['reasons'] = [];
+  if (total > 0) {
+    const listed = users
+      .slice(0, 5)
+      .map((u) => u.email)
+      .join(', ');
+    const more = total > 5 ? ` and ${total - 5} more` : '';
+    reasons.push({
+      code: 'users',
+      message: `${shown} cannot be deleted while ${total === 1 ? 'a user’s address uses' : `${total} users’ addresses use`} it: ${listed}${more}. Change or remove ${total === 1 ? 'that address' : 'those addresses'} first.`,
+    });
+  }
+  if (row.is_primary && otherVerified > 0) {
+    reasons.push({
+      code: 'primary',
+      message: `${shown} is your primary domain. Make another verified domain primary first.`,
+    });
+  }
+  return { allowed: reasons.length === 0, reasons, users, userCount: total };
+}
+
+async function mustFind(db: DbOrTrx, caller: Caller, id: string): Promise<repo.DomainRow> {
+  const row = await repo.findDomain(db, caller.organizationId, id);
+  if (!row) throw notFound('Domain');
+  return row;
+}

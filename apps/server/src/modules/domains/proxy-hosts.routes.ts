@@ -1,0 +1,53 @@
+import { DOMAIN_SITE_LABEL, proxyHostQuerySchema, proxyHostResponseSchema } from '@atrium/contracts/domains';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { fieldError, notFound } from '../../lib/errors.ts';
+import { canonicalHost } from './domain-name.ts';
+import { isVerifiedDomain, siteExists } from './proxy-hosts.repository.ts';
+
+/**
+ * Asked by a reverse proxy (Caddy's `on_demand_tls { ask … }`) before it obtains a certificate
+ * for a host it has never seen: 200 only for hosts Atrium serves, so nobody can make it request
+ * certificates for arbitrary names. See docs/caddy.md.
+ */
+export const proxyHostsRoutes =
+  (deps: { db: Db; config: Pick<Config, 'siteBaseDomain'> }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/proxy-hosts/check',
+      {
+        // The proxy asks once per new host, and caches certificates; a burst means abuse.
+        config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'checkProxyHost',
+          tags: ['domains'],
+          summary:
+            'Proxy host check: 200 for a verified domain, its site name, or an organisation site; 404 otherwise',
+          querystring: proxyHostQuerySchema,
+          response: { 200: proxyHostResponseSchema },
+        },
+      },
+      async (request) => {
+        const host = canonicalHost(request.query.domain);
+        if (!host) throw fieldError('domain', 'Give a host name such as apps.example.com');
+        if (await isServed(deps, host)) return { host };
+        throw notFound('Host');
+      },
+    );
+  };
+
+async function isServed(
+  deps: { db: Db; config: Pick<Config, 'siteBaseDomain'> },
+  host: string,
+): Promise<boolean> {
+  const base = `.${deps.config.siteBaseDomain}`;
+  if (host.endsWith(base)) {
+    const site = host.slice(0, -base.length);
+    return !site.includes('.') && (await siteExists(deps.db, site));
+  }
+  // The verified domain itself, or the name the DNS mapping points at the organisation's site.
+  const label = `${DOMAIN_SITE_LABEL}.`;
+  const names = host.startsWith(label) ? [host, host.slice(label.length)] : [host];
+  return isVerifiedDomain(deps.db, names);
+}

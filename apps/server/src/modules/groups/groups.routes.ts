@@ -1,0 +1,159 @@
+import {
+  addMembersSchema,
+  groupIdParamsSchema,
+  groupInputSchema,
+  groupMemberParamsSchema,
+  groupMembersPageSchema,
+  groupSchema,
+  groupsListSchema,
+  membersQuerySchema,
+} from '@atrium/contracts/groups';
+import { okSchema } from '@atrium/contracts/users';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/database.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import type { Actor } from '../users/users.deps.ts';
+import {
+  addGroupMembers,
+  createGroup,
+  deleteGroupById,
+  getGroups,
+  getMembers,
+  removeGroupMember,
+  renameGroupById,
+} from './groups.service.ts';
+
+const ADMIN = { access: 'admin' as const };
+const TAGS = ['groups'];
+
+function actorOf(request: FastifyRequest): Actor {
+  const principal = principalOf(request);
+  return {
+    userId: principal.userId,
+    organizationId: principal.organizationId,
+    ip: request.ip,
+    log: request.log,
+  };
+}
+
+/** Groups and their members (PRODUCT.md §4.7). Admins only; other orgs' groups are 404. */
+export const groupsRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+
+    app.get(
+      '/api/groups',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'listGroups',
+          tags: TAGS,
+          summary: 'Every group with its member count',
+          response: { 200: groupsListSchema },
+        },
+      },
+      async (request) => ({ groups: await getGroups(db, actorOf(request)) }),
+    );
+
+    app.post(
+      '/api/groups',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'createGroup',
+          tags: TAGS,
+          summary: 'Create a group (names are unique ignoring case)',
+          body: groupInputSchema,
+          response: { 201: groupSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createGroup(db, actorOf(request), request.body.name)),
+    );
+
+    app.patch(
+      '/api/groups/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'renameGroup',
+          tags: TAGS,
+          summary: 'Rename a group (not Dashboard)',
+          params: groupIdParamsSchema,
+          body: groupInputSchema,
+          response: { 200: groupSchema },
+        },
+      },
+      async (request) => renameGroupById(db, actorOf(request), request.params.id, request.body.name),
+    );
+
+    app.delete(
+      '/api/groups/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'deleteGroup',
+          tags: TAGS,
+          summary: 'Delete a group (not Dashboard)',
+          params: groupIdParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await deleteGroupById(db, actorOf(request), request.params.id);
+        return { ok: true as const };
+      },
+    );
+
+    app.get(
+      '/api/groups/:id/members',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'listGroupMembers',
+          tags: TAGS,
+          summary: 'A group and a page of 50 of its members, by name',
+          params: groupIdParamsSchema,
+          querystring: membersQuerySchema,
+          response: { 200: groupMembersPageSchema },
+        },
+      },
+      async (request) => getMembers(db, actorOf(request), request.params.id, request.query.cursor),
+    );
+
+    app.post(
+      '/api/groups/:id/members',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'addGroupMembers',
+          tags: TAGS,
+          summary: 'Add users to a group',
+          params: groupIdParamsSchema,
+          body: addMembersSchema,
+          response: { 200: groupSchema },
+        },
+      },
+      async (request) => addGroupMembers(db, actorOf(request), request.params.id, request.body.userIds),
+    );
+
+    app.delete(
+      '/api/groups/:id/members/:userId',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'removeGroupMember',
+          tags: TAGS,
+          summary: 'Remove a member from a group (Dashboard keeps one active member)',
+          params: groupMemberParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await removeGroupMember(db, actorOf(request), request.params.id, request.params.userId);
+        return { ok: true as const };
+      },
+    );
+  };

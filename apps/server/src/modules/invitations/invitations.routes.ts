@@ -1,0 +1,48 @@
+import {
+  acceptedInvitationSchema,
+  acceptInvitationSchema,
+  invitationParamsSchema,
+  invitationSchema,
+} from '@atrium/contracts/invitations';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/database.ts';
+import { acceptLink, describeLink } from './invitations.service.ts';
+
+// Public: the token is the credential. Tight per-address limits keep guessing pointless.
+const PUBLIC_LIMIT = { access: 'public' as const, rateLimit: { max: 20, timeWindow: '1 minute' } };
+
+/** `/invite/:token` and `/reset-password/:token` pages talk to these two endpoints. */
+export const invitationsRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/invitations/:token',
+      {
+        config: PUBLIC_LIMIT,
+        schema: {
+          operationId: 'getInvitation',
+          tags: ['invitations'],
+          summary: 'Check a set-password link (invitation or reset) before choosing a password',
+          params: invitationParamsSchema,
+          response: { 200: invitationSchema },
+        },
+      },
+      async (request) => describeLink(deps.db, request.params.token),
+    );
+
+    app.post(
+      '/api/invitations/:token/accept',
+      {
+        config: PUBLIC_LIMIT,
+        schema: {
+          operationId: 'acceptInvitation',
+          tags: ['invitations'],
+          summary: 'Set the password behind a set-password link; the link then stops working',
+          params: invitationParamsSchema,
+          body: acceptInvitationSchema,
+          response: { 200: acceptedInvitationSchema },
+        },
+      },
+      async (request) => acceptLink(deps.db, request.params.token, request.body.password, request.ip),
+    );
+  };

@@ -1,0 +1,197 @@
+import {
+  emptyBodySchema,
+  signupAccountBodySchema,
+  signupEmailBodySchema,
+  signupFinishSchema,
+  signupSiteBodySchema,
+  signupStageBodySchema,
+  signupStateSchema,
+  signupVerifyBodySchema,
+  siteAvailabilityQuerySchema,
+  siteAvailabilitySchema,
+} from '@atrium/contracts/signup';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { finishSignup } from './signup-finish.ts';
+import { clearedSignupCookieOptions, SIGNUP_COOKIE, signupCookieOptions } from './signup-cookie.ts';
+import {
+  moveBack,
+  requireFlow,
+  resendCode,
+  signupState,
+  siteAvailability,
+  stateOf,
+  submitCode,
+  submitEmail,
+  submitSite,
+  type SignupDeps,
+} from './signup.service.ts';
+
+const tags = ['signup'];
+/** Per client address. The e-mail stage says whether an address is registered, so it is tightest. */
+const limits = {
+  read: { max: 60, timeWindow: '1 minute' },
+  availability: { max: 60, timeWindow: '1 minute' },
+  site: { max: 20, timeWindow: '1 minute' },
+  email: { max: 10, timeWindow: '1 minute' },
+  code: { max: 20, timeWindow: '1 minute' },
+  account: { max: 10, timeWindow: '1 minute' },
+} as const;
+
+const cookieOf = (request: FastifyRequest) => request.cookies[SIGNUP_COOKIE];
+
+/** The sign-up API (PRODUCT.md §4.1): public, rate limited, its state on the server. */
+export const signupRoutes =
+  (deps: SignupDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const refreshCookie = (reply: FastifyReply, token: string) =>
+      reply.setCookie(SIGNUP_COOKIE, token, signupCookieOptions(deps.config));
+
+    app.get(
+      '/api/signup',
+      {
+        config: { access: 'public', rateLimit: limits.read },
+        schema: {
+          operationId: 'getSignupState',
+          tags,
+          summary: "The visitor's sign-up: its stage and what was entered so far (resumes after a reload)",
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request) => signupState(deps, cookieOf(request)),
+    );
+
+    app.get(
+      '/api/signup/site-availability',
+      {
+        config: { access: 'public', rateLimit: limits.availability },
+        schema: {
+          operationId: 'checkSiteAvailability',
+          tags,
+          summary: 'Site validation: is this site name valid, not reserved and free?',
+          querystring: siteAvailabilityQuerySchema,
+          response: { 200: siteAvailabilitySchema },
+        },
+      },
+      async (request) => siteAvailability(deps, request.query.siteName),
+    );
+
+    app.post(
+      '/api/signup/site',
+      {
+        config: { access: 'public', rateLimit: limits.site },
+        schema: {
+          operationId: 'submitSignupSite',
+          tags,
+          summary: 'Stage 1: organisation name and site name; starts the sign-up',
+          body: signupSiteBodySchema,
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request, reply) => {
+        const { token, flow } = await submitSite(deps, cookieOf(request), request.body);
+        refreshCookie(reply, token);
+        return stateOf(deps, flow);
+      },
+    );
+
+    app.post(
+      '/api/signup/email',
+      {
+        config: { access: 'public', rateLimit: limits.email },
+        schema: {
+          operationId: 'submitSignupEmail',
+          tags,
+          summary: "Stage 2 (e-mail validation): the admin's address; e-mails a 6-digit code",
+          body: signupEmailBodySchema,
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request, reply) => {
+        const token = cookieOf(request);
+        const flow = await requireFlow(deps.db, token, 'email');
+        const next = await submitEmail(deps, flow, request.body.email);
+        refreshCookie(reply, token!);
+        return stateOf(deps, next);
+      },
+    );
+
+    app.post(
+      '/api/signup/code/resend',
+      {
+        config: { access: 'public', rateLimit: limits.code },
+        schema: {
+          operationId: 'resendSignupCode',
+          tags,
+          summary: 'OTP resend: another code, 60 seconds after the last and a few times an hour',
+          body: emptyBodySchema,
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request) => {
+        const flow = await requireFlow(deps.db, cookieOf(request), 'verify');
+        await resendCode(deps, flow);
+        return stateOf(deps, flow);
+      },
+    );
+
+    app.post(
+      '/api/signup/verify',
+      {
+        config: { access: 'public', rateLimit: limits.code },
+        schema: {
+          operationId: 'verifySignupCode',
+          tags,
+          summary: 'Stage 3 (e-mail verification, stage verify): the code from the e-mail',
+          body: signupVerifyBodySchema,
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request, reply) => {
+        const token = cookieOf(request);
+        const flow = await requireFlow(deps.db, token, 'verify');
+        const next = await submitCode(deps, flow, request.body.code);
+        refreshCookie(reply, token!);
+        return stateOf(deps, next);
+      },
+    );
+
+    app.post(
+      '/api/signup/stage',
+      {
+        config: { access: 'public', rateLimit: limits.site },
+        schema: {
+          operationId: 'updateSignupStage',
+          tags,
+          summary: 'Stage update: go back to an earlier stage, e.g. to change the e-mail address',
+          body: signupStageBodySchema,
+          response: { 200: signupStateSchema },
+        },
+      },
+      async (request) => {
+        const flow = await requireFlow(deps.db, cookieOf(request), 'site');
+        return stateOf(deps, await moveBack(deps, flow, request.body.stage));
+      },
+    );
+
+    app.post(
+      '/api/signup/account',
+      {
+        config: { access: 'public', rateLimit: limits.account },
+        schema: {
+          operationId: 'createSignupAccount',
+          tags,
+          summary:
+            'Stage 4: the admin account; creates the organisation and answers where to sign in (single sign-on)',
+          body: signupAccountBodySchema,
+          response: { 200: signupFinishSchema },
+        },
+      },
+      async (request, reply) => {
+        const flow = await requireFlow(deps.db, cookieOf(request), 'account');
+        const result = await finishSignup(deps, flow, request.body, request.ip);
+        reply.clearCookie(SIGNUP_COOKIE, clearedSignupCookieOptions(deps.config));
+        return result;
+      },
+    );
+  };

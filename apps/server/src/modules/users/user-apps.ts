@@ -1,0 +1,12 @@
+import type { DbOrTrx } from '../../db/database.ts';
+import { listAppsForUser } from '../apps/list-apps-for-user.ts';
+
+/** The apps a user may open, for their page; the apps area decides (groups, suspension). */
+export async function listAppsOf(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+): Promise<Array<{ id: string; name: string }>> {
+  const apps = await listAppsForUser(db, organizationId, userId);
+  return apps.map((app) => ({ id: app.id, name: app.title }));
+}

@@ -1,0 +1,194 @@
+import type { UserStatus } from '@atrium/contracts/users';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/database.ts';
+
+export interface UserRow {
+  id: string;
+  organization_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  status: UserStatus;
+  password_hash: string | null;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+  password_changed_at: Date | null;
+}
+
+/** A user of this organisation; another organisation's user is simply not found. */
+export async function findUser(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select([
+      'id',
+      'organization_id',
+      'first_name',
+      'last_name',
+      'email',
+      'status',
+      'password_hash',
+      'last_sign_in_at',
+      'created_at',
+      'password_changed_at',
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Locks the user's row for the rest of the transaction (status changes, deletion). */
+export async function lockUser(db: DbOrTrx, organizationId: string, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Whether an address is taken anywhere in the deployment (it is the sign-in identifier).
+ * Deliberately not scoped: the caller only learns "in use", never by which organisation.
+ */
+export async function emailInUse(db: DbOrTrx, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  return row !== undefined;
+}
+
+export const nameKey = (firstName: string, lastName: string) => `${firstName} ${lastName}`.toLowerCase();
+
+export async function insertUser(
+  db: DbOrTrx,
+  organizationId: string,
+  user: {
+    firstName: string;
+    lastName: string;
+    email: string;
+    passwordHash: string | null;
+    status: UserStatus;
+  },
+): Promise<UserRow> {
+  return db
+    .insertInto('users')
+    .values({
+      organization_id: organizationId,
+      email: user.email,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      name_key: nameKey(user.firstName, user.lastName),
+      password_hash: user.passwordHash,
+      status: user.status,
+      password_changed_at: user.passwordHash ? sql<Date>`now()` : null,
+    })
+    .returning([
+      'id',
+      'organization_id',
+      'first_name',
+      'last_name',
+      'email',
+      'status',
+      'password_hash',
+      'last_sign_in_at',
+      'created_at',
+      'password_changed_at',
+    ])
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateUserNames(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+  names: { firstName: string; lastName: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      first_name: names.firstName,
+      last_name: names.lastName,
+      name_key: nameKey(names.firstName, names.lastName),
+    })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function setUserStatus(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+  status: UserStatus,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ status })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** A new password; an invited user becomes active (they can now sign in). */
+export async function setUserPassword(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      password_hash: passwordHash,
+      password_changed_at: sql<Date>`now()`,
+      status: sql<UserStatus>`case when status = 'invited' then 'active' else status end`,
+    })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function deleteUser(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('users')
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function listUserSessions(db: DbOrTrx, organizationId: string, userId: string) {
+  return db
+    .selectFrom('console_sessions')
+    .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .orderBy('last_seen_at', 'desc')
+    .limit(100)
+    .execute();
+}
+
+/** Ends one console session of a user; false when there is no such session. */
+export async function deleteUserSession(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+  sessionId: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('console_sessions')
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function actorLabel(db: DbOrTrx, organizationId: string, userId: string): Promise<string> {
+  const row = await findUser(db, organizationId, userId);
+  return row ? `${row.first_name} ${row.last_name}` : 'An administrator';
+}

@@ -1,0 +1,262 @@
+import {
+  addUserSchema,
+  createdUserSchema,
+  emailDomainsSchema,
+  exportUsersQuerySchema,
+  listUsersQuerySchema,
+  okSchema,
+  setPasswordSchema,
+  updateUserSchema,
+  userDetailSchema,
+  userIdParamsSchema,
+  userSessionParamsSchema,
+  usersPageSchema,
+} from '@atrium/contracts/users';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import { emailDomainsFor } from './email-domains.ts';
+import {
+  adminSetPassword,
+  endSession,
+  reactivateUser,
+  removeUser,
+  sendPasswordLink,
+  suspendUser,
+} from './user-access.service.ts';
+import { exportUsersCsv } from './users-export.ts';
+import { listUsers } from './users-list.service.ts';
+import { addUser, getUserDetail, updateUser } from './users.service.ts';
+import type { Actor, UsersDeps } from './users.deps.ts';
+
+const ADMIN = { access: 'admin' as const };
+const TAGS = ['users'];
+const ok = { ok: true as const };
+
+function actorOf(request: FastifyRequest): Actor {
+  const principal = principalOf(request);
+  return {
+    userId: principal.userId,
+    organizationId: principal.organizationId,
+    ip: request.ip,
+    log: request.log,
+  };
+}
+
+/** Users of the caller's organisation (PRODUCT.md §4.6). Admins only; other orgs' users are 404. */
+export const usersRoutes =
+  (deps: UsersDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+
+    app.get(
+      '/api/users',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'listUsers',
+          tags: TAGS,
+          summary: 'A page of 50 users: prefix search on name or e-mail, status filter, sort, keyset cursor',
+          querystring: listUsersQuerySchema,
+          response: { 200: usersPageSchema },
+        },
+      },
+      async (request) => {
+        const { cursor, ...filter } = request.query;
+        return listUsers(db, principalOf(request).organizationId, filter, cursor);
+      },
+    );
+
+    app.get(
+      '/api/users/export.csv',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'exportUsers',
+          tags: TAGS,
+          summary: 'The filtered users list as CSV (streamed)',
+          querystring: exportUsersQuerySchema,
+          produces: ['text/csv'],
+        },
+      },
+      async (request, reply) => {
+        const date = new Date().toISOString().slice(0, 10);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="users-${date}.csv"`)
+          .header('cache-control', 'no-store')
+          .send(exportUsersCsv(db, principalOf(request).organizationId, request.query));
+      },
+    );
+
+    app.get(
+      '/api/users/email-domains',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'listUserEmailDomains',
+          tags: TAGS,
+          summary: 'The domains new users’ addresses may use',
+          response: { 200: emailDomainsSchema },
+        },
+      },
+      async (request) =>
+        emailDomainsFor(db, principalOf(request).organizationId, deps.config.allowUnverifiedDomains),
+    );
+
+    app.post(
+      '/api/users',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'addUser',
+          tags: TAGS,
+          summary: 'Add a user with a first password or an invitation e-mail',
+          body: addUserSchema,
+          response: { 201: createdUserSchema },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await addUser(deps, actorOf(request), request.body)),
+    );
+
+    app.get(
+      '/api/users/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'getUser',
+          tags: TAGS,
+          summary: 'A user’s details, groups, sessions and apps',
+          params: userIdParamsSchema,
+          response: { 200: userDetailSchema },
+        },
+      },
+      async (request) => getUserDetail(db, actorOf(request), request.params.id),
+    );
+
+    app.patch(
+      '/api/users/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'updateUser',
+          tags: TAGS,
+          summary: 'Change a user’s name',
+          params: userIdParamsSchema,
+          body: updateUserSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await updateUser(db, actorOf(request), request.params.id, request.body);
+        return ok;
+      },
+    );
+
+    app.delete(
+      '/api/users/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'deleteUser',
+          tags: TAGS,
+          summary: 'Delete a user; ends their sessions and revokes their tokens',
+          params: userIdParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await removeUser(db, actorOf(request), request.params.id);
+        return ok;
+      },
+    );
+
+    app.post(
+      '/api/users/:id/suspend',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'suspendUser',
+          tags: TAGS,
+          summary: 'Suspend a user; ends their sessions and revokes their tokens',
+          params: userIdParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await suspendUser(db, actorOf(request), request.params.id);
+        return ok;
+      },
+    );
+
+    app.post(
+      '/api/users/:id/reactivate',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'reactivateUser',
+          tags: TAGS,
+          summary: 'Let a suspended user sign in again',
+          params: userIdParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await reactivateUser(db, actorOf(request), request.params.id);
+        return ok;
+      },
+    );
+
+    app.put(
+      '/api/users/:id/password',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'setUserPassword',
+          tags: TAGS,
+          summary: 'Set a new password for a user (ends their sessions)',
+          params: userIdParamsSchema,
+          body: setPasswordSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await adminSetPassword(db, actorOf(request), request.params.id, request.body.password);
+        return ok;
+      },
+    );
+
+    app.post(
+      '/api/users/:id/password-link',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'sendUserPasswordLink',
+          tags: TAGS,
+          summary: 'E-mail a set-password link: the invitation again, or a password reset',
+          params: userIdParamsSchema,
+          response: { 200: z.object({ mailSent: z.boolean() }) },
+        },
+      },
+      async (request) => sendPasswordLink(deps, actorOf(request), request.params.id),
+    );
+
+    app.delete(
+      '/api/users/:id/sessions/:sessionId',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'endUserSession',
+          tags: TAGS,
+          summary: 'End one of a user’s sessions',
+          params: userSessionParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await endSession(db, actorOf(request), request.params.id, request.params.sessionId);
+        return ok;
+      },
+    );
+  };

@@ -1,0 +1,30 @@
+import type { Account } from 'oidc-provider';
+import type { Db } from '../db/database.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The provider's view of a user: only active users exist for it, so a suspended or deleted
+ * user's SSO session stops working at once.
+ */
+export async function findAccountClaims(db: Db, sub: string): Promise<Account | undefined> {
+  if (!UUID.test(sub)) return undefined;
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'organization_id'])
+    .where('id', '=', sub)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!user) return undefined;
+  return {
+    accountId: user.id,
+    claims: () => ({
+      sub: user.id,
+      email: user.email,
+      email_verified: true,
+      name: `${user.first_name} ${user.last_name}`.trim(),
+      given_name: user.first_name,
+      family_name: user.last_name,
+    }),
+  };
+}

@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { openClientSecret } from './client-secrets.ts';
+
+/**
+ * oidc-provider's storage interface over Kysely: every model (sessions, grants, codes, tokens,
+ * interactions…) is a row of `oidc_payloads`, so they survive restarts and are shared by every
+ * server process. Clients are read from `oidc_clients`, owned by the console or an organisation.
+ */
+export function createAdapterFactory(db: Db, config: Config): (name: string) => Adapter {
+  return (name: string) => (name === 'Client' ? new ClientAdapter(db, config) : new PayloadAdapter(db, name));
+}
+
+class PayloadAdapter implements Adapter {
+  private readonly db: Db;
+  private readonly type: string;
+
+  constructor(db: Db, type: string) {
+    this.db = db;
+    this.type = type;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+    const row = {
+      id,
+      type: this.type,
+      payload: JSON.stringify(payload),
+      grant_id: payload.grantId ?? null,
+      user_code: payload.userCode ?? null,
+      uid: payload.uid ?? null,
+      expires_at: expiresAt,
+    };
+    await this.db
+      .insertInto('oidc_payloads')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['type', 'id']).doUpdateSet({
+          payload: row.payload,
+          grant_id: row.grant_id,
+          user_code: row.user_code,
+          uid: row.uid,
+          expires_at: row.expires_at,
+        }),
+      )
+      .execute();
+  }
+
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return this.findBy('id', id);
+  }
+
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.findBy('uid', uid);
+  }
+
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.findBy('user_code', userCode);
+  }
+
+  private async findBy(
+    column: 'id' | 'uid' | 'user_code',
+    value: string,
+  ): Promise<AdapterPayload | undefined> {
+    const row = await this.db
+      .selectFrom('oidc_payloads as p')
+      .select([
+        'p.id',
+        'p.payload',
+        'p.consumed_at',
+        // A session whose user was suspended or deleted is no session: the provider would fail
+        // loading its account, so it is dropped and the browser signs in afresh.
+        sql<boolean>`p.type <> 'Session' or p.payload->>'accountId' is null or exists (
+          select 1 from users u
+          where u.id = (p.payload->>'accountId')::uuid and u.status = 'active')`.as('account_ok'),
+      ])
+      .where('p.type', '=', this.type)
+      .where(`p.${column}`, '=', value)
+      .where((eb) => eb.or([eb('p.expires_at', 'is', null), eb('p.expires_at', '>', sql<Date>`now()`)]))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (!row.account_ok) {
+      await this.destroy(row.id);
+      return undefined;
+    }
+    // `consumed` tells the provider a code or rotated refresh token was already used (replay).
+    return row.consumed_at
+      ? { ...(row.payload as AdapterPayload), consumed: Math.floor(row.consumed_at.getTime() / 1000) }
+      : (row.payload as AdapterPayload);
+  }
+
+  async consume(id: string): Promise<void> {
+    await this.db
+      .updateTable('oidc_payloads')
+      .set({ consumed_at: sql`now()` })
+      .where('type', '=', this.type)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.deleteFrom('oidc_payloads').where('type', '=', this.type).where('id', '=', id).execute();
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db
+      .deleteFrom('oidc_payloads')
+      .where('type', '=', this.type)
+      .where('grant_id', '=', grantId)
+      .execute();
+  }
+}
+
+/** Read-only: clients are written by the console registration and by app installs. */
+class ClientAdapter implements Adapter {
+  private readonly db: Db;
+  private readonly config: Config;
+
+  constructor(db: Db, config: Config) {
+    this.db = db;
+    this.config = config;
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const row = await this.db
+      .selectFrom('oidc_clients')
+      .select(['client_id', 'metadata', 'client_secret_enc'])
+      .where('client_id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const metadata: AdapterPayload = { ...(row.metadata as AdapterPayload), client_id: row.client_id };
+    if (row.client_secret_enc) metadata.client_secret = openClientSecret(this.config, row.client_secret_enc);
+    return metadata;
+  }
+
+  async upsert(): Promise<void> {
+    throw new Error('Clients are not registered through the provider');
+  }
+  async findByUid(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async consume(): Promise<void> {}
+  async destroy(): Promise<void> {}
+  async revokeByGrantId(): Promise<void> {}
+}

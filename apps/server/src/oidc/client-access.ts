@@ -1,0 +1,32 @@
+import type { Db } from '../db/database.ts';
+import { userMayOpenClient } from '../modules/apps/app-access.ts';
+
+export type ClientAccess = { allowed: true } | { allowed: false; appName: string };
+
+/**
+ * Whether a user may sign in to a client, asked at authorization time. The console is open to
+ * every active user; an app only to users of the organisation that installed it (the apps area
+ * adds its group rules here).
+ */
+export async function checkClientAccess(
+  db: Db,
+  { userId, clientId }: { userId: string; clientId: string },
+): Promise<ClientAccess> {
+  const row = await db
+    .selectFrom('oidc_clients as c')
+    .leftJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.status', '=', 'active'))
+    .select(['c.organization_id', 'c.metadata', 'u.organization_id as user_organization_id'])
+    .where('c.client_id', '=', clientId)
+    .executeTakeFirst();
+  const appName = String((row?.metadata as { client_name?: unknown } | undefined)?.client_name ?? 'this app');
+  if (!row || !row.user_organization_id) return { allowed: false, appName };
+  if (row.organization_id !== null && row.organization_id !== row.user_organization_id) {
+    return { allowed: false, appName };
+  }
+  // An organisation's client is an installed app: open to everyone, or to members of its groups.
+  if (row.organization_id !== null) {
+    const mayOpen = await userMayOpenClient(db, { userId, organizationId: row.organization_id, clientId });
+    if (!mayOpen) return { allowed: false, appName };
+  }
+  return { allowed: true };
+}

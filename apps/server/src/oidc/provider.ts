@@ -1,0 +1,99 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import { deriveKey } from '../lib/crypto.ts';
+import { findAccountClaims } from './account.ts';
+import { createAdapterFactory } from './adapter.ts';
+import { checkClientAccess } from './client-access.ts';
+import { loadSigningKeys } from './keys.ts';
+import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
+
+/** The issuer: `${PUBLIC_URL}/oidc`. */
+export const issuerOf = (config: Config) => new URL('/oidc', config.publicUrl).href;
+
+/** Seed spec §9: cookie lifetime 1 day; the SSO session lives as long as the console's. */
+const SESSION_TTL_SECONDS = 24 * 60 * 60;
+
+/**
+ * panva's oidc-provider with every model in the database: authorization code with PKCE (S256)
+ * for every client, rotated refresh tokens (a replayed one revokes its grant), RP-initiated
+ * logout, and no implicit or password grant. Sign-in happens in the console's /login page.
+ */
+export async function createProvider(db: Db, config: Config): Promise<Provider> {
+  const keys = await loadSigningKeys(db, config);
+  const configuration: Configuration = {
+    adapter: createAdapterFactory(db, config),
+    jwks: { keys },
+    cookies: {
+      keys: [deriveKey(config.secret, 'oidc-cookies').toString('base64url')],
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
+    findAccount: (_ctx, sub) => findAccountClaims(db, sub),
+    // The interaction starts at an API path (the cookie that binds it to the browser is scoped
+    // to that path), which sends the browser on to the console's /login page.
+    interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+    },
+    pkce: { required: () => true },
+    responseTypes: ['code'],
+    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    // Apps read e-mail and name from the ID token, without a userinfo round trip.
+    conformIdTokenClaims: false,
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+    },
+    rotateRefreshToken: true,
+    // First-party apps get refresh tokens without the offline_access + prompt=consent dance;
+    // without offline_access they die with the SSO session (sign-out ends them).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      Session: SESSION_TTL_SECONDS,
+      Interaction: 60 * 60,
+      AuthorizationCode: 60,
+      AccessToken: 60 * 60,
+      IdToken: 60 * 60,
+      RefreshToken: 30 * 24 * 60 * 60,
+      Grant: 30 * 24 * 60 * 60,
+    },
+    loadExistingGrant: (ctx) => loadOrCreateGrant(db, ctx),
+    renderError,
+  };
+  const provider = new Provider(issuerOf(config), configuration);
+  return provider;
+}
+
+/**
+ * Every client is first party (the console, or an app an admin installed), so there is no consent
+ * screen: a user the client is open to passes straight through. For anyone else no grant is
+ * returned, the provider asks for consent, and the console's /login page shows why access is refused.
+ */
+async function loadOrCreateGrant(db: Db, ctx: KoaContextWithOIDC) {
+  const { client, session, params } = ctx.oidc;
+  const accountId = session?.accountId;
+  if (!client || !accountId) return undefined;
+  const access = await checkClientAccess(db, { userId: accountId, clientId: client.clientId });
+  if (!access.allowed) return undefined;
+  const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+  const grant = existing ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId });
+  const scope = typeof params?.scope === 'string' ? params.scope : 'openid';
+  const missing = scope.split(' ').some((s) => !grant.getOIDCScope().split(' ').includes(s));
+  if (!existing || missing) {
+    grant.addOIDCScope(scope);
+    await grant.save();
+  }
+  return grant;
+}

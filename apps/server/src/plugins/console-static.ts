@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built console; any other GET that is not an API or provider path gets
+ * index.html (SPA fallback). API paths always get a JSON 404, never HTML.
+ */
+export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
+  const indexFile = path.join(consoleDir, 'index.html');
+  const built = existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      wildcard: false,
+      index: false,
+      // @fastify/static 10 passes the reply here, not the raw response.
+      setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
+        // Hashed file names never change content; index.html always revalidates.
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/oidc');
+    if (!isApi && built && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir);
+    }
+    return reply.status(404).send({
+      error: { code: 'not_found', message: `No route ${request.method} ${pathname}` },
+    });
+  });
+}

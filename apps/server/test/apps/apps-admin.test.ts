@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOrganizationWithAdmin,
+  createUser,
+  signInAs,
+  type TestOrganization,
+  type TestSession,
+} from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createGroup, installBody } from './helpers.ts';
+
+let t: TestApp;
+let org: TestOrganization;
+let admin: TestSession;
+let staffGroupId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
+  admin = await signInAs(t.db, org.admin);
+  staffGroupId = await createGroup(t.db, org.id, 'Staff');
+});
+afterAll(() => t.close());
+
+const install = (session: TestSession, body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/apps', headers: session.headers, payload: body });
+
+describe('catalog (available apps)', () => {
+  it('lists the built-in templates with the organisation site filled in for cloud storage', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: admin.headers });
+    expect(res.statusCode).toBe(200);
+    const templates = res.json().templates as {
+      key: string;
+      launchUrl: string;
+      redirectUriTemplates: string[];
+    }[];
+    expect(templates.map((x) => x.key)).toContain('project-management');
+    const storage = templates.find((x) => x.key === 'cloud-storage')!;
+    expect(storage.launchUrl).toBe(`https://acme.${t.config.siteBaseDomain}`);
+    expect(storage.redirectUriTemplates).toEqual(['{launchUrl}/apps/user_oidc/code']);
+  });
+
+  it('is for admins only', async () => {
+    const user = await signInAs(t.db, await createUser(t.db, org.id));
+    const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: user.headers });
+    expect(res.statusCode).toBe(403);
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/apps' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('install', () => {
+  it('registers an OIDC client, shows the secret once, and records it', async () => {
+    const res = await install(admin, installBody({ openToEveryone: false, groupIds: [staffGroupId] }));
+    expect(res.statusCode).toBe(201);
+    const { app, clientSecret } = res.json();
+    expect(clientSecret).toMatch(/^[\w-]{40,}$/);
+    expect(app.issuer).toBe(new URL('/oidc', t.config.publicUrl).href);
+    expect(app.discoveryUrl).toBe(`${app.issuer}/.well-known/openid-configuration`);
+    expect(app.configSnippet).toContain(`OIDC_CLIENT_SECRET=${clientSecret}`);
+    expect(app.configSnippet).toContain(`OIDC_CLIENT_ID=${app.clientId}`);
+    expect(app.groups).toEqual([{ id: staffGroupId, name: 'Staff' }]);
+    expect(app.redirectUris).toEqual(['https://wiki.example.com/oidc/callback']);
+
+    const client = await t.db
+      .selectFrom('oidc_clients')
+      .selectAll()
+      .where('client_id', '=', app.clientId)
+      .executeTakeFirstOrThrow();
+    expect(client.organization_id).toBe(org.id);
+    expect(client.client_secret_enc).not.toContain(clientSecret);
+    expect(client.metadata).toMatchObject({
+      client_name: 'Wiki',
+      redirect_uris: ['https://wiki.example.com/oidc/callback'],
+    });
+
+    // Read again later: the secret is gone for good.
+    const again = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).not.toContain(clientSecret);
+    expect(again.json().app.configSnippet).toContain('OIDC_CLIENT_SECRET=<client secret: shown once');
+
+    const activity = await t.db
+      .selectFrom('activity_log')
+      .selectAll()
+      .where('target_id', '=', app.id)
+      .execute();
+    expect(activity.map((a) => [a.action, a.actor_label])).toEqual([['app.installed', 'Ada Admin']]);
+    const notes = await t.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('kind', '=', 'app.installed')
+      .execute();
+    expect(notes.map((n) => [n.user_id, n.title, n.link])).toEqual([
+      [org.admin.id, 'Wiki was installed', `/apps/${app.id}`],
+    ]);
+  });
+
+  it('refuses an app that is not in the catalog, no groups, and unknown groups', async () => {
+    const unknown = await install(admin, installBody({ templateKey: 'nope' }));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.fields).toEqual({ templateKey: 'This app is not in the catalog' });
+    const noGroups = await install(admin, installBody({ openToEveryone: false, groupIds: [] }));
+    expect(noGroups.json().error.fields.groupIds).toBe(
+      'Choose at least one group, or open the app to everyone',
+    );
+    const other = await createOrganizationWithAdmin(t.db);
+    const foreign = await install(
+      admin,
+      installBody({ openToEveryone: false, groupIds: [other.dashboardGroupId] }),
+    );
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error.fields.groupIds).toMatch(/does not exist/);
+  });
+
+  it('refuses a launch URL that is not https (a tile must never run script)', async () => {
+    for (const launchUrl of ['javascript:alert(1)', 'http://wiki.example.com', 'data:text/html,hi', 'wiki']) {
+      const res = await install(admin, installBody({ launchUrl }));
+      expect(res.statusCode, launchUrl).toBe(400);
+      expect(Object.keys(res.json().error.fields)).toEqual(['launchUrl']);
+    }
+  });
+
+  describe('redirect URIs', () => {
+    const refused: [string, string][] = [
+      ['http://wiki.example.com/cb', 'Use https:// (http:// is allowed only for localhost and 127.0.0.1)'],
+      ['https://*.example.com/cb', 'Wildcards are not allowed; enter the exact redirect URI'],
+      ['https://wiki.example.com/*', 'Wildcards are not allowed; enter the exact redirect URI'],
+      ['https://wiki.example.com/cb#done', 'A redirect URI cannot contain a fragment (#)'],
+      ['/oidc/callback', 'Enter an absolute URL, e.g. https://app.example.com/callback'],
+      ['javascript:alert(1)', 'Use an https:// URL'],
+      ['ftp://wiki.example.com/cb', 'Use an https:// URL'],
+      ['https://user:pw@wiki.example.com/cb', 'A redirect URI cannot contain a user name or password'],
+      ['http://localhost.evil.com/cb', 'Use https:// (http:// is allowed only for localhost and 127.0.0.1)'],
+    ];
+    it.each(refused)('refuses %s', async (uri, message) => {
+      const res = await install(admin, installBody({ redirectUris: ['https://wiki.example.com/ok', uri] }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual({ 'redirectUris.1': message });
+    });
+
+    it('refuses the same URI twice and an empty list', async () => {
+      const twice = await install(
+        admin,
+        installBody({ redirectUris: ['https://a.example.com/cb', 'https://a.example.com/cb'] }),
+      );
+      expect(twice.json().error.fields).toEqual({ 'redirectUris.1': 'This redirect URI is listed twice' });
+      const none = await install(admin, installBody({ redirectUris: [] }));
+      expect(none.json().error.fields).toEqual({ redirectUris: 'Add at least one redirect URI' });
+    });
+
+    it('accepts https, and http only on localhost and 127.0.0.1, stored exactly', async () => {
+      const uris = [
+        'https://wiki.example.com/cb?x=1',
+        'http://localhost:3000/cb',
+        'http://127.0.0.1:8123/callback',
+      ];
+      const res = await install(admin, installBody({ redirectUris: uris }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json().app.redirectUris).toEqual(uris);
+    });
+
+    it('applies the same rules when an app is changed', async () => {
+      const { app } = (await install(admin, installBody())).json();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/apps/${app.id}`,
+        headers: admin.headers,
+        payload: { ...installBody(), redirectUris: ['http://wiki.example.com/cb'] },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.fields).toEqual({
+        'redirectUris.0': 'Use https:// (http:// is allowed only for localhost and 127.0.0.1)',
+      });
+    });
+  });
+});
+
+describe('an installed app', () => {
+  it('changes its groups and redirect URIs, and rotates its secret', async () => {
+    const { app } = (await install(admin, installBody({ title: 'Chat', templateKey: 'chat' }))).json();
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/apps/${app.id}`,
+      headers: admin.headers,
+      payload: {
+        ...installBody({ title: 'Team chat' }),
+        openToEveryone: false,
+        groupIds: [staffGroupId],
+        redirectUris: ['https://chat.example.com/_oauth/atrium'],
+      },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().app).toMatchObject({
+      title: 'Team chat',
+      openToEveryone: false,
+      groups: [{ id: staffGroupId, name: 'Staff' }],
+      redirectUris: ['https://chat.example.com/_oauth/atrium'],
+    });
+    const metadata = (
+      await t.db
+        .selectFrom('oidc_clients')
+        .select('metadata')
+        .where('client_id', '=', app.clientId)
+        .executeTakeFirstOrThrow()
+    ).metadata;
+    expect(metadata).toMatchObject({
+      client_name: 'Team chat',
+      redirect_uris: ['https://chat.example.com/_oauth/atrium'],
+      // Fixed at install by the template and kept by changes.
+      token_endpoint_auth_method: 'client_secret_post',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
+
+    const before = await t.db
+      .selectFrom('oidc_clients')
+      .select('client_secret_enc')
+      .where('client_id', '=', app.clientId)
+      .executeTakeFirstOrThrow();
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/api/apps/${app.id}/secret`,
+      headers: admin.headers,
+    });
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json().app.configSnippet).toContain(`Secret:         ${rotated.json().clientSecret}`);
+    const after = await t.db
+      .selectFrom('oidc_clients')
+      .select('client_secret_enc')
+      .where('client_id', '=', app.clientId)
+      .executeTakeFirstOrThrow();
+    expect(after.client_secret_enc).not.toBe(before.client_secret_enc);
+  });
+
+  it('uninstalls: the app, its client and everything issued to it are gone', async () => {
+    const { app } = (await install(admin, installBody({ title: 'Doomed' }))).json();
+    await t.db
+      .insertInto('oidc_payloads')
+      .values([
+        {
+          id: 'g1',
+          type: 'Grant',
+          payload: JSON.stringify({ clientId: app.clientId, accountId: org.admin.id }),
+        },
+        {
+          id: 'r1',
+          type: 'RefreshToken',
+          payload: JSON.stringify({ clientId: app.clientId, grantId: 'g1' }),
+          grant_id: 'g1',
+        },
+        { id: 'keep', type: 'Grant', payload: JSON.stringify({ clientId: 'someone-else' }) },
+      ])
+      .execute();
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/apps/${app.id}`, headers: admin.headers });
+    expect(res.statusCode).toBe(204);
+    expect(await t.db.selectFrom('apps').select('id').where('id', '=', app.id).execute()).toEqual([]);
+    expect(
+      await t.db
+        .selectFrom('oidc_clients')
+        .select('client_id')
+        .where('client_id', '=', app.clientId)
+        .execute(),
+    ).toEqual([]);
+    const left = await t.db
+      .selectFrom('oidc_payloads')
+      .select('id')
+      .where('id', 'in', ['g1', 'r1', 'keep'])
+      .execute();
+    expect(left.map((r) => r.id)).toEqual(['keep']);
+    const gone = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    expect(gone.statusCode).toBe(404);
+    const activity = await t.db
+      .selectFrom('activity_log')
+      .select('action')
+      .where('target_id', '=', app.id)
+      .orderBy('created_at')
+      .execute();
+    expect(activity.map((a) => a.action)).toEqual(['app.installed', 'app.uninstalled']);
+  });
+});
+
+describe('organisations are isolated', () => {
+  it("an admin of B cannot list, read, change, rotate or uninstall A's apps", async () => {
+    const { app } = (await install(admin, installBody({ title: 'A only' }))).json();
+    const b = await createOrganizationWithAdmin(t.db);
+    const bAdmin = await signInAs(t.db, b.admin);
+    const list = await t.app.inject({ method: 'GET', url: '/api/apps', headers: bAdmin.headers });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().apps).toEqual([]);
+    const attempts = [
+      { method: 'GET' as const, url: `/api/apps/${app.id}` },
+      { method: 'PUT' as const, url: `/api/apps/${app.id}`, payload: installBody({ title: 'Hijacked' }) },
+      { method: 'POST' as const, url: `/api/apps/${app.id}/secret` },
+      { method: 'DELETE' as const, url: `/api/apps/${app.id}` },
+    ];
+    for (const attempt of attempts) {
+      const res = await t.app.inject({ ...attempt, headers: bAdmin.headers });
+      expect(res.statusCode, `${attempt.method} ${attempt.url}`).toBe(404);
+      expect(res.json().error).toEqual({ code: 'not_found', message: 'The app was not found' });
+    }
+    const still = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    expect(still.json().app.title).toBe('A only');
+    const groupsOfB = await t.app.inject({
+      method: 'GET',
+      url: '/api/apps/group-options',
+      headers: bAdmin.headers,
+    });
+    expect(groupsOfB.json().groups).toEqual([{ id: b.dashboardGroupId, name: 'Dashboard' }]);
+  });
+});

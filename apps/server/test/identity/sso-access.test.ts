@@ -1,0 +1,167 @@
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/lib/passwords.ts';
+import { issueSignInTicket } from '../../src/modules/auth/sign-in-tickets.ts';
+import { checkClientAccess } from '../../src/oidc/client-access.ts';
+import { CONSOLE_CLIENT_ID } from '../../src/oidc/console-client.ts';
+import { createOrganizationWithAdmin, type TestOrganization } from '../support/fixtures.ts';
+import { Mailbox } from '../support/mailbox.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TestBrowser } from './support/browser.ts';
+import { registerTestClient } from './support/clients.ts';
+import { signInThroughLogin } from './support/sign-in.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'https://wiki.example.test/callback';
+const leavesProviderAndApi = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
+
+describe('who may sign in where', () => {
+  let mailbox: Mailbox;
+  let server: TestApp;
+  let orgA: TestOrganization;
+  let orgB: TestOrganization;
+  let origin: string;
+
+  beforeAll(async () => {
+    mailbox = await Mailbox.start();
+    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
+    origin = server.config.publicUrl.origin;
+    const passwordHash = await hashPassword(PASSWORD);
+    orgA = await createOrganizationWithAdmin(server.db, { passwordHash });
+    orgB = await createOrganizationWithAdmin(server.db, { passwordHash });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await mailbox?.close();
+  });
+
+  it('opens the console to every active user and an app only to its organisation', async () => {
+    const app = await registerTestClient(server.db, server.config, {
+      organizationId: orgB.id,
+      redirectUri: REDIRECT,
+      name: 'Team wiki',
+    });
+    expect(
+      await checkClientAccess(server.db, { userId: orgA.admin.id, clientId: CONSOLE_CLIENT_ID }),
+    ).toEqual({ allowed: true });
+    expect(await checkClientAccess(server.db, { userId: orgB.admin.id, clientId: app.clientId })).toEqual({
+      allowed: true,
+    });
+    expect(await checkClientAccess(server.db, { userId: orgA.admin.id, clientId: app.clientId })).toEqual({
+      allowed: false,
+      appName: 'Team wiki',
+    });
+    expect(
+      await checkClientAccess(server.db, { userId: orgA.admin.id, clientId: 'no-such-client' }),
+    ).toMatchObject({ allowed: false });
+  });
+
+  it('shows a signed-in user of another organisation that they have no access to the app, and issues no code', async () => {
+    const app = await registerTestClient(server.db, server.config, {
+      organizationId: orgB.id,
+      redirectUri: REDIRECT,
+      name: 'Team wiki',
+    });
+    const rp = await client.discovery(
+      new URL(`${origin}/oidc`),
+      app.clientId,
+      app.clientSecret,
+      client.ClientSecretBasic(app.clientSecret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    const browser = new TestBrowser(origin);
+    await signInThroughLogin(
+      browser,
+      mailbox,
+      '/api/sso/start',
+      { email: orgA.admin.email, password: PASSWORD },
+      leavesProviderAndApi,
+    );
+
+    const authorize = client.buildAuthorizationUrl(rp, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    const hop = await browser.follow(authorize.href, (u) => u.pathname === '/login');
+    expect(hop.url).toBe(`${origin}/access-denied?app=Team+wiki`);
+    expect(hop.status).toBe(200);
+  });
+
+  it('signs a user in with a single-use ticket, without password or code', async () => {
+    const ticket = await issueSignInTicket(server.db, orgA.admin.id);
+    const browser = new TestBrowser(origin);
+    const before = mailbox.count;
+    const landed = await browser.follow(
+      `/api/sso/start?ticket=${ticket}&returnTo=%2Fsetup`,
+      leavesProviderAndApi,
+    );
+    expect(landed.location).toBe(`${origin}/setup`);
+    expect(JSON.parse((await browser.request('/api/session')).body).user.id).toBe(orgA.admin.id);
+    expect(mailbox.count).toBe(before);
+
+    // Used once: in a fresh browser the same ticket leads to the sign-in page.
+    const again = await new TestBrowser(origin).follow(
+      `/api/sso/start?ticket=${ticket}`,
+      (u) => u.pathname === '/login',
+    );
+    expect(new URL(again.location!).pathname).toBe('/login');
+  });
+
+  it("ends a suspended user's console and SSO sessions at once", async () => {
+    const passwordHash = await hashPassword(PASSWORD);
+    const org = await createOrganizationWithAdmin(server.db, { passwordHash });
+    const browser = new TestBrowser(origin);
+    await signInThroughLogin(
+      browser,
+      mailbox,
+      '/api/sso/start',
+      { email: org.admin.email, password: PASSWORD },
+      leavesProviderAndApi,
+    );
+    expect((await browser.request('/api/session')).status).toBe(200);
+
+    await server.db
+      .updateTable('users')
+      .set({ status: 'suspended' })
+      .where('id', '=', org.admin.id)
+      .execute();
+
+    expect((await browser.request('/api/session')).status).toBe(401);
+    // The provider no longer knows the account: a new sign-in asks for the password again.
+    const again = await browser.follow('/api/sso/start', (u) => u.pathname === '/login');
+    expect(new URL(again.location!).pathname).toBe('/login');
+  });
+
+  it("signs in the ticket's user even in a browser signed in as someone else", async () => {
+    const browser = new TestBrowser(origin);
+    await signInThroughLogin(
+      browser,
+      mailbox,
+      '/api/sso/start',
+      { email: orgA.admin.email, password: PASSWORD },
+      leavesProviderAndApi,
+    );
+    const ticket = await issueSignInTicket(server.db, orgB.admin.id);
+    // The provider first ends the other user's SSO session with a self-submitting form, as a
+    // browser runs it (its script's hash is in the page's CSP).
+    const switching = await browser.follow(
+      `/api/sso/start?ticket=${ticket}&returnTo=%2Fsetup`,
+      leavesProviderAndApi,
+    );
+    expect(switching.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
+    const action = /<form method="post" action="([^"]+)"/.exec(switching.body)![1]!;
+    const inputs = Object.fromEntries(
+      [...switching.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [
+        m[1]!,
+        m[2]!,
+      ]),
+    );
+    const submitted = await browser.request(action.replaceAll('&amp;', '&'), { form: inputs });
+    const landed = await browser.follow(submitted.location!, leavesProviderAndApi);
+    expect(landed.location).toBe(`${origin}/setup`);
+    expect(JSON.parse((await browser.request('/api/session')).body).user.id).toBe(orgB.admin.id);
+  });
+});

@@ -1,0 +1,37 @@
+import { expect } from 'vitest';
+import type { Mailbox } from '../../support/mailbox.ts';
+import type { TestBrowser } from './browser.ts';
+
+/** The interaction uid of a /login?uid=… address. */
+export function uidOf(loginUrl: string | undefined): string {
+  const uid = loginUrl ? new URL(loginUrl).searchParams.get('uid') : null;
+  if (!uid) throw new Error(`Not a sign-in page address: ${loginUrl}`);
+  return uid;
+}
+
+/**
+ * Drives /login as the console page does: starting from an authorization (or /api/sso/start)
+ * URL, posts e-mail and password, reads the code from the SMTP mailbox, posts it, and returns
+ * the URL the provider finally redirects to outside our origin or to `stopAt`.
+ */
+export async function signInThroughLogin(
+  browser: TestBrowser,
+  mailbox: Mailbox,
+  startUrl: string,
+  credentials: { email: string; password: string },
+  stopAt?: (url: URL) => boolean,
+): Promise<string> {
+  const toLogin = await browser.follow(startUrl, (u) => u.pathname === '/login');
+  const uid = uidOf(toLogin.location);
+  const after = mailbox.count;
+  const password = await browser.request(`/api/interactions/${uid}/password`, { json: credentials });
+  expect(password.status, password.body).toBe(200);
+  const code = await mailbox.waitForCode(credentials.email, { after });
+  const done = await browser.request(`/api/interactions/${uid}/code`, { json: { code } });
+  expect(done.status, done.body).toBe(200);
+  const { redirectTo } = JSON.parse(done.body) as { redirectTo: string };
+  const last = await browser.follow(redirectTo, stopAt);
+  if (!last.location)
+    throw new Error(`Sign-in ended at ${last.url} with ${last.status}: ${last.body.slice(0, 300)}`);
+  return last.location;
+}

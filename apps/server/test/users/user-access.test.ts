@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/lib/passwords.ts';
+import { removeUser, suspendUser } from '../../src/modules/users/user-access.service.ts';
+import {
+  createOrganizationWithAdmin,
+  createUser,
+  signInAs,
+  type TestOrganization,
+  type TestUser,
+} from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { as } from './helpers.ts';
+
+let t: TestApp;
+let org: TestOrganization;
+let admin: ReturnType<typeof as>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  org = await createOrganizationWithAdmin(t.db);
+  admin = as(t, await signInAs(t.db, org.admin));
+});
+
+afterAll(() => t.close());
+
+const status = async (userId: string) =>
+  (await t.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())?.status;
+
+async function makeAdmin(user: TestUser) {
+  await t.db
+    .insertInto('group_members')
+    .values({ group_id: org.dashboardGroupId, user_id: user.id, organization_id: org.id })
+    .execute();
+}
+
+/** An SSO session and a refresh token at the identity provider, as an app sign-in leaves them. */
+async function giveProviderTokens(userId: string) {
+  await t.db
+    .insertInto('oidc_payloads')
+    .values([
+      { id: `s-${userId}`, type: 'Session', payload: JSON.stringify({ accountId: userId }) },
+      {
+        id: `r-${userId}`,
+        type: 'RefreshToken',
+        payload: JSON.stringify({ accountId: userId, clientId: 'x' }),
+      },
+    ])
+    .execute();
+}
+
+const providerTokens = async (userId: string) =>
+  t.db
+    .selectFrom('oidc_payloads')
+    .select('id')
+    .where('id', 'in', [`s-${userId}`, `r-${userId}`])
+    .execute();
+
+describe('a user’s page', () => {
+  it('shows details, groups, active sessions and the apps the user can open', async () => {
+    const user = await createUser(t.db, org.id, { firstName: 'Vera', lastName: 'View' });
+    await signInAs(t.db, user);
+    const detail = await admin.get(`/api/users/${user.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({
+      id: user.id,
+      name: 'Vera View',
+      email: user.email,
+      status: 'active',
+      groups: [],
+      isSelf: false,
+      pendingLink: null,
+      apps: [],
+    });
+    expect(detail.body.sessions).toHaveLength(1);
+    expect((await admin.get(`/api/users/${org.admin.id}`)).body.isSelf).toBe(true);
+  });
+
+  it('renames a user', async () => {
+    const user = await createUser(t.db, org.id);
+    expect((await admin.patch(`/api/users/${user.id}`, { firstName: 'New', lastName: 'Name' })).status).toBe(
+      200,
+    );
+    expect((await admin.get(`/api/users/${user.id}`)).body.name).toBe('New Name');
+    const found = await admin.get('/api/users?q=new%20na');
+    expect(found.body.users.map((u: { id: string }) => u.id)).toContain(user.id);
+  });
+
+  it('ends one session; the other keeps working', async () => {
+    const user = await createUser(t.db, org.id);
+    await makeAdmin(user);
+    const one = await signInAs(t.db, user);
+    const two = await signInAs(t.db, user);
+    const detail = await admin.get(`/api/users/${user.id}`);
+    expect(detail.body.sessions).toHaveLength(2);
+    const ended = await admin.delete(
+      `/api/users/${user.id}/sessions/${encodeURIComponent(detail.body.sessions[0].id)}`,
+    );
+    expect(ended.status).toBe(200);
+    const results = await Promise.all(
+      [one, two].map((s) => t.app.inject({ url: '/api/users', headers: s.headers })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect((await admin.delete(`/api/users/${user.id}/sessions/nope`)).status).toBe(404);
+  });
+});
+
+describe('suspend and reactivate', () => {
+  it('suspends: the user’s next request ends their session; reactivation lets them back', async () => {
+    const user = await createUser(t.db, org.id, { passwordHash: 'has-a-password' });
+    await makeAdmin(user);
+    const session = await signInAs(t.db, user);
+    await giveProviderTokens(user.id);
+    expect(await providerTokens(user.id)).toHaveLength(2);
+    expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(200);
+    expect((await admin.post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    expect(await status(user.id)).toBe('suspended');
+    expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(401);
+    const sessions = await t.db
+      .selectFrom('console_sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(sessions).toEqual([]);
+    expect(await providerTokens(user.id)).toEqual([]);
+    expect((await admin.post(`/api/users/${user.id}/reactivate`)).status).toBe(200);
+    expect(await status(user.id)).toBe('active');
+  });
+
+  it('a user who never set a password goes back to invited when reactivated', async () => {
+    const user = await createUser(t.db, org.id);
+    await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', user.id).execute();
+    await admin.post(`/api/users/${user.id}/suspend`);
+    await admin.post(`/api/users/${user.id}/reactivate`);
+    expect(await status(user.id)).toBe('invited');
+  });
+
+  it('refuses to suspend or delete yourself', async () => {
+    const suspend = await admin.post(`/api/users/${org.admin.id}/suspend`);
+    expect(suspend.status).toBe(403);
+    expect(suspend.body.error.message).toBe('You cannot suspend yourself');
+    const remove = await admin.delete(`/api/users/${org.admin.id}`);
+    expect(remove.status).toBe(403);
+    expect(remove.body.error.message).toBe('You cannot delete yourself');
+  });
+
+  it('refuses to suspend or delete the last active member of Dashboard', async () => {
+    const lone = await createOrganizationWithAdmin(t.db);
+    const someone = await createUser(t.db, lone.id);
+    const actor = { userId: someone.id, organizationId: lone.id, ip: null, log: t.app.log };
+    await expect(suspendUser(t.db, actor, lone.admin.id)).rejects.toMatchObject({
+      status: 409,
+      code: 'last_admin',
+      message: expect.stringMatching(/Dashboard must keep at least one active member/),
+    });
+    await expect(removeUser(t.db, actor, lone.admin.id)).rejects.toMatchObject({ status: 409 });
+    expect(await status(lone.admin.id)).toBe('active');
+  });
+
+  it('two admins deleting each other at once: one wins, Dashboard keeps a member', async () => {
+    const duo = await createOrganizationWithAdmin(t.db);
+    const second = await createUser(t.db, duo.id);
+    await t.db
+      .insertInto('group_members')
+      .values({ group_id: duo.dashboardGroupId, user_id: second.id, organization_id: duo.id })
+      .execute();
+    const a = as(t, await signInAs(t.db, duo.admin));
+    const b = as(t, await signInAs(t.db, second));
+    const results = await Promise.all([
+      a.delete(`/api/users/${second.id}`),
+      b.delete(`/api/users/${duo.admin.id}`),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const members = await t.db
+      .selectFrom('group_members')
+      .select('user_id')
+      .where('group_id', '=', duo.dashboardGroupId)
+      .execute();
+    expect(members).toHaveLength(1);
+  });
+});
+
+describe('delete', () => {
+  it('deletes the user with their memberships, sessions and provider tokens', async () => {
+    const user = await createUser(t.db, org.id);
+    await makeAdmin(user);
+    const session = await signInAs(t.db, user);
+    await giveProviderTokens(user.id);
+    expect((await admin.delete(`/api/users/${user.id}`)).status).toBe(200);
+    expect(await status(user.id)).toBeUndefined();
+    expect(await providerTokens(user.id)).toEqual([]);
+    expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(401);
+    expect((await admin.get(`/api/users/${user.id}`)).status).toBe(404);
+    const activity = await t.db
+      .selectFrom('activity_log')
+      .select('action')
+      .where('target_id', '=', user.id)
+      .execute();
+    expect(activity.map((a) => a.action)).toContain('user.deleted');
+  });
+});
+
+describe('password set by an admin', () => {
+  it('sets a new password and ends the user’s sessions', async () => {
+    const user = await createUser(t.db, org.id);
+    await makeAdmin(user);
+    const session = await signInAs(t.db, user);
+    const set = await admin.put(`/api/users/${user.id}/password`, { password: 'brand new passphrase' });
+    expect(set.status).toBe(200);
+    const row = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(await verifyPassword(row.password_hash!, 'brand new passphrase')).toBe(true);
+    expect(row.password_changed_at).not.toBeNull();
+    expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(401);
+  });
+
+  it('applies the password rules, and sends you to your profile for your own', async () => {
+    const user = await createUser(t.db, org.id);
+    const weak = await admin.put(`/api/users/${user.id}/password`, { password: 'qwertyuiop' });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.fields.password).toMatch(/too common/);
+    const self = await admin.put(`/api/users/${org.admin.id}/password`, { password: 'brand new passphrase' });
+    expect(self.status).toBe(403);
+    expect(self.body.error.message).toMatch(/profile/);
+  });
+});
+
+describe('roles', () => {
+  it('refuses every users endpoint to a signed-in non-admin and to a signed-out visitor', async () => {
+    const user = await createUser(t.db, org.id);
+    const plain = as(t, await signInAs(t.db, user));
+    for (const [method, url] of [
+      ['GET', '/api/users'],
+      ['GET', '/api/users/export.csv'],
+      ['GET', '/api/users/email-domains'],
+      ['POST', '/api/users'],
+      ['GET', `/api/users/${user.id}`],
+      ['POST', `/api/users/${org.admin.id}/suspend`],
+      ['DELETE', `/api/users/${org.admin.id}`],
+      ['GET', '/api/groups'],
+      ['POST', '/api/groups'],
+    ] as const) {
+      const response = await (method === 'GET'
+        ? plain.get(url)
+        : method === 'POST'
+          ? plain.post(url, {})
+          : plain.delete(url));
+      expect(response.status, `${method} ${url}`).toBe(403);
+      const anonymous = await t.app.inject({ method, url });
+      expect(anonymous.statusCode, `${method} ${url} signed out`).toBe(401);
+    }
+  });
+});

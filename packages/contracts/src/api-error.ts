@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** Every API error has this body (PRODUCT.md §5). `fields` maps a form field to its message. */
+export const apiErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+    requestId: z.string().optional(),
+  }),
+});
+
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** Sign-in, password reset, console session and own profile: shared by server and console. */
+
+export const emailField = z
+  .string()
+  .trim()
+  .min(1, 'Enter your e-mail address')
+  .max(254, 'This e-mail address is too long')
+  .pipe(z.email('Enter a valid e-mail address'));
+
+export const codeField = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
+
+/** New passwords: the length rule here, the common-password check on the server. */
+export const newPasswordField = z
+  .string()
+  .min(8, 'Use at least 8 characters')
+  .max(256, 'Use at most 256 characters');
+
+export const signInPasswordBody = z.object({
+  email: emailField,
+  password: z.string().min(1, 'Enter your password').max(256, 'Use at most 256 characters'),
+});
+export type SignInPasswordBody = z.infer<typeof signInPasswordBody>;
+
+export const signInCodeBody = z.object({ code: codeField });
+export type SignInCodeBody = z.infer<typeof signInCodeBody>;
+
+/** Where a sign-in stands, as the /login page shows it. */
+export const interactionState = z.discriminatedUnion('stage', [
+  z.object({ stage: z.literal('password'), clientName: z.string() }),
+  z.object({
+    stage: z.literal('code'),
+    clientName: z.string(),
+    email: z.string(),
+    /** ISO time from which "Send a new code" is allowed (the seed spec's ReSend 60). */
+    resendAvailableAt: z.string(),
+  }),
+  z.object({ stage: z.literal('denied'), appName: z.string() }),
+  z.object({ stage: z.literal('continue'), redirectTo: z.string() }),
+]);
+export type InteractionState = z.infer<typeof interactionState>;
+
+export const redirectResponse = z.object({ redirectTo: z.string() });
+export const resendResponse = z.object({ resendAvailableAt: z.string() });
+
+export const passwordResetStartBody = z.object({ email: emailField });
+export const passwordResetStartResponse = z.object({ message: z.string(), resendAvailableAt: z.string() });
+export const passwordResetCompleteBody = z.object({
+  email: emailField,
+  code: codeField,
+  password: newPasswordField,
+});
+export type PasswordResetCompleteBody = z.infer<typeof passwordResetCompleteBody>;
+
+export const sessionResponse = z.object({
+  user: z.object({
+    id: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    name: z.string(),
+    email: z.string(),
+    isAdmin: z.boolean(),
+    groups: z.array(z.object({ name: z.string() })),
+  }),
+  organization: z.object({ id: z.string(), name: z.string(), siteName: z.string(), siteUrl: z.string() }),
+  csrfToken: z.string(),
+});
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const ssoLogoutResponse = z.object({ endSessionUrl: z.string() });
+
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password').max(256),
+  newPassword: newPasswordField,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+export const ownSession = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type OwnSession = z.infer<typeof ownSession>;
+export const ownSessionsResponse = z.object({ sessions: z.array(ownSession) });

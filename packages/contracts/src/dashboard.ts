@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { SETUP_STEPS } from './setup.ts';
+
+export const recentActivityEntrySchema = z.object({
+  id: z.string(),
+  actorLabel: z.string(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetLabel: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type RecentActivityEntry = z.infer<typeof recentActivityEntrySchema>;
+
+export const dashboardSchema = z.object({
+  setup: z.object({
+    completed: z.boolean(),
+    /** Steps neither done nor (for the checklist) finished: what the admin still has to do. */
+    openSteps: z.array(z.enum(SETUP_STEPS)),
+  }),
+  counts: z.object({
+    users: z.object({ total: z.number(), active: z.number(), invited: z.number(), suspended: z.number() }),
+    domains: z.object({ total: z.number(), verified: z.number(), pending: z.number(), failed: z.number() }),
+    groups: z.number(),
+    apps: z.number(),
+  }),
+  recentActivity: z.array(recentActivityEntrySchema),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;

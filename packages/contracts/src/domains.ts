@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/** Domains: add, verify with a DNS TXT record, DNS mapping, delete (PRODUCT.md §4.5). */
+
+/** The TXT value at the apex is `atrium-verification=<token>`. */
+export const DOMAIN_VERIFICATION_PREFIX = 'atrium-verification=';
+/** The DKIM record lives at `<selector>._domainkey.<domain>`. */
+export const DKIM_SELECTOR = 'atrium';
+/** The CNAME `<label>.<domain>` points at the organisation's site. */
+export const DOMAIN_SITE_LABEL = 'apps';
+/** Pending domains are re-checked in the background for this long after they are added. */
+export const DOMAIN_RECHECK_DAYS = 7;
+
+export const domainStateSchema = z.enum(['pending', 'verified', 'failed']);
+export type DomainState = z.infer<typeof domainStateSchema>;
+
+export const domainIdParamsSchema = z.object({ id: z.uuid('Unknown domain') });
+
+/**
+ * The form's only field. The full rules (labels, length, IP addresses, punycode, the
+ * deployment's own base domain) need IDNA, so the server checks them and answers per field.
+ */
+export const addDomainBodySchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter a domain name, such as example.com')
+    .max(1000, 'A domain name can be at most 253 characters'),
+});
+export type AddDomainBody = z.infer<typeof addDomainBodySchema>;
+
+/** How a verification check ended; each outcome is shown differently. */
+export const verificationOutcomeSchema = z.enum(['verified', 'no_record', 'mismatch', 'lookup_failed']);
+export type VerificationOutcome = z.infer<typeof verificationOutcomeSchema>;
+
+/** Why a lookup failed, when it did. */
+export const lookupFailureSchema = z.enum(['timeout', 'server_failure', 'refused', 'other']);
+export type LookupFailure = z.infer<typeof lookupFailureSchema>;
+
+export const verificationCheckSchema = z.object({
+  outcome: verificationOutcomeSchema,
+  message: z.string(),
+  /** TXT values found at the apex (for `mismatch`). */
+  found: z.array(z.string()),
+  failure: lookupFailureSchema.nullable(),
+  checkedAt: z.string(),
+});
+export type VerificationCheck = z.infer<typeof verificationCheckSchema>;
+
+export const dnsRecordTypeSchema = z.enum(['TXT', 'MX', 'CNAME']);
+
+/** A record to publish: where, which type, what value. */
+export const dnsRecordSchema = z.object({
+  /** Fully qualified, ASCII. */
+  host: z.string(),
+  type: dnsRecordTypeSchema,
+  value: z.string(),
+});
+export type DnsRecord = z.infer<typeof dnsRecordSchema>;
+
+export const domainSummarySchema = z.object({
+  id: z.uuid(),
+  /** ASCII (punycode), as stored and as DNS knows it. */
+  name: z.string(),
+  /** The same name in Unicode, for people. */
+  displayName: z.string(),
+  state: domainStateSchema,
+  isPrimary: z.boolean(),
+  createdAt: z.string(),
+  verifiedAt: z.string().nullable(),
+  lastCheckedAt: z.string().nullable(),
+  lastCheck: verificationCheckSchema.nullable(),
+});
+export type DomainSummary = z.infer<typeof domainSummarySchema>;
+
+export const domainDetailSchema = domainSummarySchema.extend({
+  verificationRecord: dnsRecordSchema,
+  /** Background checks stop at this time if the domain is still pending. */
+  recheckUntil: z.string(),
+});
+export type DomainDetail = z.infer<typeof domainDetailSchema>;
+
+export const domainListSchema = z.object({
+  domains: z.array(domainSummarySchema),
+  /** The operator's per-organisation limit (MAX_DOMAINS_PER_ORGANIZATION). */
+  limit: z.number(),
+});
+export type DomainList = z.infer<typeof domainListSchema>;
+
+export const domainResponseSchema = z.object({ domain: domainDetailSchema });
+export type DomainResponse = z.infer<typeof domainResponseSchema>;
+
+export const verifyDomainResponseSchema = z.object({
+  domain: domainDetailSchema,
+  check: verificationCheckSchema,
+});
+export type VerifyDomainResponse = z.infer<typeof verifyDomainResponseSchema>;
+
+export const mappingStatusSchema = z.enum(['ok', 'missing', 'different', 'lookup_failed']);
+export type MappingStatus = z.infer<typeof mappingStatusSchema>;
+
+export const mappingPurposeSchema = z.enum(['mx', 'spf', 'dkim', 'dmarc', 'site']);
+export type MappingPurpose = z.infer<typeof mappingPurposeSchema>;
+
+export const dnsMappingRecordSchema = dnsRecordSchema.extend({
+  purpose: mappingPurposeSchema,
+  status: mappingStatusSchema,
+  /** What DNS holds now at that host for that type (empty when missing). */
+  found: z.array(z.string()),
+  /** For `lookup_failed`: which failure, in words. */
+  problem: z.string().nullable(),
+});
+export type DnsMappingRecord = z.infer<typeof dnsMappingRecordSchema>;
+
+export const dnsMappingSchema = z.object({
+  domain: domainSummarySchema,
+  records: z.array(dnsMappingRecordSchema),
+  checkedAt: z.string(),
+});
+export type DnsMapping = z.infer<typeof dnsMappingSchema>;
+
+export const deletionBlockerSchema = z.enum(['users', 'primary']);
+
+export const deletionCheckSchema = z.object({
+  allowed: z.boolean(),
+  /** Why it is refused, in words; empty when allowed. */
+  reasons: z.array(z.object({ code: deletionBlockerSchema, message: z.string() })),
+  /** Users whose e-mail address is on this domain (the first 50, by e-mail). */
+  users: z.array(z.object({ id: z.uuid(), name: z.string(), email: z.string() })),
+  userCount: z.number(),
+});
+export type DeletionCheck = z.infer<typeof deletionCheckSchema>;
+
+export const proxyHostQuerySchema = z.object({
+  domain: z.string().trim().min(1, 'Give the host name as ?domain=').max(300, 'Host name too long'),
+});
+export const proxyHostResponseSchema = z.object({ host: z.string() });

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+
+/** The sign-up stages of PRODUCT.md §4.1, in order. Kept on the server, not in a cookie (§9). */
+export const SIGNUP_STAGES = ['site', 'email', 'verify', 'account'] as const;
+export type SignupStage = (typeof SIGNUP_STAGES)[number];
+
+export const SITE_NAME_MIN = 3;
+export const SITE_NAME_MAX = 63;
+
+/**
+ * Site names that would collide with the deployment's own hosts or confuse users. PRODUCT.md §2
+ * names www, api, admin, mail, oidc, console and static; the rest are the usual service labels.
+ */
+export const RESERVED_SITE_NAMES: ReadonlySet<string> = new Set([
+  'www',
+  'api',
+  'admin',
+  'mail',
+  'oidc',
+  'console',
+  'static',
+  'app',
+  'apps',
+  'auth',
+  'login',
+  'signup',
+  'sso',
+  'id',
+  'account',
+  'accounts',
+  'dashboard',
+  'smtp',
+  'imap',
+  'pop',
+  'mx',
+  'ns1',
+  'ns2',
+  'dns',
+  'ftp',
+  'cdn',
+  'assets',
+  'status',
+  'help',
+  'support',
+  'docs',
+  'blog',
+  'root',
+  'system',
+  'atrium',
+]);
+
+/** Why a site name is refused by its form alone (not whether it is taken), or null. */
+export function siteNameProblem(value: string): string | null {
+  if (value === '') return 'Enter a site name';
+  if (value.length < SITE_NAME_MIN) return `Use at least ${SITE_NAME_MIN} characters`;
+  if (value.length > SITE_NAME_MAX) return `Use at most ${SITE_NAME_MAX} characters`;
+  if (!/^[a-z0-9-]+$/.test(value)) return 'Use only lowercase letters, digits and hyphens';
+  if (value.startsWith('-') || value.endsWith('-')) return 'Start and end with a letter or a digit';
+  if (RESERVED_SITE_NAMES.has(value)) return 'This site name is reserved. Choose another one';
+  return null;
+}
+
+export const SITE_NAME_TAKEN = 'This site name is already taken. Choose another one';
+export const EMAIL_REGISTERED = 'This e-mail address is already registered. Sign in instead';
+
+export const siteNameSchema = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    const problem = siteNameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const organizationNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter your organisation’s name')
+  .max(100, 'Use at most 100 characters');
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254, 'An e-mail address has at most 254 characters')
+  .pipe(z.email({ message: 'Enter a valid e-mail address, e.g. name@example.com' }));
+
+export const personNameSchema = (label: string) =>
+  z.string().trim().min(1, `Enter your ${label}`).max(100, 'Use at most 100 characters');
+
+export const signupSiteBodySchema = z.object({
+  organizationName: organizationNameSchema,
+  siteName: siteNameSchema,
+});
+
+export const signupEmailBodySchema = z.object({ email: emailSchema });
+
+export const signupVerifyBodySchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail'),
+});
+
+/** Password rules beyond length (the common-password list) are checked by the server. */
+export const signupAccountBodySchema = z
+  .object({
+    firstName: personNameSchema('first name'),
+    lastName: personNameSchema('last name'),
+    password: z.string().min(8, 'Use at least 8 characters').max(256, 'Use at most 256 characters'),
+    passwordConfirmation: z.string().min(1, 'Enter the password again'),
+  })
+  .refine((body) => body.password === body.passwordConfirmation, {
+    path: ['passwordConfirmation'],
+    message: 'The passwords do not match',
+  });
+
+/** Going back to an earlier stage ("stage update"), e.g. to change the e-mail address. */
+export const signupStageBodySchema = z.object({ stage: z.enum(SIGNUP_STAGES) });
+
+/** An empty JSON object: keeps body-less writes JSON-only (no cross-site form posts). */
+export const emptyBodySchema = z.object({}).strict();
+
+export const signupStateSchema = z.object({
+  stage: z.enum(SIGNUP_STAGES),
+  organizationName: z.string().nullable(),
+  siteName: z.string().nullable(),
+  /** `https://<site>.<SITE_BASE_DOMAIN>` once a site name is chosen. */
+  siteUrl: z.string().nullable(),
+  siteBaseDomain: z.string(),
+  email: z.string().nullable(),
+  /** When the current code stops working, and when another may be sent (ISO 8601). */
+  codeExpiresAt: z.string().nullable(),
+  resendAvailableAt: z.string().nullable(),
+});
+export type SignupState = z.infer<typeof signupStateSchema>;
+
+export const siteAvailabilityQuerySchema = z.object({ siteName: z.string().max(200) });
+export const siteAvailabilitySchema = z.object({
+  siteName: z.string(),
+  available: z.boolean(),
+  /** Why it is not available (invalid, reserved or taken), or null. */
+  message: z.string().nullable(),
+  siteUrl: z.string().nullable(),
+});
+export type SiteAvailability = z.infer<typeof siteAvailabilitySchema>;
+
+export const signupFinishSchema = z.object({
+  /** Where the browser goes next: the single sign-on start with a one-time ticket. */
+  redirectTo: z.string(),
+});

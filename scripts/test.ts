@@ -1,0 +1,98 @@
+// The whole test suite: builds the console, runs unit and server tests (Vitest), then browser
+// tests (Playwright on Debian's Chromium) against the real server, and ends with one summary line.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const results = path.join(root, 'test-results');
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function run(command: string, args: string[], options: SpawnSyncOptions = {}): number {
+  console.log(`\n$ ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: root, ...options });
+  return result.status ?? 1;
+}
+
+function ensureChromium(): void {
+  if (existsSync(chromium)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log("Chromium is missing: installing Debian's chromium package for the browser tests.");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'chromium'], { env }) === 0
+    )
+      return;
+  }
+  console.error(
+    `Browser tests need Chromium at ${chromium}: install it (sudo apt-get install chromium) or set CHROMIUM_PATH.`,
+  );
+  process.exit(1);
+}
+
+ensureChromium();
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+if (run('npm', ['run', 'build']) !== 0) {
+  console.error('The console build failed; no tests were run.');
+  process.exit(1);
+}
+
+const vitestJson = path.join(results, 'vitest.json');
+run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+
+const e2eJson = path.join(results, 'e2e.json');
+run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
+});
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function vitestCounts(): Counts {
+  if (!existsSync(vitestJson)) return { passed: 0, failed: 1, skipped: 0 };
+  const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  // A file that fails to load has no tests but still fails the run.
+  const brokenFiles = (r.testResults ?? []).filter(
+    (f: { status: string; assertionResults: unknown[] }) =>
+      f.status === 'failed' && f.assertionResults.length === 0,
+  ).length;
+  return {
+    passed: r.numPassedTests,
+    failed: r.numFailedTests + brokenFiles,
+    skipped: r.numPendingTests + r.numTodoTests,
+  };
+}
+
+function playwrightCounts(): Counts {
+  if (!existsSync(e2eJson)) return { passed: 0, failed: 1, skipped: 0 };
+  const r = JSON.parse(readFileSync(e2eJson, 'utf8'));
+  const errors = (r.errors ?? []).length;
+  return {
+    passed: r.stats.expected,
+    failed: r.stats.unexpected + r.stats.flaky + errors,
+    skipped: r.stats.skipped,
+  };
+}
+
+const unit = vitestCounts();
+const e2e = playwrightCounts();
+const total = {
+  passed: unit.passed + e2e.passed,
+  failed: unit.failed + e2e.failed,
+  skipped: unit.skipped + e2e.skipped,
+};
+const database = process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
+console.log(`\nUnit and server tests: ${unit.passed} passed, ${unit.failed} failed`);
+console.log(`Browser tests: ${e2e.passed} passed, ${e2e.failed} failed`);
+console.log(`Database: ${database}`);
+console.log(
+  `tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
+);
+process.exit(total.failed === 0 && total.passed > 0 && total.skipped === 0 ? 0 : 1);
