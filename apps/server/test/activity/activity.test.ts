@@ -169,13 +169,14 @@ describe('listing and filters', () => {
     const session = await signInAs(t.db, org.admin);
     const people = [org.admin, await createUser(t.db, org.id), await createUser(t.db, org.id)];
     const labels = ['Carol', 'Alice', 'Bob'];
+    // Explicit times: two entries written within one clock tick would tie on created_at.
     for (const [i, person] of people.entries()) {
-      for (const suffix of ['(old name)', '']) {
-        await recordActivity(t.db, {
-          organizationId: org.id,
-          actor: { userId: person.id, label: `${labels[i]}${suffix ? ` ${suffix}` : ''}` },
-          action: 'group.created',
-        });
+      for (const [label, at] of [
+        [`${labels[i]} (old name)`, '2026-01-01T10:00:00Z'],
+        [labels[i], '2026-01-02T10:00:00Z'],
+      ]) {
+        await sql`insert into activity_log (organization_id, actor_user_id, actor_label, action, created_at)
+          values (${org.id}, ${person.id}, ${label}, 'group.created', ${at})`.execute(t.db);
       }
     }
     await recordActivity(t.db, { organizationId: org.id, actor: null, action: 'domain.verified' });
