@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isApiOrProviderPath } from '../lib/server-paths.ts';
 
 /**
  * Serves the built console; any other GET that is not an API or provider path gets
@@ -24,13 +25,15 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '/';
-    const isApi = pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/oidc');
-    if (!isApi && built && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (
+      !isApiOrProviderPath(request.url) &&
+      built &&
+      (request.method === 'GET' || request.method === 'HEAD')
+    ) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir);
     }
     return reply.status(404).send({
-      error: { code: 'not_found', message: `No route ${request.method} ${pathname}` },
+      error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` },
     });
   });
 }

@@ -2,6 +2,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
+import { isApiOrProviderPath } from '../lib/server-paths.ts';
 
 /** Security headers with a CSP that allows no inline script, and per-address request limits. */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
@@ -25,11 +26,16 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
   });
-  // A generous ceiling for everything; public endpoints set tighter limits on their routes.
+  // A generous ceiling for the API and the provider; public endpoints set tighter limits on their
+  // routes. The console's static files are not counted: one page load fetches a dozen of them, and
+  // counting them would lock out a busy office behind one address for reading cached JavaScript.
   await app.register(rateLimit, {
     global: true,
     max: 600,
     timeWindow: '1 minute',
+    // Judged by the matched route's declared path, never the raw URL, which an encoded
+    // character (`/%61pi/…`) could make look like something else.
+    allowList: (request) => !isApiOrProviderPath(request.routeOptions.url ?? request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'rate_limited',

@@ -205,3 +205,26 @@ describe('access guard', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('per-address request limits', () => {
+  it("counts API requests against the address's limit, but never the console's files", async () => {
+    const from = { remoteAddress: '203.0.113.77' };
+    for (let i = 0; i < 650; i++) {
+      const asset = await app.inject({ url: '/assets/app-abc123.js', ...from });
+      expect(asset.statusCode).toBe(200);
+    }
+    let answered = 0;
+    for (let i = 0; i < 600; i++) {
+      if ((await app.inject({ url: '/api/health', ...from })).statusCode === 200) answered++;
+    }
+    expect(answered).toBe(600);
+    const limited = await app.inject({ url: '/api/health', ...from });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error.code).toBe('rate_limited');
+    // An encoded path reaches the same route and the same limit.
+    expect((await app.inject({ url: '/%61pi/health', ...from })).statusCode).not.toBe(200);
+    // The console still loads for that address, and other addresses are not affected.
+    expect((await app.inject({ url: '/assets/app-abc123.js', ...from })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/health', remoteAddress: '203.0.113.78' })).statusCode).toBe(200);
+  });
+});
