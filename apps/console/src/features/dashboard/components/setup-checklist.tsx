@@ -24,7 +24,7 @@ export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefine
         </h2>
       </div>
       {setup && open.length === 0 ? (
-        <div className="card-body pt-2 px-4 d-flex align-items-center gap-2 text-body-secondary">
+        <div className="card-body flex-grow-0 pt-2 px-4 d-flex align-items-center gap-2 text-body-secondary">
           <CheckCircle2 size={20} className="text-success" aria-hidden="true" />
           Every setup step is done.
         </div>
