@@ -1,8 +1,25 @@
 import type { Page } from '@playwright/test';
+import { createOrganization } from '../../server/src/modules/organizations/create-organization.ts';
 import { expect, test } from './support/fixtures.ts';
 
-// The console shell (issue 2, item 5) at the four widths of DESIGN.md.
+// The console shell (issue 2, item 5) at the four widths of DESIGN.md, seen by the admin of an
+// organisation made the way the operator command makes one (with its cloud-storage app).
 const widths = [375, 768, 1000, 1280] as const;
+
+test.beforeEach(async ({ atrium, signInAs }, testInfo) => {
+  if (testInfo.tags.includes('@signed-out')) return;
+  const site = `shell-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const created = await createOrganization(atrium.db, atrium.config, {
+    name: 'Shell Ltd',
+    siteName: site,
+    admin: { email: `ada@${site}.example.com`, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
+  });
+  await signInAs({
+    id: created.adminUserId,
+    email: `ada@${site}.example.com`,
+    organizationId: created.organizationId,
+  });
+});
 
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Main navigation' });
 const toggle = (page: Page) => page.getByRole('link', { name: /navigation menu/ });
@@ -94,8 +111,12 @@ for (const width of widths) {
       await page.getByRole('button', { name: 'Open profile panel' }).click();
       const panel = page.getByRole('dialog', { name: 'Profile' });
       await expect(panel).toBeVisible();
-      await expect(panel.getByTestId('profile-name')).not.toBeEmpty();
-      await expect(panel.getByTestId('profile-email')).not.toBeEmpty();
+      await expect(panel.getByTestId('profile-name')).toHaveText('Ada Lovelace');
+      await expect(panel.getByTestId('profile-email')).toHaveText(/^ada@shell-/);
+      await expect(panel.getByRole('link', { name: 'Go to Admin Console' })).toHaveAttribute(
+        'href',
+        '/dashboard',
+      );
       await expect(panel.getByRole('button', { name: 'My account' })).toBeVisible();
       await expect(panel.getByRole('button', { name: 'Sign out' })).toBeVisible();
       const box = await panel.boundingBox();
@@ -112,6 +133,10 @@ for (const width of widths) {
       await page.goto('/404');
       await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
       await expect(page).toHaveTitle('Page not found | Atrium');
+      await expect(page.getByRole('link', { name: 'Back to Admin home' })).toHaveAttribute(
+        'href',
+        '/dashboard',
+      );
       await page.goto('/no/such/page');
       await expect(page.getByRole('heading', { level: 1, name: 'Admin home' })).toBeVisible();
     });
@@ -136,6 +161,17 @@ for (const width of widths) {
     });
   });
 }
+
+test(
+  'a signed-out visitor sees the 404 page too, with a way to sign in',
+  { tag: '@signed-out' },
+  async ({ page }) => {
+    await page.goto('/404');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', /^\/api\/sso\/start/);
+    await expect(page.getByRole('complementary', { name: 'Main navigation' })).toHaveCount(0);
+  },
+);
 
 test.describe('sidebar entries', () => {
   test.use({ viewport: { width: 1280, height: 800 } });

@@ -1,6 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { ComponentType } from 'react';
-import { requireAdmin, requireSignedIn } from '../features/auth/require-session.ts';
+import { loadOptionalSession, requireAdmin, requireSignedIn } from '../features/auth/require-session.ts';
 import { landInSetupUntilFinished } from '../features/setup/setup-landing.ts';
 import { routes } from '../lib/paths.ts';
 import { RouteError } from './route-error.tsx';
@@ -27,6 +27,12 @@ export const routeTree: RouteObject[] = [
         lazy: page(() => import('./layouts/apps/apps-layout.tsx')),
         loader: requireSignedIn,
         children: [{ path: routes.application, lazy: page(() => import('./routes/application.tsx')) }],
+      },
+      {
+        // PRODUCT.md §3: anyone may see the 404, inside the layout that fits who they are.
+        lazy: page(() => import('./layouts/any-visitor-layout.tsx')),
+        loader: loadOptionalSession,
+        children: [{ path: routes.notFound, lazy: page(() => import('./routes/not-found.tsx')) }],
       },
       {
         // Everyone's notifications: inside the admin layout for admins, the apps layout otherwise.
@@ -66,7 +72,6 @@ export const routeTree: RouteObject[] = [
           { path: routes.appInstall, lazy: page(() => import('./routes/app-install.tsx')) },
           { path: routes.appDetail, lazy: page(() => import('./routes/app-detail.tsx')) },
           { path: routes.activity, lazy: page(() => import('./routes/activity.tsx')) },
-          { path: routes.notFound, lazy: page(() => import('./routes/not-found.tsx')) },
           // The seed spec: the catch-all shows the dashboard.
           { path: '*', loader: landInSetupUntilFinished, lazy: page(() => import('./routes/dashboard.tsx')) },
         ],

@@ -1,6 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
 import { Compass, House } from 'lucide-react';
 import { Link } from 'react-router';
-import { paths } from '../../lib/paths.ts';
+import { currentUserQuery } from '../../features/auth/api/current-user.ts';
+import { paths, serverPaths } from '../../lib/paths.ts';
+
+/** Where the way back leads: the admin home, the apps page, or sign-in for a signed-out visitor. */
+function WayBack() {
+  // The route's loader already asked for the session; this only reads what it found.
+  const user = useQuery({ ...currentUserQuery, enabled: false }).data;
+  const className = 'btn btn-primary d-inline-flex align-items-center gap-2';
+  if (!user) {
+    return (
+      <a href={serverPaths.ssoStart(paths.dashboard())} className={className}>
+        Sign in
+      </a>
+    );
+  }
+  return (
+    <Link to={user.isAdmin ? paths.dashboard() : paths.application()} className={className}>
+      <House size={18} aria-hidden="true" />
+      {user.isAdmin ? 'Back to Admin home' : 'Go to your apps'}
+    </Link>
+  );
+}
 
 export default function NotFoundPage() {
   return (
@@ -14,10 +36,7 @@ export default function NotFoundPage() {
         <p className="text-body-secondary mx-auto atrium-empty__text">
           The page you are looking for does not exist, or it is not available yet.
         </p>
-        <Link to={paths.dashboard()} className="btn btn-primary d-inline-flex align-items-center gap-2">
-          <House size={18} aria-hidden="true" />
-          Back to Admin home
-        </Link>
+        <WayBack />
       </div>
     </div>
   );

@@ -10,20 +10,25 @@ export function goToSignIn(returnTo: string): Promise<never> {
   return new Promise<never>(() => undefined);
 }
 
+/** Pages anyone may see (the 404): the session when there is one, null when signed out. */
+export async function loadOptionalSession(): Promise<CurrentUser | null> {
+  try {
+    return await queryClient.ensureQueryData(currentUserQuery);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
 /**
  * Route guard for every signed-in page (PRODUCT.md §3): loads the session first; a signed-out
  * visitor goes to sign in and comes back to the page afterwards.
  */
 export async function requireSignedIn({ request }: LoaderFunctionArgs): Promise<CurrentUser> {
-  try {
-    return await queryClient.ensureQueryData(currentUserQuery);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      const url = new URL(request.url);
-      return goToSignIn(`${url.pathname}${url.search}`);
-    }
-    throw error;
-  }
+  const user = await loadOptionalSession();
+  if (user) return user;
+  const url = new URL(request.url);
+  return goToSignIn(`${url.pathname}${url.search}`);
 }
 
 /** Admin routes: a signed-in non-admin goes to the apps page. */
