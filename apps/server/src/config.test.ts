@@ -34,10 +34,17 @@ describe('loadConfig', () => {
     [{ ALLOW_UNVERIFIED_DOMAINS: 'maybe' }, 'ALLOW_UNVERIFIED_DOMAINS'],
     [{ ATRIUM_SECRET: 'short' }, 'ATRIUM_SECRET'],
     [{ APP_CATALOG: '/nonexistent/catalog.json' }, 'APP_CATALOG'],
+    [{ ACCOUNT_PORTAL_URL: 'javascript:alert(1)' }, 'ACCOUNT_PORTAL_URL'],
+    [{ ACCOUNT_PORTAL_URL: '//evil.example' }, 'ACCOUNT_PORTAL_URL'],
   ])('names the bad setting in %o', (env, setting) => {
     const attempt = () => loadConfig({ ...base, ...env });
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(new RegExp(`^Invalid setting ${setting}: `));
+  });
+
+  it('accepts an external account portal', () => {
+    const url = 'https://accounts.example.com/me';
+    expect(loadConfig({ ...base, ACCOUNT_PORTAL_URL: url }).accountPortalUrl).toBe(url);
   });
 
   it('accepts DNS servers with ports', () => {

@@ -52,7 +52,10 @@ const envSchema = z.object({
   APP_CATALOG: z.string().optional(),
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
-  ACCOUNT_PORTAL_URL: z.string().min(1).default('/profile'),
+  ACCOUNT_PORTAL_URL: z
+    .string()
+    .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, 'expected a path starting with / or an http(s):// URL')
+    .default('/profile'),
   DOMAIN_RECHECK_INTERVAL_SECONDS: z.coerce
     .number({ message: 'expected a number of seconds' })
     .int()

@@ -67,6 +67,8 @@ export const sessionResponse = z.object({
     groups: z.array(z.object({ name: z.string() })),
   }),
   organization: z.object({ id: z.string(), name: z.string(), siteName: z.string(), siteUrl: z.string() }),
+  /** The operator's ACCOUNT_PORTAL_URL: a console path (default /profile) or an external URL. */
+  accountPortalUrl: z.string(),
   csrfToken: z.string(),
 });
 export type SessionResponse = z.infer<typeof sessionResponse>;

@@ -19,6 +19,7 @@ const sampleAdmin: currentUser.CurrentUser = {
   isAdmin: true,
   groups: [{ name: 'Dashboard' }],
   organization: { name: 'Example Organisation', siteName: 'example', siteUrl: 'https://example.localhost' },
+  accountPortalUrl: '/profile',
 };
 
 function renderMenu() {
@@ -70,6 +71,22 @@ describe('ProfileMenu', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
     act(() => vi.advanceTimersByTime(500));
     expect(router.state.location.pathname).toBe('/profile');
+  });
+
+  it("goes to the operator's external account portal when one is set", () => {
+    vi.useFakeTimers();
+    vi.spyOn(currentUser, 'useCurrentUser').mockReturnValue({
+      ...sampleAdmin,
+      accountPortalUrl: 'https://accounts.example.com/me',
+    });
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign });
+    renderMenu();
+    fireEvent.click(screen.getByRole('button', { name: 'Open profile panel' }));
+    fireEvent.click(screen.getByRole('button', { name: 'My account' }));
+    expect(assign).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(500));
+    expect(assign).toHaveBeenCalledWith('https://accounts.example.com/me');
   });
 
   it('closes on Escape', () => {

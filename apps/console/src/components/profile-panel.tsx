@@ -49,7 +49,10 @@ export function ProfileMenu() {
     timer.current = window.setTimeout(() => {
       setLeaving(false);
       setOpen(false);
-      void navigate(paths.profile());
+      // The seed spec sends 'My account' to an account portal: the operator's, or /profile.
+      const target = user.accountPortalUrl;
+      if (target.startsWith('/')) void navigate(target);
+      else window.location.assign(target);
     }, SuperFast);
   }
 

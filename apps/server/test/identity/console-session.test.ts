@@ -68,6 +68,7 @@ describe('the console session (backend-for-frontend)', () => {
       groups: [{ name: 'Dashboard' }],
     });
     expect(body.organization).toMatchObject({ id: org.id, siteName: org.siteName });
+    expect(body.accountPortalUrl).toBe('/profile');
     expect(body.csrfToken).toEqual(expect.any(String));
     // The browser never holds a token: only the opaque session cookie.
     expect(session.body).not.toMatch(/eyJ/);

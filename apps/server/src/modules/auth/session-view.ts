@@ -2,9 +2,13 @@ import type { SessionResponse } from '@atrium/contracts/auth';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
+import { siteUrl } from '../organizations/site-url.ts';
 import type { SessionPrincipal } from './sessions.repository.ts';
 
-/** GET /api/session: who is signed in, their groups (admin = member of Dashboard), the CSRF token. */
+/**
+ * GET /api/session: who is signed in, their groups (admin = member of Dashboard), where the
+ * profile panel's 'My account' leads, and the CSRF token.
+ */
 export async function findSessionView(
   db: Db,
   config: Config,
@@ -50,8 +54,9 @@ export async function findSessionView(
       id: user.org_id,
       name: user.org_name,
       siteName: user.site_name,
-      siteUrl: `https://${user.site_name}.${config.siteBaseDomain}`,
+      siteUrl: siteUrl(config, user.site_name),
     },
+    accountPortalUrl: config.accountPortalUrl,
     csrfToken: principal.csrfToken,
   };
 }

@@ -12,6 +12,8 @@ export interface CurrentUser {
   isAdmin: boolean;
   groups: { name: string }[];
   organization: { name: string; siteName: string; siteUrl: string };
+  /** Where 'My account' leads: a console path or the operator's external account portal. */
+  accountPortalUrl: string;
 }
 
 /** The seed spec's admin flag: true when the user's groups include one named Dashboard. */
@@ -33,6 +35,7 @@ export const signedOutUser: CurrentUser = {
   isAdmin: false,
   groups: [],
   organization: { name: '', siteName: '', siteUrl: '' },
+  accountPortalUrl: '/profile',
 };
 
 export const sessionKeys = { all: ['session'] as const };
@@ -45,6 +48,7 @@ export async function fetchCurrentUser(): Promise<CurrentUser> {
     ...session.user,
     isAdmin: session.user.isAdmin || isAdminFromGroups(session.user.groups),
     organization: session.organization,
+    accountPortalUrl: session.accountPortalUrl,
   };
 }
 
