@@ -1,0 +1,125 @@
+// Screenshots of the console at the four widths of DESIGN.md (375, 768, 1000, 1280), for people
+// to look at: the real server on a fresh embedded database with a small organisation in it,
+// driven by Playwright on Debian's Chromium. Writes screenshots/<width>-<page>.png.
+//   npm run screenshots [-- page-name ...]
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { createOrganization } from '../apps/server/src/modules/organizations/create-organization.ts';
+import { signInAs } from '../apps/server/test/support/fixtures.ts';
+import { createTestApp } from '../apps/server/test/support/test-app.ts';
+
+const WIDTHS = [375, 768, 1000, 1280] as const;
+const out = path.resolve(import.meta.dirname, '../screenshots');
+const only = process.argv.slice(2);
+
+const atrium = await createTestApp({ env: { ALLOW_UNVERIFIED_DOMAINS: 'true' }, listen: true });
+const origin = atrium.config.publicUrl.origin;
+const created = await createOrganization(atrium.db, atrium.config, {
+  name: 'Acme Ltd',
+  siteName: 'acme',
+  admin: { email: 'ada@acme.example', firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
+});
+const admin = { id: created.adminUserId, email: 'ada@acme.example', organizationId: created.organizationId };
+const session = await signInAs(atrium.db, admin);
+
+async function call(method: 'POST' | 'GET', url: string, payload?: unknown) {
+  const res = await atrium.app.inject({ method, url, payload: payload as object, headers: session.headers });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+// A little of everything, through the API as an admin would make it.
+const domain = await call('POST', '/api/domains', { name: 'acme.example' });
+const team = await call('POST', '/api/groups', { name: 'Engineering' });
+const people = [
+  ['Grace', 'Hopper'],
+  ['Alan', 'Turing'],
+  ['Katherine', 'Johnson'],
+  ['Edsger', 'Dijkstra'],
+  ['Barbara', 'Liskov'],
+] as const;
+for (const [firstName, lastName] of people) {
+  await call('POST', '/api/users', {
+    firstName,
+    lastName,
+    localPart: firstName.toLowerCase(),
+    domain: 'acme.example',
+    groupIds: [team.id ?? team.group?.id].filter(Boolean),
+    credential: 'invitation',
+  });
+}
+const domainId: string = domain.id ?? domain.domain?.id;
+
+const pages: [name: string, url: string][] = [
+  ['dashboard', '/dashboard'],
+  ['organization', '/organization'],
+  ['domains', '/domain'],
+  ['add-domain', '/addomain'],
+  ['verify-domain', `/d-verify?id=${domainId}`],
+  ['users', '/users'],
+  ['add-user', '/adduser'],
+  ['groups', '/groups'],
+  ['apps', '/apps'],
+  ['apps-catalog', '/apps/catalog'],
+  ['activity', '/activity'],
+  ['notifications', '/notifications'],
+  ['profile', '/profile'],
+  ['application', '/application'],
+  ['not-found', '/404'],
+];
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+});
+mkdirSync(out, { recursive: true });
+
+async function shoot(page: Page, width: number, name: string) {
+  if (only.length && !only.includes(name)) return;
+  await page.waitForLoadState('networkidle');
+  // A viewport as tall as the page rather than a full-page capture: the capture's resizing makes
+  // the fixed sidebar animate mid-shot. Then let the layout's transitions finish.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height: Math.max(800, Math.min(height, 4000)) });
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: path.join(out, `${width}-${name}.png`) });
+  await page.setViewportSize({ width, height: 800 });
+}
+
+for (const width of WIDTHS) {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: origin, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  for (const [pageName, url] of pages) {
+    await page.goto(`${origin}${url}`);
+    await shoot(page, width, pageName);
+  }
+  // The open states: the drawer or the profile panel, and the search box.
+  await page.goto(`${origin}/dashboard`);
+  await page.waitForLoadState('networkidle');
+  if (width < 992) await page.getByRole('link', { name: /navigation menu/ }).click();
+  else await page.getByRole('button', { name: 'Open profile panel' }).click();
+  await shoot(page, width, width < 992 ? 'drawer' : 'profile-panel');
+  await page.keyboard.press('Escape');
+  await page.goto(`${origin}/users`);
+  await page.getByRole('button', { name: 'Open search' }).click();
+  await page.getByPlaceholder('Search . . .').fill('do');
+  await shoot(page, width, 'search');
+
+  const visitor = await browser.newContext({ viewport: { width, height: 800 } });
+  const signedOut = await visitor.newPage();
+  await signedOut.goto(`${origin}/api/sso/start`);
+  await shoot(signedOut, width, 'login');
+  await signedOut.goto(`${origin}/signup`);
+  await shoot(signedOut, width, 'signup');
+  await signedOut.goto(`${origin}/forgot-password`);
+  await shoot(signedOut, width, 'forgot-password');
+  await visitor.close();
+  await context.close();
+}
+
+await browser.close();
+await atrium.close();
+console.log(`Screenshots in ${path.relative(process.cwd(), out)}/`);
