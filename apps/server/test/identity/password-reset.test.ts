@@ -1,7 +1,12 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, createUser, type TestOrganization } from '../support/fixtures.ts';
+import {
+  createOrganizationWithAdmin,
+  createUser,
+  signInAs,
+  type TestOrganization,
+} from '../support/fixtures.ts';
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TestBrowser } from './support/browser.ts';
@@ -119,5 +124,17 @@ describe('forgot password', () => {
     expect((await complete({ email: user.email, code, password: 'yet another passphrase' })).statusCode).toBe(
       400,
     );
+    // Signed in again, the user finds a notification of the reset; nobody else has one.
+    const again = await signInAs(server.db, user);
+    const notes = await server.app.inject({ url: '/api/notifications', headers: again.headers });
+    expect(notes.json().items).toEqual([
+      expect.objectContaining({ kind: 'password.changed', title: 'Your password was reset' }),
+    ]);
+    const others = await server.db
+      .selectFrom('notifications')
+      .select('user_id')
+      .where('kind', '=', 'password.changed')
+      .execute();
+    expect(others.map((n) => n.user_id)).toEqual([user.id]);
   });
 });

@@ -9,6 +9,7 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import { passwordResetCodeMail } from './auth-mail.ts';
 import { consumeEmailCode, issueEmailCode, RESEND_AFTER_SECONDS } from './email-codes.ts';
 import { revokeUserAccess } from './revoke-user-access.ts';
+import { notifyPasswordChanged } from '../notifications/notify.ts';
 
 interface Deps {
   db: Db;
@@ -71,5 +72,6 @@ export async function completePasswordReset(
       target: { type: 'user', id: user.id, label },
       ip: input.ip,
     });
+    await notifyPasswordChanged(trx, { organizationId: user.organization_id, userId: user.id }, 'reset');
   });
 }

@@ -8,6 +8,7 @@ import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwor
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { revokeUserAccess } from './revoke-user-access.ts';
+import { notifyPasswordChanged } from '../notifications/notify.ts';
 
 const tags = ['profile'];
 
@@ -122,6 +123,11 @@ export const profileRoutes =
             target: { type: 'user', id: user.id, label },
             ip: request.ip,
           });
+          await notifyPasswordChanged(
+            trx,
+            { organizationId: principal.organizationId, userId: user.id },
+            'changed',
+          );
         });
         return { message: 'Your password was changed. Your other sessions were signed out.' };
       },

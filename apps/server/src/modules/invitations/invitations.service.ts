@@ -7,6 +7,7 @@ import { issueSignInTicket } from '../auth/sign-in-tickets.ts';
 import { endUserAccess } from '../users/end-user-access.ts';
 import { setUserPassword } from '../users/users.repository.ts';
 import { consumeLink, findLinkByToken } from './invitations.repository.ts';
+import { notifyPasswordChanged } from '../notifications/notify.ts';
 
 const notValid = () =>
   new AppError(
@@ -77,6 +78,14 @@ export async function acceptLink(
       target: { type: 'user', id: link.user_id, label: link.email },
       ip,
     });
+    // An invitation sets the first password; only a reset changes one.
+    if (link.purpose === 'reset') {
+      await notifyPasswordChanged(
+        trx,
+        { organizationId: link.organization_id, userId: link.user_id },
+        'reset',
+      );
+    }
     return issueSignInTicket(trx, link.user_id);
   });
   const next = `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`;

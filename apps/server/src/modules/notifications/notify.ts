@@ -125,3 +125,35 @@ export async function notifySetupStepsLeft(
     link: '/dashboard',
   });
 }
+
+const IF_NOT_YOU = 'If this was not you, tell your administrator.';
+const PASSWORD_CHANGES = {
+  changed: {
+    title: 'Your password was changed',
+    body: `Your other sessions were signed out. ${IF_NOT_YOU}`,
+  },
+  'set-by-admin': {
+    title: 'An administrator set a new password for you',
+    body: `You were signed out everywhere. ${IF_NOT_YOU}`,
+  },
+  reset: { title: 'Your password was reset', body: `You were signed out everywhere. ${IF_NOT_YOU}` },
+} as const;
+
+/**
+ * "Password changed on your account", to the account's owner only, however it changed, so a
+ * change they did not make stands out.
+ *
+ *   await notifyPasswordChanged(trx, { organizationId, userId }, 'reset');
+ */
+export async function notifyPasswordChanged(
+  db: DbOrTrx,
+  user: { organizationId: string; userId: string },
+  how: keyof typeof PASSWORD_CHANGES,
+): Promise<void> {
+  await notifyUsers(db, [user.userId], {
+    organizationId: user.organizationId,
+    kind: 'password.changed',
+    ...PASSWORD_CHANGES[how],
+    link: '/profile',
+  });
+}

@@ -17,6 +17,7 @@ import {
   type UserRow,
 } from './users.repository.ts';
 import type { Actor, UsersDeps } from './users.deps.ts';
+import { notifyPasswordChanged } from '../notifications/notify.ts';
 
 const LAST_ADMIN = (verb: string) =>
   `Dashboard must keep at least one active member. Add another administrator before you ${verb} this user.`;
@@ -115,6 +116,7 @@ export async function adminSetPassword(
       target: { type: 'user', id: userId, label: user.email },
       ip: actor.ip,
     });
+    await notifyPasswordChanged(trx, { organizationId: actor.organizationId, userId }, 'set-by-admin');
   });
 }
 
