@@ -163,16 +163,18 @@ describe('adding a user', () => {
 });
 
 describe('unverified domains (ALLOW_UNVERIFIED_DOMAINS)', () => {
-  it('offers every domain of the organisation', async () => {
+  it('offers every domain of the organisation and accepts any other', async () => {
     const loose = await createTestApp({ env: { ALLOW_UNVERIFIED_DOMAINS: 'true' }, database: t.database });
     try {
       const session = as(loose, await signInAs(t.db, org.admin));
       expect((await session.get('/api/users/email-domains')).body).toEqual({
         domains: ['acme.test', 'pending.acme.test'],
-        anyDomain: false,
+        anyDomain: true,
       });
       const ok = await session.post('/api/users', person('on-pending', { domain: 'pending.acme.test' }));
       expect(ok.status).toBe(201);
+      const elsewhere = await session.post('/api/users', person('elsewhere', { domain: 'example.net' }));
+      expect(elsewhere.status).toBe(201);
     } finally {
       await loose.close();
     }

@@ -7,10 +7,10 @@ import { fieldError } from '../../lib/errors.ts';
 // 'pending' | 'verified'); it is read here with plain SQL so this area does not depend on its types.
 
 /**
- * The domains the add-user form offers (PRODUCT.md §4.6): the organisation's verified domains;
- * with ALLOW_UNVERIFIED_DOMAINS, every domain it has added. An evaluation install whose
- * organisation has added no domain at all may type any domain (`anyDomain`), except one
- * that another organisation has verified.
+ * The domains the add-user form offers (PRODUCT.md §4.6): the organisation's verified domains.
+ * With ALLOW_UNVERIFIED_DOMAINS (evaluation installs) it offers every domain the organisation
+ * has added and may type any other (`anyDomain`), except one another organisation has verified:
+ * that domain's addresses belong to them.
  */
 export async function emailDomainsFor(
   db: DbOrTrx,
@@ -20,7 +20,7 @@ export async function emailDomainsFor(
   const { rows } = await sql<{ name: string; state: string }>`
     select name, state from domains where organization_id = ${organizationId} order by name`.execute(db);
   const domains = rows.filter((d) => allowUnverified || d.state === 'verified').map((d) => d.name);
-  return { domains, anyDomain: allowUnverified && rows.length === 0 };
+  return { domains, anyDomain: allowUnverified };
 }
 
 /** Refuses a domain the organisation may not create addresses on. */

@@ -126,13 +126,21 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
           <Form.Group className="col-sm-6" controlId="add-user-domain">
             <Form.Label className="visually-hidden">Domain</Form.Label>
             {anyDomain ? (
-              <Form.Control
-                placeholder="example.com"
-                autoCapitalize="none"
-                spellCheck={false}
-                {...register('domain')}
-                isInvalid={!!errors.domain}
-              />
+              <>
+                <Form.Control
+                  placeholder="example.com"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  list="add-user-domain-options"
+                  {...register('domain')}
+                  isInvalid={!!errors.domain}
+                />
+                <datalist id="add-user-domain-options">
+                  {domainOptions.map((name) => (
+                    <option key={name} value={name} />
+                  ))}
+                </datalist>
+              </>
             ) : (
               <Form.Select {...register('domain')} isInvalid={!!errors.domain}>
                 <option value="">{domains.isPending ? 'Loading domains…' : 'Choose a domain'}</option>
@@ -148,8 +156,8 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
         </div>
         {anyDomain ? (
           <Form.Text>
-            Evaluation install: your organisation has no domain yet, so any domain not verified by another
-            organisation can be used.
+            Evaluation install: any domain can be used, verified or not, unless another organisation has
+            verified it.
           </Form.Text>
         ) : null}
       </fieldset>
