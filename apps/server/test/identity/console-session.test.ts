@@ -93,9 +93,13 @@ describe('the console session (backend-for-frontend)', () => {
     await browser.request('/api/sso/start');
     const forged = await browser.request('/api/sso/callback?code=forged&state=wrong');
     expect(forged.status).toBe(303);
-    expect(forged.location).toBe(
-      `${origin}/login?error=The+sign-in+did+not+complete.+Start+again.`.replaceAll('+', '%20'),
+    expect(forged.location).toBe(`${origin}/login?error=incomplete`);
+    // Whatever the callback's URL says, /login gets one of our own codes, never the caller's words.
+    await browser.request('/api/sso/start');
+    const crafted = await browser.request(
+      '/api/sso/callback?error=access_denied&error_description=Call+0800+to+unlock+your+account',
     );
+    expect(crafted.location).toBe(`${origin}/login?error=cancelled`);
     const noTransaction = await new TestBrowser(origin).request('/api/sso/callback?code=x&state=y');
     expect(new URL(noTransaction.location!).pathname).toBe('/login');
   });

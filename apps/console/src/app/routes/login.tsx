@@ -1,3 +1,4 @@
+import { signInErrorMessage } from '@atrium/contracts/auth';
 import { LogIn } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -37,7 +38,7 @@ export default function LoginPage() {
       {uid ? (
         <LoginSteps uid={uid} />
       ) : error ? (
-        <Restart heading="Sign-in did not complete" message={error} />
+        <Restart heading="Sign-in did not complete" message={signInErrorMessage(error)} />
       ) : (
         <Spinner animation="border" size="sm" role="status" aria-label="Loading" />
       )}

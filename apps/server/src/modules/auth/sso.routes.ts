@@ -1,6 +1,7 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionResponse, ssoLogoutResponse } from '@atrium/contracts/auth';
+import { sessionResponse, ssoLogoutResponse, type SignInErrorCode } from '@atrium/contracts/auth';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
@@ -66,8 +67,8 @@ export const ssoRoutes =
         const tx = readTransaction(request, config);
         clearTransaction(reply, config);
         if (!tx || request.query.error) {
-          const reason = request.query.error_description ?? 'The sign-in did not complete. Start again.';
-          return reply.redirect(`/login?error=${encodeURIComponent(reason)}`, 303);
+          // The provider's own words are not passed on: /login shows only messages of ours.
+          return backToSignIn(reply, request.query.error === 'access_denied' ? 'cancelled' : 'incomplete');
         }
         let exchanged: Awaited<ReturnType<SsoClient['exchangeCode']>>;
         try {
@@ -75,8 +76,7 @@ export const ssoRoutes =
         } catch (error) {
           // A stale or replayed callback (old tab, back button): start again rather than fail.
           request.log.warn({ err: error }, 'SSO callback refused');
-          const reason = 'The sign-in did not complete. Start again.';
-          return reply.redirect(`/login?error=${encodeURIComponent(reason)}`, 303);
+          return backToSignIn(reply, 'incomplete');
         }
         const { idToken, claims } = exchanged;
         const user = await db
@@ -85,8 +85,7 @@ export const ssoRoutes =
           .where('id', '=', claims.sub)
           .where('status', '=', 'active')
           .executeTakeFirst();
-        if (!user)
-          return reply.redirect(`/login?error=${encodeURIComponent('This account cannot sign in.')}`, 303);
+        if (!user) return backToSignIn(reply, 'account_unavailable');
         // A fresh session id at every sign-in (no session fixation).
         const token = randomToken();
         await insertSession(db, {
@@ -149,3 +148,7 @@ export const ssoRoutes =
       },
     );
   };
+
+function backToSignIn(reply: FastifyReply, error: SignInErrorCode) {
+  return reply.redirect(`/login?${new URLSearchParams({ error })}`, 303);
+}
