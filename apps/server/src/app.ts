@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { createMailer, type Mailer } from './lib/mail.ts';
+import { requestLogEntry } from './lib/log-redaction.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { appsRoutes } from './modules/apps/apps.routes.ts';
 import { loadAppCatalog } from './modules/apps/catalog.ts';
@@ -36,7 +37,11 @@ export interface AppDeps {
 /** Builds the whole server: API, identity provider and console. Used by main and by tests. */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization'],
+      serializers: { req: requestLogEntry },
+    },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: config.trustProxy,
