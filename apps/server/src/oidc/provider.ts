@@ -35,6 +35,9 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
     interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
+      // The console asks for `sid` in its ID token through it, to know which SSO session each
+      // console session came from (ending one session ends that SSO session too).
+      claimsParameter: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       revocation: { enabled: true },
       userinfo: { enabled: true },

@@ -9,6 +9,7 @@ import { principalOf } from '../../plugins/auth-guard.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { revokeUserAccess } from './revoke-user-access.ts';
 import { notifyPasswordChanged } from '../notifications/notify.ts';
+import { endConsoleSession } from './end-console-session.ts';
 
 const tags = ['profile'];
 
@@ -60,20 +61,21 @@ export const profileRoutes =
         schema: {
           operationId: 'endOwnSession',
           tags,
-          summary: 'Ends one of your console sessions',
+          summary: 'Ends one of your sessions; that device signs in again with password and code',
           params: z.object({ sessionId: z.string().min(1).max(100) }),
           response: { 204: z.null() },
         },
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        const deleted = await db
-          .deleteFrom('console_sessions')
-          .where('id', '=', request.params.sessionId)
-          .where('user_id', '=', principal.userId)
-          .returning('id')
-          .executeTakeFirst();
-        if (!deleted) throw notFound('Session');
+        const ended = await db.transaction().execute((trx) =>
+          endConsoleSession(trx, {
+            organizationId: principal.organizationId,
+            userId: principal.userId,
+            sessionId: request.params.sessionId,
+          }),
+        );
+        if (!ended) throw notFound('Session');
         return reply.status(204).send(null);
       },
     );

@@ -84,14 +84,3 @@ export async function touchSession(db: DbOrTrx, sessionId: string): Promise<void
 export async function deleteSession(db: DbOrTrx, sessionId: string): Promise<void> {
   await db.deleteFrom('console_sessions').where('id', '=', sessionId).execute();
 }
-
-/** Ends every console session of a user (suspension, deletion, password reset). */
-export async function deleteUserSessions(
-  db: DbOrTrx,
-  userId: string,
-  exceptSessionId?: string,
-): Promise<void> {
-  let query = db.deleteFrom('console_sessions').where('user_id', '=', userId);
-  if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
-  await query.execute();
-}

@@ -52,6 +52,7 @@ export function createSsoClient(app: FastifyInstance, config: Config, consoleCli
           nonce: tx.nonce,
           code_challenge: await client.calculatePKCECodeChallenge(tx.verifier),
           code_challenge_method: 'S256',
+          claims: JSON.stringify({ id_token: { sid: null } }),
           ...(options.prompt ? { prompt: options.prompt } : {}),
         })
         .toString();

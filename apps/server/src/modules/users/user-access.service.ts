@@ -9,7 +9,6 @@ import { sendSetPasswordMail } from './users.service.ts';
 import {
   actorLabel,
   deleteUser,
-  deleteUserSession,
   findUser,
   lockUser,
   setUserPassword,
@@ -18,6 +17,7 @@ import {
 } from './users.repository.ts';
 import type { Actor, UsersDeps } from './users.deps.ts';
 import { notifyPasswordChanged } from '../notifications/notify.ts';
+import { endConsoleSession } from '../auth/end-console-session.ts';
 
 const LAST_ADMIN = (verb: string) =>
   `Dashboard must keep at least one active member. Add another administrator before you ${verb} this user.`;
@@ -149,8 +149,26 @@ export async function sendPasswordLink(
   return { mailSent };
 }
 
-/** Ends one of a user's console sessions (the user's page lists them). */
+/**
+ * Ends one of a user's sessions (the user's page lists them): the console session and the SSO
+ * session behind it, so that device has to sign in again.
+ */
 export async function endSession(db: Db, actor: Actor, userId: string, sessionId: string): Promise<void> {
   const user = await targetOf(db, actor, userId);
-  if (!(await deleteUserSession(db, actor.organizationId, user.id, sessionId))) throw notFound('Session');
+  const label = await actorLabel(db, actor.organizationId, actor.userId);
+  await db.transaction().execute(async (trx) => {
+    const ended = await endConsoleSession(trx, {
+      organizationId: actor.organizationId,
+      userId: user.id,
+      sessionId,
+    });
+    if (!ended) throw notFound('Session');
+    await recordActivity(trx, {
+      organizationId: actor.organizationId,
+      actor: { userId: actor.userId, label },
+      action: 'user.session_ended',
+      target: { type: 'user', id: user.id, label: user.email },
+      ip: actor.ip,
+    });
+  });
 }

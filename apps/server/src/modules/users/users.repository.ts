@@ -172,22 +172,6 @@ export async function listUserSessions(db: DbOrTrx, organizationId: string, user
     .execute();
 }
 
-/** Ends one console session of a user; false when there is no such session. */
-export async function deleteUserSession(
-  db: DbOrTrx,
-  organizationId: string,
-  userId: string,
-  sessionId: string,
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('console_sessions')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
-}
-
 export async function actorLabel(db: DbOrTrx, organizationId: string, userId: string): Promise<string> {
   const row = await findUser(db, organizationId, userId);
   return row ? `${row.first_name} ${row.last_name}` : 'An administrator';

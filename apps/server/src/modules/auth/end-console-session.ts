@@ -1,0 +1,33 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/database.ts';
+import { CONSOLE_CLIENT_ID } from '../../oidc/console-client.ts';
+
+/**
+ * Ends one console session and the provider's SSO session it was signed in with. Without the
+ * second, the ended device would pass straight back through single sign-on on its next request;
+ * with it, that device signs in again with password and code. Call it in a transaction.
+ * False when the user has no such session.
+ */
+export async function endConsoleSession(
+  db: DbOrTrx,
+  session: { organizationId: string; userId: string; sessionId: string },
+): Promise<boolean> {
+  const ended = await db
+    .deleteFrom('console_sessions')
+    .where('organization_id', '=', session.organizationId)
+    .where('user_id', '=', session.userId)
+    .where('id', '=', session.sessionId)
+    .returning('oidc_sid')
+    .executeTakeFirst();
+  if (!ended) return false;
+  if (ended.oidc_sid) {
+    // The ID token's `sid` is the one the provider keeps for the console in that SSO session.
+    await db
+      .deleteFrom('oidc_payloads')
+      .where('type', '=', 'Session')
+      .where(sql<string>`payload->>'accountId'`, '=', session.userId)
+      .where(sql<string>`payload->'authorizations'->${CONSOLE_CLIENT_ID}->>'sid'`, '=', ended.oidc_sid)
+      .execute();
+  }
+  return true;
+}
