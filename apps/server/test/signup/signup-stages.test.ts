@@ -197,14 +197,17 @@ describe('verify stage', () => {
     expectOk(await b.verify(codeB));
   });
 
-  it('caps the codes one address gets in an hour, across flows', async () => {
-    const statuses: number[] = [];
+  it('caps the codes one address gets in an hour at 6, across flows, and says when to try again', async () => {
+    const responses = [];
     for (let i = 0; i < 7; i++) {
       const v = visitor();
       expectOk(await v.site('Flood', `flood-${i}`));
-      statuses.push((await v.email('victim@flood.example')).statusCode);
+      responses.push(await v.email('victim@flood.example'));
     }
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    expect(responses[6]!.json().error.message).toMatch(
+      /^Too many codes were sent to this address\. Try again in (59|60) minutes\.$/,
+    );
   });
 });
 

@@ -13,8 +13,13 @@ import { fieldError, tooManyRequests } from '../../lib/errors.ts';
 export const CODE_TTL_SECONDS = 10 * 60;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_AFTER_SECONDS = 60;
-/** Re-sends of the same sign-in (or reset) per address and hour. */
-export const MAX_RESENDS_PER_HOUR = 5;
+/**
+ * Codes one address gets for one purpose in an hour, whichever sign-ins (or sign-up flows)
+ * asked for them: the first and at most 5 re-sends (PRODUCT.md §4.1). Counted per address, not
+ * per sign-in: anyone who knows a password can start new sign-ins at will, and each fresh code
+ * would otherwise bring 5 more guesses.
+ */
+export const MAX_CODES_PER_HOUR = 6;
 
 export type CodePurpose = 'sign-in' | 'password-reset' | 'sign-up' | (string & {});
 
@@ -50,8 +55,8 @@ export async function issueEmailCode(
     const sent = await trx
       .selectFrom('email_codes')
       .select([
-        // Re-sends: codes beyond the first of each context (a new sign-in is not a re-send).
-        sql<number>`(count(*) - count(distinct context))::int`.as('resends'),
+        sql<number>`count(*)::int`.as('count'),
+        // The 60-second wait is a re-send rule, so per context; the hourly cap below spans them all.
         sql<Date | null>`max(created_at) filter (where context = ${context})`.as('last'),
         sql<Date | null>`min(created_at)`.as('first'),
         sql<Date>`now()`.as('now'),
@@ -68,7 +73,8 @@ export async function issueEmailCode(
         throw tooManyRequests(`You can ask for a new code in ${wait} seconds.`, wait);
       }
     }
-    if (sent.resends >= MAX_RESENDS_PER_HOUR && sent.first) {
+    if (sent.count >= MAX_CODES_PER_HOUR && sent.first) {
+      // The oldest code of the hour leaves the count first; then one more may be sent.
       const until = new Date(new Date(sent.first).getTime() + 60 * 60 * 1000);
       const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
       throw tooManyRequests(
@@ -127,12 +133,14 @@ export async function findLatestCode(
 
 /**
  * Checks and uses up a code. A wrong code costs one of its 5 tries; the fifth kills it.
- * Throws a field error on `code` saying what is wrong and what to do.
+ * `onWrongCode` runs in the transaction that counts a wrong try (sign-in counts it as a failed
+ * sign-in too). Throws a field error on `code` saying what is wrong and what to do.
  */
 export async function consumeEmailCode(
   db: Db,
   config: Config,
   target: CodeTarget & { code: string },
+  onWrongCode?: (trx: DbOrTrx) => Promise<void>,
 ): Promise<void> {
   const row = await db
     .selectFrom('email_codes')
@@ -164,16 +172,21 @@ export async function consumeEmailCode(
     if (used) return;
     throw fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
   }
-  const counted = await db
-    .updateTable('email_codes')
-    .set((eb) => ({
-      attempts: eb('attempts', '+', 1),
-      consumed_at: sql`case when attempts + 1 >= ${CODE_MAX_ATTEMPTS} then now() else consumed_at end`,
-    }))
-    .where('id', '=', row.id)
-    .where('consumed_at', 'is', null)
-    .returning('attempts')
-    .executeTakeFirst();
+  const counted = await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('email_codes')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        consumed_at: sql`case when attempts + 1 >= ${CODE_MAX_ATTEMPTS} then now() else consumed_at end`,
+      }))
+      .where('id', '=', row.id)
+      .where('consumed_at', 'is', null)
+      .returning('attempts')
+      .executeTakeFirst();
+    // A wrong guess is a wrong guess even if the code died meanwhile: always reported.
+    await onWrongCode?.(trx);
+    return updated;
+  });
   const left = CODE_MAX_ATTEMPTS - (counted?.attempts ?? CODE_MAX_ATTEMPTS);
   if (left <= 0) {
     throw fieldError(

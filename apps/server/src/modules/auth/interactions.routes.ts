@@ -180,7 +180,11 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
-        const { userId } = await checkSignInCode(deps, { context: interaction.uid, code: request.body.code });
+        const { userId } = await checkSignInCode(deps, {
+          context: interaction.uid,
+          code: request.body.code,
+          ip: request.ip,
+        });
         return { redirectTo: await finish(request, reply, userId) };
       },
     );

@@ -21,7 +21,8 @@ export const invalidCredentials = () =>
 /**
  * Step 1 of sign-in: the password. Throttling is checked first and counts unknown e-mails too;
  * an unknown e-mail costs one argon2id verification like a wrong password does. On success a
- * 6-digit code goes to the user's address, bound to this sign-in (`context`).
+ * 6-digit code goes to the user's address, bound to this sign-in (`context`); the account gets
+ * at most 6 codes an hour across sign-ins, and only someone with the password learns that.
  */
 export async function checkPasswordAndSendCode(
   deps: SignInDeps,
@@ -45,7 +46,9 @@ export async function checkPasswordAndSendCode(
     await recordFailure(db, identifier, input.ip);
     throw invalidCredentials();
   }
-  if (throttle.failures > 0) await clearFailures(db, identifier);
+  // Failures are not cleared here but once the code is right too: otherwise someone who knows
+  // the password could wipe the wrong codes they have guessed by starting a new sign-in.
+
   // Only someone who knows the password learns that the account is suspended.
   if (user!.status === 'suspended') {
     throw new AppError(403, 'account_suspended', 'This account is suspended. Ask your administrator.');
@@ -81,28 +84,42 @@ export async function resendSignInCode(
   return { resendAvailableAt };
 }
 
-/** Step 2: the e-mailed code. Returns the account that signs in. */
+/**
+ * Step 2: the e-mailed code. Returns the account that signs in. A wrong code is a failed
+ * sign-in for the identifier's throttling, like a wrong password (PRODUCT.md §4.2), so codes
+ * guessed over many sign-ins meet the same growing delays and lockout.
+ */
 export async function checkSignInCode(
   deps: SignInDeps,
-  input: { context: string; code: string },
+  input: { context: string; code: string; ip: string },
 ): Promise<{ userId: string }> {
   const { db, config } = deps;
   const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
   if (!latest) throw fieldError('code', 'Enter your e-mail and password first.', 'code_invalid');
-  await consumeEmailCode(db, config, {
-    purpose: 'sign-in',
-    identifier: latest.identifier,
-    context: input.context,
-    code: input.code,
+  const identifier = latest.identifier;
+  // A used-up or expired code has nothing left to guess: its own message says what to do.
+  if (latest.live) {
+    const throttle = await throttleState(db, identifier, input.ip);
+    if (throttle.blocked) throw throttleError(throttle.blocked);
+  }
+  await consumeEmailCode(
+    db,
+    config,
+    { purpose: 'sign-in', identifier, context: input.context, code: input.code },
+    (trx) => recordFailure(trx, identifier, input.ip),
+  );
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .updateTable('users')
+      .set({ last_sign_in_at: sql`now()` })
+      .where('email', '=', identifier)
+      .where('status', '=', 'active')
+      .returning('id')
+      .executeTakeFirst();
+    if (!user)
+      throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
+    // Password and code were both right: the run of consecutive failures ends.
+    await clearFailures(trx, identifier);
+    return { userId: user.id };
   });
-  const user = await db
-    .updateTable('users')
-    .set({ last_sign_in_at: sql`now()` })
-    .where('email', '=', latest.identifier)
-    .where('status', '=', 'active')
-    .returning('id')
-    .executeTakeFirst();
-  if (!user)
-    throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
-  return { userId: user.id };
 }

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 
 /**
- * Password-guessing defences (PRODUCT.md §4.2), counted per identifier *and* client address so
- * an attacker elsewhere cannot lock the owner out (ASVS 6.1.1):
+ * Password- and code-guessing defences (PRODUCT.md §4.2): a wrong password and a wrong e-mailed
+ * code are both failures, counted per identifier *and* client address so an attacker elsewhere
+ * cannot lock the owner out (ASVS 6.1.1):
  * - after 5 failures in an hour, each further try waits 2^(n-5) s, at most 30 s;
  * - 100 failures in an hour from one address lock the identifier for that address for an hour;
  * - across all addresses, after 100 failures in an hour every try waits 30 s, so no identifier
@@ -21,7 +22,7 @@ export interface ThrottleState {
   retryAt: Date;
 }
 
-/** Whether this identifier may try a password now from this address; `failures` in the last hour. */
+/** Whether this identifier may try a password or code now from this address; `failures` in the last hour. */
 export async function throttleState(
   db: Db,
   identifier: string,
@@ -76,12 +77,12 @@ export function throttleError(state: ThrottleState): AppError {
   );
 }
 
-export async function recordFailure(db: Db, identifier: string, ip: string): Promise<void> {
+export async function recordFailure(db: DbOrTrx, identifier: string, ip: string): Promise<void> {
   await db.insertInto('sign_in_failures').values({ identifier, ip }).execute();
 }
 
-/** A correct password ends the run of consecutive failures; old rows are pruned on the way. */
-export async function clearFailures(db: Db, identifier: string): Promise<void> {
+/** A finished sign-in (password and code) ends the run of consecutive failures; old rows are pruned on the way. */
+export async function clearFailures(db: DbOrTrx, identifier: string): Promise<void> {
   await db
     .deleteFrom('sign_in_failures')
     .where((eb) =>

@@ -1,9 +1,6 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { tooManyRequests } from '../../lib/errors.ts';
 import {
   CODE_TTL_SECONDS,
-  MAX_RESENDS_PER_HOUR,
   RESEND_AFTER_SECONDS,
   consumeEmailCode,
   findLatestCode,
@@ -14,14 +11,14 @@ import type { SignupFlow } from './signup.repository.ts';
 
 /**
  * Sign-up's use of identity's e-mail codes (same rules as sign-in: 10 minutes, 5 wrong tries,
- * re-send after 60 s, limited per hour). A code is bound to its flow, so a code sent to one tab's
- * flow cannot verify another flow.
+ * re-send after 60 s, at most 6 codes an hour per address). A code is bound to its flow, so a
+ * code sent to one tab's flow cannot verify another flow. The hourly cap counts every flow's
+ * codes for the address, so nobody can flood an address by opening many flows.
  */
 const PURPOSE = 'sign-up';
 
 export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promise<void> {
   if (!flow.email) throw new Error('A sign-up code needs an e-mail address');
-  await assertHourlyCap(deps.db, flow.email);
   const { code } = await issueEmailCode(deps.db, deps.config, {
     purpose: PURPOSE,
     identifier: flow.email,
@@ -38,30 +35,6 @@ export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promis
       `<p>It works for 10 minutes. If you did not start a sign-up, ignore this message.</p>`,
     secretForOutboxLog: code,
   });
-}
-
-/**
- * Identity's rules count re-sends per context, and every new sign-up flow is a new context that
- * anyone can open. So that nobody can flood an address with sign-up codes through many flows,
- * sign-up also caps the codes one address gets in an hour, whichever flows asked for them.
- */
-const MAX_SIGNUP_CODES_PER_HOUR = 1 + MAX_RESENDS_PER_HOUR;
-
-async function assertHourlyCap(db: Db, email: string): Promise<void> {
-  const row = await db
-    .selectFrom('email_codes')
-    .select([sql<number>`count(*)::int`.as('sent'), sql<Date | null>`min(created_at)`.as('first')])
-    .where('purpose', '=', PURPOSE)
-    .where('identifier', '=', email)
-    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .executeTakeFirstOrThrow();
-  if (row.sent < MAX_SIGNUP_CODES_PER_HOUR || !row.first) return;
-  const waitSeconds = (new Date(row.first).getTime() + 60 * 60 * 1000 - Date.now()) / 1000;
-  const minutes = Math.max(1, Math.ceil(waitSeconds / 60));
-  throw tooManyRequests(
-    `Too many codes were sent to this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-    waitSeconds,
-  );
 }
 
 /** The flow's newest code: when it dies (or died), whether it still works, when another may be sent. */

@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/lib/passwords.ts';
+import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
+import { Mailbox } from '../support/mailbox.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { TestBrowser } from './support/browser.ts';
+import { uidOf } from './support/sign-in.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * Someone who knows the password can start one sign-in after another, each with a fresh code.
+ * These tests show that codes are limited per account, not per sign-in, and that wrong codes
+ * count toward the identifier's throttling and lockout like wrong passwords (PRODUCT.md §4.2).
+ */
+describe('sign-in code limits across sign-ins', () => {
+  let mailbox: Mailbox;
+  let server: TestApp;
+  let organizationId: string;
+  let origin: string;
+  let passwordHash: string;
+
+  beforeAll(async () => {
+    mailbox = await Mailbox.start();
+    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
+    origin = server.config.publicUrl.origin;
+    passwordHash = await hashPassword(PASSWORD);
+    organizationId = (await createOrganizationWithAdmin(server.db, { passwordHash })).id;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await mailbox?.close();
+  });
+
+  /** A browser on the /login page of a fresh console sign-in (a new interaction each time). */
+  async function openLogin() {
+    const browser = new TestBrowser(origin);
+    const hop = await browser.follow('/api/sso/start', (u) => u.pathname === '/login');
+    const uid = uidOf(hop.location);
+    return (step: string, json?: unknown) =>
+      browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
+  }
+
+  /** A fresh sign-in taken past the password: its `post` and the code e-mailed for it. */
+  async function reachCodeStep(user: TestUser) {
+    const post = await openLogin();
+    const after = mailbox.count;
+    const res = await post('password', { email: user.email, password: PASSWORD });
+    expect(res.status, res.body).toBe(200);
+    return { post, code: await mailbox.waitForCode(user.email, { after }) };
+  }
+
+  const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
+  const errorOf = (res: { body: string }) =>
+    (JSON.parse(res.body) as { error: { code: string; message: string } }).error;
+
+  /** Time passes for this identifier's failures (the growing delay runs from the latest one). */
+  async function letFailuresAge(email: string, seconds: number) {
+    await server.db
+      .updateTable('sign_in_failures')
+      .set({ failed_at: sql`failed_at - make_interval(secs => ${seconds})` })
+      .where('identifier', '=', email)
+      .execute();
+  }
+
+  it('refuses a seventh code for one account within the hour, even for fresh sign-ins, and says when to try again', async () => {
+    const user = await createUser(server.db, organizationId, { passwordHash });
+    const sent = [];
+    for (let i = 0; i < 6; i++) sent.push(await reachCodeStep(user));
+
+    const seventh = await openLogin();
+    const refused = await seventh('password', { email: user.email, password: PASSWORD });
+    expect(refused.status).toBe(429);
+    expect(errorOf(refused).message).toMatch(
+      /^Too many codes were sent to this address\. Try again in (59|60) minutes\.$/,
+    );
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(58 * 60);
+
+    // Re-sending in an earlier sign-in counts against the same limit once its 60 s are over.
+    await server.db
+      .updateTable('email_codes')
+      .set({ created_at: sql`created_at - interval '61 seconds'` })
+      .where('identifier', '=', user.email)
+      .execute();
+    const resend = await sent[0]!.post('resend');
+    expect(resend.status).toBe(429);
+    expect(errorOf(resend).message).toMatch(/^Too many codes were sent to this address\. Try again in/);
+
+    // The codes already sent still work.
+    const done = await sent[5]!.post('code', { code: sent[5]!.code });
+    expect(done.status, done.body).toBe(200);
+
+    // Once the first code is an hour old, one more may be sent.
+    await server.db
+      .updateTable('email_codes')
+      .set({ created_at: sql`created_at - interval '59 minutes'` })
+      .where('identifier', '=', user.email)
+      .execute();
+    const after = mailbox.count;
+    const later = await seventh('password', { email: user.email, password: PASSWORD });
+    expect(later.status, later.body).toBe(200);
+    expect(await mailbox.waitForCode(user.email, { after })).toMatch(/^\d{6}$/);
+  });
+
+  it('counts wrong codes as failed sign-ins, so guessing across sign-ins is slowed down like password guessing', async () => {
+    const user = await createUser(server.db, organizationId, { passwordHash });
+    const first = await reachCodeStep(user);
+    for (let i = 0; i < 5; i++) {
+      expect((await first.post('code', { code: wrongFor(first.code) })).status).toBe(400);
+    }
+    // Five failures: from here each try waits longer. Let the first pause pass.
+    await letFailuresAge(user.email, 60);
+
+    // The right password does not wipe the wrong codes: the count goes on in the new sign-in.
+    const second = await reachCodeStep(user);
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) await letFailuresAge(user.email, 60);
+      const res = await second.post('code', { code: wrongFor(second.code) });
+      expect(errorOf(res).code).toBe('code_incorrect');
+    }
+
+    // Nine failures: a 16-second pause, even for the right code of a live sign-in…
+    const slowed = await second.post('code', { code: second.code });
+    expect(slowed.status).toBe(429);
+    expect(errorOf(slowed).code).toBe('sign_in_throttled');
+    expect(errorOf(slowed).message).toMatch(
+      /^Too many failed sign-in attempts\. Try again in 1[0-6] seconds\.$/,
+    );
+    expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(9);
+
+    // …and for the password of yet another sign-in.
+    const third = await openLogin();
+    const password = await third('password', { email: user.email, password: PASSWORD });
+    expect(password.status).toBe(429);
+    expect(errorOf(password).code).toBe('sign_in_throttled');
+
+    // When the pause is over, the right code still signs in.
+    await letFailuresAge(user.email, 60);
+    const done = await second.post('code', { code: second.code });
+    expect(done.status, done.body).toBe(200);
+  });
+
+  it('locks the identifier for this address when wrong codes bring it to 100 failures in an hour', async () => {
+    const user = await createUser(server.db, organizationId, { passwordHash });
+    // 99 earlier failures from this address, far enough apart that the growing delay has passed.
+    await server.db
+      .insertInto('sign_in_failures')
+      .values(
+        Array.from({ length: 99 }, () => ({
+          identifier: user.email,
+          ip: '127.0.0.1',
+          failed_at: sql`now() - interval '40 seconds'` as never,
+        })),
+      )
+      .execute();
+    const { post, code } = await reachCodeStep(user);
+    const wrong = await post('code', { code: wrongFor(code) });
+    expect(errorOf(wrong).code).toBe('code_incorrect');
+
+    const locked = await post('code', { code });
+    expect(locked.status).toBe(429);
+    expect(errorOf(locked).code).toBe('sign_in_locked');
+    expect(errorOf(locked).message).toMatch(/locked until \d\d:\d\d UTC \(in (59|60) minutes\)/);
+
+    const another = await openLogin();
+    const password = await another('password', { email: user.email, password: PASSWORD });
+    expect(password.status).toBe(429);
+    expect(errorOf(password).code).toBe('sign_in_locked');
+  });
+});
