@@ -14,7 +14,10 @@ export type RecentActivityEntry = z.infer<typeof recentActivityEntrySchema>;
 export const dashboardSchema = z.object({
   setup: z.object({
     completed: z.boolean(),
-    /** Steps neither done nor (for the checklist) finished: what the admin still has to do. */
+    /**
+     * Steps not done, skipped ones included: what the admin still has to do. Judged like the
+     * setup progress's `done` (from the data where it lies there); empty without a wizard.
+     */
     openSteps: z.array(z.enum(SETUP_STEPS)),
   }),
   counts: z.object({

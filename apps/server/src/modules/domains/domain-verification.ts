@@ -2,6 +2,7 @@ import type { VerificationCheck } from '@atrium/contracts/domains';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity, type ActivityEntry } from '../activity/activity.repository.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
+import { refreshSetupReminder } from '../setup/setup.service.ts';
 import { displayDomainName } from './domain-name.ts';
 import {
   findDomain,
@@ -19,7 +20,8 @@ export const DOMAINS_PAGE = '/domain';
 
 /**
  * Stores a check's outcome; when it verified a domain that was not verified yet, also makes
- * it primary if the organisation has none, records the activity and notifies the admins —
+ * it primary if the organisation has none, records the activity, notifies the admins and
+ * updates their "setup steps left" reminder —
  * all in one transaction, under the organisation's lock so only one domain can become the
  * first primary. Used by the Verify button and by the background job alike.
  * Returns undefined when the domain was deleted meanwhile.
@@ -81,6 +83,9 @@ async function storeInTransaction(
       : 'Publish its DNS mapping records to use it for mail and your site.',
     link: DOMAINS_PAGE,
   });
+  // A primary domain is a verified one, so without one this is the first verified domain: it
+  // closes the setup step "verify" (maybe left for later), and the admins' reminder follows.
+  if (makePrimary) await refreshSetupReminder(trx, organizationId);
   return { row, check };
 }
 

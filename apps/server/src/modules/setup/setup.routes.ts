@@ -53,7 +53,8 @@ export const setupRoutes =
         schema: {
           operationId: 'markSetupStep',
           tags,
-          summary: 'Mark a step done, or skipped where the wizard allows it, and move on',
+          summary:
+            'Mark a step done (domain, verify and users only if the data agrees: 409 otherwise), or skipped where the wizard allows it, and move on',
           params: setupStepParamsSchema,
           body: setupStepBodySchema,
           response: { 200: setupProgressSchema },

@@ -11,7 +11,13 @@ export const dashboardKeys = {
 export const getDashboard = (signal?: AbortSignal) => api.get<Dashboard>('/api/dashboard', { signal });
 
 export const dashboardQuery = () =>
-  queryOptions({ queryKey: dashboardKeys.summary(), queryFn: ({ signal }) => getDashboard(signal) });
+  queryOptions({
+    queryKey: dashboardKeys.summary(),
+    queryFn: ({ signal }) => getDashboard(signal),
+    // Its steps and counts change on other pages and in the background (a domain verified by the
+    // re-check), which invalidate nothing here: ask again each time the admin home opens.
+    staleTime: 0,
+  });
 
 export function useDashboard() {
   return useQuery(dashboardQuery());

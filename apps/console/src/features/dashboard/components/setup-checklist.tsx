@@ -13,7 +13,10 @@ const STEP_LINKS: Record<SetupStep, { text: string; to: () => string }> = {
   apps: { text: 'Choose the apps your people open with single sign-on.', to: paths.apps },
 };
 
-/** The setup steps still open (skipped in the wizard, e.g. "verify later"), or all done. */
+/**
+ * The setup steps still open, as the server judges them (skipped ones such as "verify later"
+ * stay until done, e.g. until a domain is verified), or all done.
+ */
 export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefined }) {
   const open = setup?.openSteps ?? [];
   return (

@@ -37,7 +37,7 @@ function CurrentStep({ progress }: { progress: SetupProgress }) {
     case 'verify':
       return <StepVerify />;
     case 'users':
-      return <StepUsers />;
+      return <StepUsers done={progress.done.includes('users')} />;
     case 'apps':
       return <StepApps />;
     case 'finish':

@@ -4,8 +4,11 @@ import { AddUserForm } from '../../users/components/add-user-form.tsx';
 import { useMarkStep } from '../api/setup-progress.ts';
 import { StepFrame } from './step-frame.tsx';
 
-/** Step 4 (skippable): add people with the users area's form; the wizard stays on this step. */
-export function StepUsers() {
+/**
+ * Step 4 (skippable): add people with the users area's form; the wizard stays on this step.
+ * `done`: the server already counts a user besides the admins (added earlier, or in another tab).
+ */
+export function StepUsers({ done }: { done: boolean }) {
   const markStep = useMarkStep();
   const [added, setAdded] = useState<string[]>([]);
   return (
@@ -28,7 +31,7 @@ export function StepUsers() {
       <div className="d-flex flex-wrap gap-2 border-top pt-3">
         <Button
           onClick={() => markStep.mutate({ step: 'users', outcome: 'done' })}
-          disabled={added.length === 0 || markStep.isPending}
+          disabled={(added.length === 0 && !done) || markStep.isPending}
         >
           Continue
         </Button>
