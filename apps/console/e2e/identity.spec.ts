@@ -28,6 +28,11 @@ test('an admin signs in through /login, stays signed in across a reload, signs o
   await expect(page.getByTestId('profile-name')).toHaveText('Ada Admin');
   await expect(page.getByTestId('profile-email')).toHaveText(org.admin.email);
 
+  // Whatever the console or an app left in storage is gone after sign-out.
+  await page.evaluate(() => {
+    localStorage.setItem('left-behind', '1');
+    sessionStorage.setItem('left-behind', '1');
+  });
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login\?uid=/);
   await expect(page.getByLabel('E-mail address')).toBeVisible();
@@ -86,4 +91,97 @@ test('a wrong password is refused with one message; the code step offers a new c
   await page.getByRole('button', { name: 'Use another account' }).click();
   await expect(page.getByLabel('E-mail address')).toBeVisible();
   await expect(page.getByLabel('Sign-in code')).toBeHidden();
+});
+
+test('on /profile a user changes their password and ends another device’s session', async ({
+  page,
+  browser,
+  atrium,
+}) => {
+  const org = await createOrganizationWithAdmin(atrium.db);
+  const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
+  // A second device, signed in first.
+  const otherDevice = await browser.newContext({ baseURL: atrium.url });
+  const other = await otherDevice.newPage();
+  await signInThroughLogin(
+    other,
+    atrium,
+    { email: user.email, password: PASSWORD },
+    { startAt: '/application' },
+  );
+
+  await signInThroughLogin(page, atrium, { email: user.email, password: PASSWORD }, { startAt: '/profile' });
+  await expect(page).toHaveURL(/\/profile$/);
+  const sessions = page.getByRole('list', { name: 'Active sessions' });
+  await expect(sessions.getByRole('listitem')).toHaveCount(2);
+  await expect(sessions.getByText('This session')).toBeVisible();
+  await sessions.getByRole('button', { name: /^End session/ }).click();
+  await expect(sessions.getByRole('listitem')).toHaveCount(1);
+  // The other device is signed out and must sign in again, not pass straight through.
+  await other.goto('/application');
+  await expect(other).toHaveURL(/\/login\?uid=/);
+  await expect(other.getByLabel('E-mail address')).toBeVisible();
+  await otherDevice.close();
+
+  // A wrong current password is named on its field; the right one changes the password.
+  const newPassword = 'a brand new passphrase 42';
+  await page.getByLabel('Current password').fill('not my password');
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('New password again').fill(newPassword);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Your current password is not correct')).toBeVisible();
+  await page.getByLabel('Current password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(
+    page.getByText('Your password was changed. Your other sessions were signed out.'),
+  ).toBeVisible();
+
+  // This session goes on; the next sign-in takes the new password only.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+  const fresh = await browser.newContext({ baseURL: atrium.url });
+  const later = await fresh.newPage();
+  await later.goto('/login');
+  await later.getByLabel('E-mail address').fill(user.email);
+  await later.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await later.getByRole('button', { name: 'Continue' }).click();
+  await expect(later.getByRole('alert')).toContainText('Incorrect e-mail or password');
+  await signInThroughLogin(
+    later,
+    atrium,
+    { email: user.email, password: newPassword },
+    { startAt: '/application' },
+  );
+  await expect(later).toHaveURL(/\/application$/);
+  await fresh.close();
+});
+
+test('forgot password: a code from the e-mail sets a new password, and sign-in takes it', async ({
+  page,
+  atrium,
+}) => {
+  const org = await createOrganizationWithAdmin(atrium.db);
+  const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  const after = atrium.mailbox.count;
+  await page.getByLabel('E-mail address').fill(user.email);
+  await page.getByRole('button', { name: 'Send a code' }).click();
+  await expect(page.getByText(`If an account exists for ${user.email}, we sent a code to it.`)).toBeVisible();
+  const code = await atrium.mailbox.waitForCode(user.email, { after, subject: /password reset/ });
+  const newPassword = 'another fresh passphrase 7';
+  await page.getByLabel('Code from the e-mail').fill(code);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('New password again').fill(newPassword);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('Your password was changed. Sign in with your new password.')).toBeVisible();
+
+  await signInThroughLogin(
+    page,
+    atrium,
+    { email: user.email, password: newPassword },
+    { startAt: '/application' },
+  );
+  await expect(page).toHaveURL(/\/application$/);
 });
