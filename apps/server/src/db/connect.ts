@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
+import { lockDataDirectory } from './data-dir-lock.ts';
 import type { Database } from './database.ts';
 
 const INT8_OID = 20;
@@ -41,7 +42,10 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const dir = target.pgliteDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) mkdirSync(path.dirname(dir), { recursive: true });
+  if (!dir.startsWith('memory://')) {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    lockDataDirectory(dir);
+  }
   const pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.ts';
 
 const main = path.resolve(import.meta.dirname, '../../src/main.ts');
+const cli = path.resolve(import.meta.dirname, '../../src/cli.ts');
 const baseEnv = { PATH: process.env.PATH ?? '', ATRIUM_SECRET: 'x'.repeat(40), LOG_LEVEL: 'warn' };
 
 function startFails(env: Record<string, string>) {
@@ -66,6 +67,46 @@ describe('start-up', () => {
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+});
+
+describe('one process per embedded database', () => {
+  it('refuses the operator command while the server holds DATA_DIR, and runs once it has stopped', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-lock-'));
+    const env = { ...baseEnv, PORT: String(port), DATA_DIR: dataDir };
+    const server = spawn(process.execPath, [main], { env });
+    await waitForHealth(port);
+    const command = [
+      'create-organization',
+      '--name',
+      'Acme Ltd',
+      '--site',
+      'acme',
+      '--email',
+      'ada@acme.test',
+    ];
+    const run = () =>
+      spawnSync(process.execPath, [cli, ...command, '--password', 'a long passphrase here'], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+
+    const refused = run();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split('\n')[0]).toMatch(
+      new RegExp(
+        `^Invalid setting DATA_DIR: the embedded database in .* is in use by process ${server.pid} `,
+      ),
+    );
+
+    const exit = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    server.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    const created = run();
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toMatch(/^Created organisation "Acme Ltd"/);
   });
 });
 
