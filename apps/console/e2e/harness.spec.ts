@@ -8,3 +8,17 @@ test('the real server serves the built console and its API', async ({ page, atri
   await page.goto('/404');
   await expect(page.locator('#root')).not.toBeEmpty();
 });
+
+test('the API reference renders under its content security policy', async ({ page }) => {
+  // Its scripts must run under the CSP (Swagger UI sets one inline style it can do without).
+  const blockedScripts: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()) && /script/i.test(message.text()))
+      blockedScripts.push(message.text());
+  });
+  await page.goto('/api/docs');
+  await expect(page.getByRole('heading', { name: /Atrium API/ })).toBeVisible();
+  await expect(page.getByText('/api/users', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /GET \/api\/health/ })).toBeVisible();
+  expect(blockedScripts).toEqual([]);
+});
