@@ -4,8 +4,7 @@ import { hashPassword } from '../../src/lib/passwords.ts';
 import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { TestBrowser } from './support/browser.ts';
-import { uidOf } from './support/sign-in.ts';
+import { openSignIn } from './support/sign-in.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -34,14 +33,7 @@ describe('sign-in code limits across sign-ins', () => {
     await mailbox?.close();
   });
 
-  /** A browser on the /login page of a fresh console sign-in (a new interaction each time). */
-  async function openLogin() {
-    const browser = new TestBrowser(origin);
-    const hop = await browser.follow('/api/sso/start', (u) => u.pathname === '/login');
-    const uid = uidOf(hop.location);
-    return (step: string, json?: unknown) =>
-      browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
-  }
+  const openLogin = async () => (await openSignIn(origin)).post;
 
   /** A fresh sign-in taken past the password: its `post` and the code e-mailed for it. */
   async function reachCodeStep(user: TestUser) {

@@ -5,7 +5,7 @@ import { createOrganizationWithAdmin, createUser, type TestOrganization } from '
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TestBrowser } from './support/browser.ts';
-import { uidOf } from './support/sign-in.ts';
+import { openSignIn } from './support/sign-in.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -29,15 +29,7 @@ describe('sign-in rules at /login', () => {
     await mailbox?.close();
   });
 
-  /** A browser on the /login page of a fresh console sign-in. */
-  async function openLogin() {
-    const browser = new TestBrowser(origin);
-    const hop = await browser.follow('/api/sso/start', (u) => u.pathname === '/login');
-    const uid = uidOf(hop.location);
-    const post = (step: string, json?: unknown) =>
-      browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
-    return { browser, uid, post };
-  }
+  const openLogin = () => openSignIn(origin);
 
   async function newUser() {
     return createUser(server.db, org.id, { passwordHash });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Mailbox } from '../../support/mailbox.ts';
-import type { TestBrowser } from './browser.ts';
+import { TestBrowser } from './browser.ts';
 
 /** The interaction uid of a /login?uid=… address. */
 export function uidOf(loginUrl: string | undefined): string {
@@ -34,4 +34,17 @@ export async function signInThroughLogin(
   if (!last.location)
     throw new Error(`Sign-in ended at ${last.url} with ${last.status}: ${last.body.slice(0, 300)}`);
   return last.location;
+}
+
+/**
+ * A new browser on the /login page of a fresh console sign-in (a new interaction each time),
+ * with `post(step, json)` for the interaction's endpoints (`password`, `code`, `resend`…).
+ */
+export async function openSignIn(origin: string) {
+  const browser = new TestBrowser(origin);
+  const hop = await browser.follow('/api/sso/start', (u) => u.pathname === '/login');
+  const uid = uidOf(hop.location);
+  const post = (step: string, json?: unknown) =>
+    browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
+  return { browser, uid, post };
 }
