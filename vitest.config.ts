@@ -25,6 +25,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'scripts',
+          root: 'scripts',
+          include: ['*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'console',
           root: 'apps/console',
           include: ['src/**/*.test.{ts,tsx}'],

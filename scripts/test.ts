@@ -3,6 +3,7 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { VitestSummary } from './vitest-summary-reporter.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const results = path.join(root, 'test-results');
@@ -41,8 +42,10 @@ if (run('npm', ['run', 'build']) !== 0) {
   process.exit(1);
 }
 
-const vitestJson = path.join(results, 'vitest.json');
-run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitestJson = path.join(results, 'vitest-summary.json');
+run('npx', ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-summary-reporter.ts'], {
+  env: { ...process.env, VITEST_SUMMARY_FILE: vitestJson },
+});
 
 const e2eJson = path.join(results, 'e2e.json');
 run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
@@ -56,18 +59,14 @@ interface Counts {
 }
 
 function vitestCounts(): Counts {
+  // No summary means Vitest itself did not get to the end: that is a failure, not "no tests".
   if (!existsSync(vitestJson)) return { passed: 0, failed: 1, skipped: 0 };
-  const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
-  // A file that fails to load has no tests but still fails the run.
-  const brokenFiles = (r.testResults ?? []).filter(
-    (f: { status: string; assertionResults: unknown[] }) =>
-      f.status === 'failed' && f.assertionResults.length === 0,
-  ).length;
-  return {
-    passed: r.numPassedTests,
-    failed: r.numFailedTests + brokenFiles,
-    skipped: r.numPendingTests + r.numTodoTests,
-  };
+  const summary = JSON.parse(readFileSync(vitestJson, 'utf8')) as VitestSummary;
+  if (summary.setUpFailures.length > 0) {
+    console.error('\nSet-up failed (the tests under it count as failed):');
+    for (const line of summary.setUpFailures) console.error(`  ${line}`);
+  }
+  return { passed: summary.passed, failed: summary.failed, skipped: summary.skipped };
 }
 
 function playwrightCounts(): Counts {

@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import type { VitestSummary } from './vitest-summary-reporter.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+it('counts the tests of a suite whose set-up failed as failed, and names the error', () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'vitest-summary-')), 'summary.json');
+  const config = path.join('scripts', 'fixtures', 'set-up-failure', 'vitest.config.ts');
+  const run = spawnSync(
+    'npx',
+    ['vitest', 'run', '--config', config, '--reporter=./scripts/vitest-summary-reporter.ts'],
+    { cwd: root, env: { ...process.env, VITEST_SUMMARY_FILE: file }, encoding: 'utf8' },
+  );
+  expect(run.status).not.toBe(0);
+  const summary = JSON.parse(readFileSync(file, 'utf8')) as VitestSummary;
+  // Two tests under the failed beforeAll, plus the file that could not load.
+  expect(summary).toMatchObject({ passed: 1, failed: 3, skipped: 0 });
+  expect(summary.setUpFailures).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(
+        /hook\.fixture\.ts > a suite whose set-up fails: the test database could not be created \(2 tests did not run\)/,
+      ),
+      expect.stringMatching(/broken-import\.fixture\.ts: .*does-not-exist/),
+    ]),
+  );
+});

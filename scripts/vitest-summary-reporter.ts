@@ -1,0 +1,65 @@
+// A Vitest reporter for scripts/test.ts: counts tests and writes them to VITEST_SUMMARY_FILE.
+// Vitest reports the tests of a suite whose beforeAll failed as "skipped", which hides a broken
+// set-up behind a harmless-looking word; here they count as failed, and the hook's error is printed.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Reporter, TestModule, TestSuite } from 'vitest/node';
+
+export interface VitestSummary {
+  passed: number;
+  failed: number;
+  skipped: number;
+  /** One line per suite or file whose set-up failed, or per error outside any test. */
+  setUpFailures: string[];
+}
+
+type Scope = TestModule | TestSuite;
+
+function describeScope(scope: Scope): string {
+  if (scope.type === 'module') return path.relative(process.cwd(), scope.moduleId);
+  return `${path.relative(process.cwd(), scope.module.moduleId)} > ${scope.fullName}`;
+}
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<{ message?: string }>,
+  ): void {
+    const summary: VitestSummary = { passed: 0, failed: 0, skipped: 0, setUpFailures: [] };
+    for (const testModule of testModules) {
+      const broken = new Set<Scope>();
+      for (const scope of [testModule, ...testModule.children.allSuites()]) {
+        const errors = scope.errors();
+        if (errors.length === 0) continue;
+        broken.add(scope);
+        const notRun = [...scope.children.allTests()].filter((t) => t.result().state !== 'passed').length;
+        const message = errors.map((e) => e.message ?? String(e)).join('; ');
+        const consequence = notRun
+          ? `${notRun} test${notRun === 1 ? '' : 's'} did not run`
+          : 'nothing in it ran';
+        summary.setUpFailures.push(`${describeScope(scope)}: ${message} (${consequence})`);
+        // A file that fails to load, or fails outside any test, fails the run even with no tests.
+        if (notRun === 0) summary.failed += 1;
+      }
+      for (const test of testModule.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') summary.passed += 1;
+        else if (state === 'failed' || inBrokenScope(test.parent, broken)) summary.failed += 1;
+        else summary.skipped += 1;
+      }
+    }
+    for (const error of unhandledErrors) {
+      summary.failed += 1;
+      summary.setUpFailures.push(`unhandled error: ${error.message ?? String(error)}`);
+    }
+    const file = process.env.VITEST_SUMMARY_FILE;
+    if (file) writeFileSync(file, JSON.stringify(summary, null, 2));
+  }
+}
+
+function inBrokenScope(scope: Scope, broken: Set<Scope>): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.type === 'module' ? undefined : s.parent) {
+    if (broken.has(s)) return true;
+  }
+  return false;
+}
