@@ -48,6 +48,7 @@ export type InteractionState = z.infer<typeof interactionState>;
 
 export const redirectResponse = z.object({ redirectTo: z.string() });
 export const resendResponse = z.object({ resendAvailableAt: z.string(), codeSent: z.boolean() });
+export type ResendResponse = z.infer<typeof resendResponse>;
 
 export const passwordResetStartBody = z.object({ email: emailField });
 export const passwordResetStartResponse = z.object({ message: z.string(), resendAvailableAt: z.string() });

@@ -89,7 +89,10 @@ export async function setProgress(db: DbOrTrx, job: Job, progress: unknown): Pro
     .execute();
 }
 
-/** Marks a claimed job done; `erasePayload` drops what it carried (sealed mail, say). */
+/**
+ * Marks a claimed job done; `erasePayload` drops what it carried (sealed mail, say). A job
+ * cancelled while it ran is done too: it did happen.
+ */
 export async function completeJob(db: DbOrTrx, job: Job, options: { erasePayload: boolean }): Promise<void> {
   await db
     .updateTable('jobs')
@@ -102,10 +105,14 @@ export async function completeJob(db: DbOrTrx, job: Job, options: { erasePayload
     })
     .where('id', '=', job.id)
     .where('locked_by', '=', job.locked_by)
+    .where('status', 'in', ['running', 'cancelled'])
     .execute();
 }
 
-/** A failed attempt: queued again at `retryAt`, or `failed` for good when it was the last one. */
+/**
+ * A failed attempt: queued again after `retryAfterMs`, or `failed` for good when it was the last
+ * one. A job cancelled while it ran stays cancelled.
+ */
 export async function failJob(
   db: DbOrTrx,
   job: Job,
@@ -124,18 +131,22 @@ export async function failJob(
     })
     .where('id', '=', job.id)
     .where('locked_by', '=', job.locked_by)
+    .where('status', '=', 'running')
     .execute();
   return final ? 'failed' : 'queued';
 }
 
-/** Cancels jobs that have not started; a running one finishes (its handler is not interrupted). */
+/**
+ * Cancels jobs that are not finished. A running handler is not interrupted: if it succeeds the
+ * job is done, if it fails it is not retried.
+ */
 export async function cancelJobs(db: DbOrTrx, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('jobs')
     .set({ status: 'cancelled', updated_at: sql`now()` })
     .where('id', 'in', ids)
-    .where('status', '=', 'queued')
+    .where('status', 'in', ['queued', 'running'])
     .execute();
 }
 
