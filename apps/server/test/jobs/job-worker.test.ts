@@ -4,7 +4,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { JobWorker, PermanentJobError } from '../../src/modules/jobs/job-worker.ts';
-import { claimJobs, completeJob, enqueue, findJob } from '../../src/modules/jobs/jobs.repository.ts';
+import {
+  claimJobs,
+  completeJob,
+  enqueue,
+  findJob,
+  purgeJobs,
+} from '../../src/modules/jobs/jobs.repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 const log = Fastify({ logger: { level: 'silent' } }).log;
@@ -181,5 +187,33 @@ describe('the job queue', () => {
     release();
     await stopped;
     expect(await findJob(database.db, id)).toMatchObject({ status: 'done' });
+  });
+
+  it('purges done jobs after a day and failed ones after a week, and fails a dead last attempt', async () => {
+    const done = await enqueue(database.db, { kind: 'test.old', payload: {} });
+    const failed = await enqueue(database.db, { kind: 'test.old', payload: {} });
+    const dying = await enqueue(database.db, { kind: 'test.old', payload: {}, maxAttempts: 1 });
+    await database.db
+      .updateTable('jobs')
+      .set({ status: 'done', updated_at: sql`now() - interval '25 hours'` })
+      .where('id', '=', done)
+      .execute();
+    await database.db
+      .updateTable('jobs')
+      .set({ status: 'failed', updated_at: sql`now() - interval '25 hours'` })
+      .where('id', '=', failed)
+      .execute();
+    // Its worker died during its only attempt.
+    await claimJobs(database.db, { kinds: ['test.old'], limit: 1, lockSeconds: 1, id: dying });
+    await database.db
+      .updateTable('jobs')
+      .set({ locked_until: sql`now() - interval '1 second'` })
+      .where('id', '=', dying)
+      .execute();
+
+    await purgeJobs(database.db);
+    expect(await findJob(database.db, done)).toBeUndefined();
+    expect(await findJob(database.db, failed)).toMatchObject({ status: 'failed' });
+    expect(await findJob(database.db, dying)).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });

@@ -48,6 +48,12 @@ export function backoffMs(backoff: { baseMs: number; capMs: number }, attempts: 
 }
 
 /**
+ * Adding a kind of job (back-channel logout, webhooks…): register its handler on the app's worker
+ * (`app.jobs`, built in app.ts) before the app is ready; queue with `enqueue(trx, { kind, payload })`
+ * inside the transaction that decides the work; after the commit call `jobs.wake()`, or
+ * `jobs.runNow(id, ms)` when the request should wait a moment for the outcome. Handlers may run
+ * more than once (a worker can die after the work and before recording it): make them idempotent.
+ *
  * Runs the jobs of the `jobs` table: claims due jobs of the registered kinds (several workers,
  * in one process or many, never take the same job), runs their handlers, retries failures with
  * backoff up to the job's max attempts. Polls every `pollMs`; `wake()` after an enqueue runs a
