@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
+import { endSsoSession } from './end-console-session.ts';
 import { findSessionView } from './session-view.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookieOptions } from './session-cookie.ts';
 import { insertSession } from './sessions.repository.ts';
@@ -86,6 +87,9 @@ export const ssoRoutes =
           .where('status', '=', 'active')
           .executeTakeFirst();
         if (!user) return backToSignIn(reply, 'account_unavailable');
+        // Signing in again in this browser replaces its session: the old id stops working.
+        const previous = request.cookies[SESSION_COOKIE];
+        if (previous) await db.deleteFrom('console_sessions').where('id', '=', sha256(previous)).execute();
         // A fresh session id at every sign-in (no session fixation).
         const token = randomToken();
         await insertSession(db, {
@@ -138,8 +142,11 @@ export const ssoRoutes =
         const row = await db
           .deleteFrom('console_sessions')
           .where('id', '=', principal.sessionId)
-          .returning('id_token')
+          .returning(['id_token', 'oidc_sid'])
           .executeTakeFirst();
+        // The SSO session ends now, not only once the browser follows the end-session URL: a
+        // browser that never gets there (closed tab, script blocked) must not pass straight back in.
+        if (row) await endSsoSession(db, principal.userId, row.oidc_sid);
         const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
         void reply.clearCookie(SESSION_COOKIE, cookieOptions);
         // Sessions made without the provider (none in production) have no SSO session to end.
