@@ -10,6 +10,7 @@ import { endSsoSession } from './end-console-session.ts';
 import { findSessionView } from './session-view.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookieOptions } from './session-cookie.ts';
 import { insertSession } from './sessions.repository.ts';
+import { TICKET_COOKIE, takeBoundTicket } from './sign-in-tickets.ts';
 import { randomNonce, randomState, randomVerifier, type SsoClient } from './sso-client.ts';
 import { clearTransaction, readTransaction, safeReturnTo, writeTransaction } from './sso-transaction.ts';
 
@@ -39,12 +40,13 @@ export const ssoRoutes =
         },
       },
       async (request, reply) => {
+        const ticket = takeBoundTicket(reply, config, request.query.ticket, request.cookies[TICKET_COOKIE]);
         const tx = {
           state: randomState(),
           nonce: randomNonce(),
           verifier: randomVerifier(),
           returnTo: safeReturnTo(request.query.returnTo),
-          ...(request.query.ticket ? { ticket: request.query.ticket } : {}),
+          ...(ticket ? { ticket } : {}),
         };
         writeTransaction(reply, config, tx);
         // A ticket signs in exactly its user, even in a browser signed in as someone else.
