@@ -17,8 +17,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldErrors = {};
+      // A whole part of the request of the wrong shape (a body that is not an object) is named as
+      // that part: body, query or params.
+      const part = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? '_');
       for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || part;
         fields[field] ??= issue.message ?? 'is not valid';
       }
       const first = Object.entries(fields)[0];
@@ -37,11 +40,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const bodyProblem = bodyProblemOf(error);
     if (bodyProblem) {
       const [status, code, message] = bodyProblem;
-      return reply
-        .status(status)
-        .send({
-          error: { code, message: `body: ${message}`, fields: { body: message } },
-        } satisfies ErrorBody);
+      return reply.status(status).send({
+        error: { code, message: `body: ${message}`, fields: { body: message } },
+      } satisfies ErrorBody);
     }
     if (!isResponseSerializationError(error) && error.statusCode && error.statusCode < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large…

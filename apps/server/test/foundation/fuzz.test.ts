@@ -243,3 +243,214 @@ describe('fuzzing every API operation', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 });
+
+/** The provider's parameters an attacker would reach first (client and token lookups). */
+const OIDC_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'nonce',
+  'prompt',
+  'login_hint',
+  'claims',
+  'id_token_hint',
+  'post_logout_redirect_uri',
+  'grant_type',
+  'code',
+  'code_verifier',
+  'refresh_token',
+  'token',
+  'access_token',
+];
+const OIDC_VALUES = [
+  'a%00b',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%01%1B%0D%0A',
+  '%E2%80%AE',
+  LONG_ENCODED.slice(0, 50_000),
+];
+
+describe('fuzzing the identity provider', () => {
+  let endpoints: string[];
+
+  beforeAll(async () => {
+    const discovery = (await server.app.inject('/oidc/.well-known/openid-configuration')).json();
+    endpoints = [
+      discovery.authorization_endpoint,
+      discovery.token_endpoint,
+      discovery.userinfo_endpoint,
+      discovery.end_session_endpoint,
+      discovery.introspection_endpoint,
+      discovery.revocation_endpoint,
+    ]
+      .filter((url): url is string => typeof url === 'string')
+      .map((url) => new URL(url).pathname);
+  });
+
+  it('answers hostile parameters in queries, forms and client credentials with no 5xx', async () => {
+    expect(endpoints).toEqual(expect.arrayContaining(['/oidc/auth', '/oidc/token', '/oidc/session/end']));
+    const failures: string[] = [];
+    const check = async (options: InjectOptions & { url: string }) => {
+      const res = await server.app.inject({ ...options, remoteAddress: nextAddress() });
+      if (res.statusCode >= 500) failures.push(`${res.statusCode} ${describeRequest(options)}`);
+    };
+    for (const path of endpoints) {
+      for (const name of OIDC_PARAMS) {
+        for (const value of OIDC_VALUES) {
+          // Other parameters plausible, so the provider gets as far as its lookups.
+          const pair = `${name}=${value}${name === 'client_id' ? '' : '&client_id=fuzz'}`;
+          for (const accept of ['text/html', 'application/json']) {
+            await check({ method: 'GET', url: `${path}?${pair}`, headers: { accept } });
+          }
+          await check({
+            method: 'POST',
+            url: path,
+            payload: pair,
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          });
+        }
+      }
+      // Basic credentials are form-encoded, then base64: raw and encoded bad characters.
+      for (const clientId of ['a\u0000b', 'a%00b', '%ED%A0%80', '%FF', '%01']) {
+        const basic = Buffer.from(`${clientId}:secret`);
+        await check({
+          method: 'POST',
+          url: path,
+          payload: 'grant_type=client_credentials&token=x',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${basic.toString('base64')}`,
+          },
+        });
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
+
+describe('the answers to bad characters', () => {
+  const admin = async () => (await signInAs(server.db, org.admin)).headers;
+  const fieldsOf = (res: { json(): { error: { fields?: Record<string, string> } } }) =>
+    res.json().error.fields;
+
+  it('refuses a NUL in a public sign-up form with a 400 naming the field', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/signup/site',
+      payload: { organizationName: 'a\u0000b', siteName: 'fuzzing-site' },
+      remoteAddress: nextAddress(),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: {
+        code: 'validation_failed',
+        message:
+          'organizationName: Contains a character that is not allowed (a NUL or an invalid Unicode character)',
+        fields: {
+          organizationName:
+            'Contains a character that is not allowed (a NUL or an invalid Unicode character)',
+        },
+      },
+    });
+  });
+
+  it('refuses a NUL in the users search, and in the export before any 200', async () => {
+    const headers = await admin();
+    for (const url of ['/api/users?q=%00', '/api/users/export.csv?q=a%00b']) {
+      const res = await server.app.inject({ url, headers });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['q']);
+    }
+  });
+
+  it('refuses a lone surrogate in a JSON body with a 400 naming the field', async () => {
+    const res = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${org.admin.id}`,
+      headers: { ...(await admin()), 'content-type': 'application/json' },
+      payload: '{"firstName":"\\ud800","lastName":"Admin"}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['firstName']);
+  });
+
+  it('refuses control, invisible and text-direction characters in names and titles, and takes any language', async () => {
+    const headers = await admin();
+    for (const name of [
+      'Sales\u202Egpj.exe',
+      'Sa\u200Bles',
+      'Sales\u0007',
+      'Sales\u2066x\u2069',
+      'Tab\tbed',
+    ]) {
+      const res = await server.app.inject({ method: 'POST', url: '/api/groups', headers, payload: { name } });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(fieldsOf(res)).toEqual({ name: 'Remove the control, invisible or text-direction characters' });
+    }
+    const person = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${org.admin.id}`,
+      headers,
+      payload: { firstName: 'Ada\u202E', lastName: 'Admin' },
+    });
+    expect(fieldsOf(person)).toEqual({
+      firstName: 'Remove the control, invisible or text-direction characters',
+    });
+    const fine = await server.app.inject({
+      method: 'POST',
+      url: '/api/groups',
+      headers,
+      payload: { name: 'Équipe 営業 فريق' },
+    });
+    expect(fine.statusCode).toBeLessThan(300);
+  });
+
+  it("answers the provider's endpoints with its own 400: the error page for a browser, JSON for a client", async () => {
+    const page = await server.app.inject({
+      url: '/oidc/auth?client_id=a%00b&response_type=code&scope=openid',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('client_id contains a character that is not allowed');
+    expect(page.body).toContain('<code>invalid_request</code>');
+    const token = await server.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=x&client_id=a%00b',
+    });
+    expect(token.statusCode).toBe(400);
+    expect(token.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'client_id contains a character that is not allowed',
+    });
+  });
+
+  it('answers a body it cannot read with a 4xx naming the body', async () => {
+    const headers = await admin();
+    const post = (payload: string, type: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/groups',
+        headers: { ...headers, 'content-type': type },
+        payload,
+      });
+    const cases: Array<[string, string, number, string]> = [
+      ['{"name":', 'application/json', 400, 'invalid_json'],
+      ['name=Sales', 'text/plain', 400, 'validation_failed'],
+      ['<name>Sales</name>', 'application/xml', 415, 'unsupported_media_type'],
+      [JSON.stringify({ name: 'a'.repeat(2 * MB) }), 'application/json', 413, 'body_too_large'],
+    ];
+    for (const [payload, type, status, code] of cases) {
+      const res = await post(payload, type);
+      expect(res.statusCode, code).toBe(status);
+      expect(res.json().error.code).toBe(code);
+      expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['body']);
+    }
+  });
+});
