@@ -1,4 +1,5 @@
 import { parse as parseForm } from 'node:querystring';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { findUnstorableText } from '@atrium/contracts/text';
@@ -19,9 +20,8 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
   const callback = provider.callback();
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // Form bodies are read here so the guard below can check them; the provider then parses the
-    // same bytes from `req.body` (its documented fallback for a body read upstream, about which it
-    // logs one notice). Any other body is left unread for the provider's own parser.
+    // Form bodies are read here so the guard below can check them; the provider then reads the
+    // same bytes again (see `replaying`). Any other body is left unread for its own parser.
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'buffer', bodyLimit: FORM_LIMIT },
@@ -37,14 +37,13 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
       }
-      const raw = request.raw as typeof request.raw & { originalUrl?: string; body?: Buffer };
+      const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       raw.headers['x-forwarded-host'] = publicUrl.host;
       raw.headers['x-forwarded-for'] = request.ip;
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice('/oidc'.length) || '/';
-      if (form) raw.body = form;
-      await callback(raw, reply.raw);
+      await callback(form ? replaying(raw, form) : raw, reply.raw);
     };
     // Per-address ceilings well above a browser's: an app's back end calls the token endpoint
     // (code exchanges, refreshes) for all its users from one address, and authenticates to do so.
@@ -55,6 +54,29 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
     }
     scope.all('/oidc', browserFacing, forward);
     scope.all('/oidc/*', browserFacing, forward);
+  });
+}
+
+/**
+ * The request as the provider expects it, its body still unread: the bytes Fastify already read
+ * are streamed again. (Handing them over as `req.body` works too, but the provider then warns
+ * about an upstream body parser.)
+ */
+function replaying(raw: IncomingMessage, body: Buffer): IncomingMessage {
+  let unread = true;
+  return new Proxy(raw, {
+    get(target, property, receiver) {
+      if (property === 'readable') return unread;
+      if (property === 'iterator') {
+        return () =>
+          (async function* () {
+            unread = false;
+            yield body;
+          })();
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 
