@@ -35,7 +35,6 @@ const HOSTILE = [
   'https:evil.example',
   'https:/evil.example',
   'javascript:alert(1)',
-  '/\u0000/x',
   '/api/session',
   '/oidc/auth',
 ];
@@ -98,5 +97,11 @@ describe('returnTo after sign-in', () => {
       (u) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/'),
     );
     expect(hop.location).toBe(`${origin}/`);
+  });
+
+  it('refuses a NUL in returnTo with a 400 naming it, as every API input', async () => {
+    const res = await browser.request('/api/sso/start?returnTo=%2F%00%2Fx');
+    expect(res.status).toBe(400);
+    expect(Object.keys(JSON.parse(res.body).error.fields)).toEqual(['returnTo']);
   });
 });
