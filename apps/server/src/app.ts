@@ -24,6 +24,7 @@ import { signupRoutes } from './modules/signup/signup.routes.ts';
 import { registerAuthGuard } from './plugins/auth-guard.ts';
 import { registerConsole } from './plugins/console-static.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(cookie);
   await registerSecurity(app, config);
   registerAuthGuard(app, db);
+  registerInputGuard(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes(db));

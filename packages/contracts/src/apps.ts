@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelText } from './text.ts';
 
 /** Loopback hosts where plain http is allowed for redirect URIs (local development, native apps). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -108,10 +109,12 @@ function requireGroups(value: { openToEveryone: boolean; groupIds: string[] }, c
   }
 }
 
+const appTitleSchema = labelText(z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'));
+
 export const installAppBodySchema = z
   .object({
     templateKey: z.string().trim().min(1, 'Choose an app from the catalog'),
-    title: z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'),
+    title: appTitleSchema,
     launchUrl: launchUrlSchema,
     redirectUris: redirectUrisSchema,
     /** Left out: the catalog template's defaults (for example the launch URL). */
@@ -123,7 +126,7 @@ export type InstallAppBody = z.infer<typeof installAppBodySchema>;
 
 export const updateAppBodySchema = z
   .object({
-    title: z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'),
+    title: appTitleSchema,
     launchUrl: launchUrlSchema,
     redirectUris: redirectUrisSchema,
     /** Left out: unchanged. */

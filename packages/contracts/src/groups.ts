@@ -1,14 +1,13 @@
 import { z } from 'zod';
+import { labelText } from './text.ts';
 
 /** Groups and their members (PRODUCT.md §4.7). `Dashboard` is the system admin group. */
 
 export const DASHBOARD_GROUP = 'Dashboard';
 
-export const groupNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Enter a group name')
-  .max(64, 'Use at most 64 characters');
+export const groupNameSchema = labelText(
+  z.string().trim().min(1, 'Enter a group name').max(64, 'Use at most 64 characters'),
+);
 
 export const groupSchema = z.object({
   id: z.uuid(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelText } from './text.ts';
 import { organizationNameSchema } from './signup.ts';
 
 /** ISO 3166-1 alpha-2 codes (plus XK, Kosovo); the console shows their names with Intl.DisplayNames. */
@@ -53,7 +54,7 @@ const optional = <T extends z.ZodType<string | null>>(schema: T) =>
 
 export const organizationProfileBodySchema = z.object({
   name: organizationNameSchema,
-  legalName: optional(z.string().trim().max(200, 'Use at most 200 characters')),
+  legalName: optional(labelText(z.string().trim().max(200, 'Use at most 200 characters'))),
   industry: optional(z.enum(INDUSTRIES, { message: 'Choose an industry from the list' })),
   size: optional(z.enum(ORGANIZATION_SIZES, { message: 'Choose a size from the list' })),
   country: optional(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelText } from './text.ts';
 
 /** The sign-up stages of PRODUCT.md §4.1, in order. Kept on the server, not in a cookie (§9). */
 export const SIGNUP_STAGES = ['site', 'email', 'verify', 'account'] as const;
@@ -71,11 +72,9 @@ export const siteNameSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-export const organizationNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Enter your organisation’s name')
-  .max(100, 'Use at most 100 characters');
+export const organizationNameSchema = labelText(
+  z.string().trim().min(1, 'Enter your organisation’s name').max(100, 'Use at most 100 characters'),
+);
 
 export const emailSchema = z
   .string()
@@ -84,7 +83,7 @@ export const emailSchema = z
   .pipe(z.email({ message: 'Enter a valid e-mail address, e.g. name@example.com' }));
 
 export const personNameSchema = (label: string) =>
-  z.string().trim().min(1, `Enter your ${label}`).max(100, 'Use at most 100 characters');
+  labelText(z.string().trim().min(1, `Enter your ${label}`).max(100, 'Use at most 100 characters'));
 
 export const signupSiteBodySchema = z.object({
   organizationName: organizationNameSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { labelText } from './text.ts';
 
 /** Users list and user management (PRODUCT.md §4.6). Shared by the server routes and the console forms. */
 
@@ -50,7 +51,9 @@ export const usersPageSchema = z.object({
 export type UsersPage = z.infer<typeof usersPageSchema>;
 
 const personName = (label: string) =>
-  z.string().trim().min(1, `Enter the ${label}`).max(100, `Use at most 100 characters for the ${label}`);
+  labelText(
+    z.string().trim().min(1, `Enter the ${label}`).max(100, `Use at most 100 characters for the ${label}`),
+  );
 
 /** The part before "@": dot-atom characters of RFC 5322, no leading, trailing or double dot. */
 export const localPartSchema = z

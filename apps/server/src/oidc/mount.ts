@@ -1,11 +1,17 @@
+import { parse as parseForm } from 'node:querystring';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { findUnstorableText } from '@atrium/contracts/text';
+import { errorPage } from './pages.ts';
+
+/** The provider's own limit on a form body (oidc-provider's selective_body.js). */
+const FORM_LIMIT = 56 * 1024;
 
 /**
- * Hands every /oidc request to the provider (a Koa app) untouched: the body stream is left
- * unread for the provider's own parser, and the security headers Fastify's hooks prepared
- * (CSP, rate-limit counters…) are copied onto the raw response first.
+ * Hands every /oidc request to the provider (a Koa app), after one check of ours, and copies
+ * the security headers Fastify's hooks prepared (CSP, rate-limit counters…) onto the raw
+ * response first.
  */
 export async function mountProvider(app: FastifyInstance, provider: Provider, publicUrl: URL): Promise<void> {
   // PUBLIC_URL is authoritative for every URL the provider writes (discovery, redirects, cookie
@@ -20,8 +26,19 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
   const callback = provider.callback();
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
+    // Form bodies are read here so the guard below can check them; the provider then reads the
+    // same bytes again (see `replaying`). Any other body is left unread for its own parser.
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'buffer', bodyLimit: FORM_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      const form = Buffer.isBuffer(request.body) ? request.body : undefined;
+      const refused =
+        refusedParameter(request.query) ?? (form && refusedParameter(parseForm(form.toString())));
+      if (refused) return refuse(request, reply, refused);
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
@@ -35,7 +52,7 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       raw.headers['x-forwarded-for'] = request.ip;
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice('/oidc'.length) || '/';
-      await callback(raw, reply.raw);
+      await callback(form ? replaying(raw, form) : raw, reply.raw);
     };
     // Per-address ceilings well above a browser's: an app's back end calls the token endpoint
     // (code exchanges, refreshes) for all its users from one address, and authenticates to do so.
@@ -47,4 +64,55 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
     scope.all('/oidc', browserFacing, forward);
     scope.all('/oidc/*', browserFacing, forward);
   });
+}
+
+/**
+ * The request as the provider expects it, its body still unread: the bytes Fastify already read
+ * are streamed again. (Handing them over as `req.body` works too, but the provider then warns
+ * about an upstream body parser.)
+ */
+function replaying(raw: IncomingMessage, body: Buffer): IncomingMessage {
+  let unread = true;
+  return new Proxy(raw, {
+    get(target, property, receiver) {
+      if (property === 'readable') return unread;
+      if (property === 'iterator') {
+        return () =>
+          (async function* () {
+            unread = false;
+            yield body;
+          })();
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * The first query or form parameter holding a NUL or a lone surrogate: the provider would look
+ * it up in PostgreSQL (a client id, a grant…), which refuses such text, and answer 500.
+ */
+function refusedParameter(params: unknown): string | undefined {
+  const path = findUnstorableText(params);
+  return path === undefined ? undefined : path.split('.')[0] || 'request';
+}
+
+/** A 400 as the provider itself answers invalid_request: its error page for a browser, else JSON. */
+function refuse(request: FastifyRequest, reply: FastifyReply, parameter: string) {
+  const out = {
+    error: 'invalid_request',
+    error_description: `${parameter} contains a character that is not allowed`,
+  };
+  void reply.status(400).header('cache-control', 'no-store');
+  if (prefersHtml(request.headers.accept)) return reply.type('text/html; charset=utf-8').send(errorPage(out));
+  return reply.send(out);
+}
+
+/** Koa's `ctx.accepts('json', 'html') === 'html'`, as the provider decides: HTML only when asked for. */
+function prefersHtml(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const html = accept.indexOf('text/html');
+  const json = accept.indexOf('application/json');
+  return html !== -1 && (json === -1 || html < json);
 }

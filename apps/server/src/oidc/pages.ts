@@ -66,7 +66,12 @@ export async function renderError(
   out: { error: string; error_description?: string },
 ): Promise<void> {
   ctx.type = 'html';
-  ctx.body = page(
+  ctx.body = errorPage(out);
+}
+
+/** The provider's error page; also sent by the guard in front of it (mount.ts). */
+export function errorPage(out: { error: string; error_description?: string }): string {
+  return page(
     'Sign-in could not continue',
     `<p>${escape(out.error_description ?? out.error)}</p>
 <p>Error code: <code>${escape(out.error)}</code></p>

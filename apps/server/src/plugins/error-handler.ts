@@ -17,8 +17,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldErrors = {};
+      // A whole part of the request of the wrong shape (a body that is not an object) is named as
+      // that part: body, query or params.
+      const part = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? '_');
       for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || part;
         fields[field] ??= issue.message ?? 'is not valid';
       }
       const first = Object.entries(fields)[0];
@@ -34,6 +37,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .status(429)
         .send({ error: { code: 'rate_limited', message: error.message } } satisfies ErrorBody);
     }
+    const bodyProblem = bodyProblemOf(error);
+    if (bodyProblem) {
+      const [status, code, message] = bodyProblem;
+      return reply.status(status).send({
+        error: { code, message: `body: ${message}`, fields: { body: message } },
+      } satisfies ErrorBody);
+    }
     if (!isResponseSerializationError(error) && error.statusCode && error.statusCode < 500) {
       // Fastify's own client errors: bad JSON, wrong content type, body too large…
       const code = error.code ? error.code.replace(/^FST_ERR_/, '').toLowerCase() : 'bad_request';
@@ -46,4 +56,27 @@ export function registerErrorHandler(app: FastifyInstance): void {
       error: { code: 'internal_error', message: 'Something went wrong', requestId: request.id },
     } satisfies ErrorBody);
   });
+}
+
+/**
+ * A body Fastify could not read (not JSON, a type the route does not take, too large): a 4xx
+ * that names the body as the field, in words a client developer can act on.
+ */
+function bodyProblemOf(error: FastifyError): [number, string, string] | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return [400, 'invalid_json', `The request body is not valid JSON (${error.message})`];
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return [415, 'unsupported_media_type', 'Send the body as application/json'];
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return [413, 'body_too_large', 'The request body is too large'];
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return [400, 'bad_request', 'The request body does not match its Content-Length'];
+  }
+  // JSON.parse's own error (also a prototype-poisoning attempt refused by the parser).
+  if (error instanceof SyntaxError && error.statusCode === 400) {
+    return [400, 'invalid_json', `The request body is not valid JSON (${error.message})`];
+  }
+  return undefined;
 }

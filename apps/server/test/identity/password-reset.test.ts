@@ -57,6 +57,39 @@ describe('forgot password', () => {
     expect(guess.json().error.fields.code).toBeTruthy();
   });
 
+  it('answers a wrong code for an existing account exactly as for an unknown address', async () => {
+    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
+    const before = mailbox.count;
+    await start(user.email);
+    const code = await mailbox.waitForCode(user.email, { after: before, subject: /password reset/ });
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    // From an address of its own, so these tries stay under the per-address limit of the others.
+    const complete = (payload: Record<string, string>) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/password-reset/complete',
+        payload,
+        remoteAddress: '192.0.2.7',
+      });
+    const unknown = await complete({ email: 'nobody-at-all@example.com', code: wrongCode, password: NEW });
+    const answerOf = (res: typeof unknown) => ({ status: res.statusCode, body: res.json() });
+    expect(answerOf(unknown)).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'code_invalid',
+          message: 'This code is not correct or no longer valid. Check it, or send a new code.',
+          fields: { code: 'This code is not correct or no longer valid. Check it, or send a new code.' },
+        },
+      },
+    });
+    // Every wrong try, up to and past the one that kills the code, looks the same.
+    for (let i = 0; i < 6; i++) {
+      const known = await complete({ email: user.email, code: wrongCode, password: NEW });
+      expect(answerOf(known)).toEqual(answerOf(unknown));
+    }
+  });
+
   it('sets the new password with the e-mailed code and revokes every session, grant and token', async () => {
     const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
     // Signed in to the console and to an app (with a refresh token) before the reset.

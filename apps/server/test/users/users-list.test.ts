@@ -215,7 +215,7 @@ describe('CSV export', () => {
   });
 
   it('reads the list in batches while streaming, so every row comes out once', async () => {
-    const stream = exportUsersCsv(t.db, org.id, { sort: 'email', dir: 'asc' }, 7);
+    const stream = await exportUsersCsv(t.db, org.id, { sort: 'email', dir: 'asc' }, 7);
     let text = '';
     for await (const chunk of stream) text += String(chunk);
     const emails = text

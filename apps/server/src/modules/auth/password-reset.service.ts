@@ -50,6 +50,13 @@ export function startPasswordReset(
   return { resendAvailableAt: new Date(Date.now() + RESEND_AFTER_SECONDS * 1000) };
 }
 
+const resetCodeRefused = () =>
+  fieldError(
+    'code',
+    'This code is not correct or no longer valid. Check it, or send a new code.',
+    'code_invalid',
+  );
+
 /** Checks the code, sets the password, and revokes every session, grant and token of the user. */
 export async function completePasswordReset(
   deps: Deps,
@@ -58,7 +65,14 @@ export async function completePasswordReset(
   const identifier = input.email.trim().toLowerCase();
   const problem = passwordProblem(input.password);
   if (problem) throw fieldError('password', problem);
-  await consumeEmailCode(deps.db, deps.config, { purpose: 'password-reset', identifier, code: input.code });
+  try {
+    await consumeEmailCode(deps.db, deps.config, { purpose: 'password-reset', identifier, code: input.code });
+  } catch (error) {
+    // Wrong, expired, dead or missing all answer alike: only an account with a pending code can
+    // have a wrong, expired or dead one, so telling them apart would reveal which addresses exist.
+    if (error instanceof AppError && error.fields?.code) throw resetCodeRefused();
+    throw error;
+  }
   const passwordHash = await hashPassword(input.password);
   await deps.db.transaction().execute(async (trx) => {
     const user = await trx
@@ -68,7 +82,7 @@ export async function completePasswordReset(
       .where('status', '=', 'active')
       .returning(['id', 'organization_id', 'first_name', 'last_name'])
       .executeTakeFirst();
-    if (!user) throw fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
+    if (!user) throw resetCodeRefused();
     await revokeUserAccess(trx, user.id);
     const label = `${user.first_name} ${user.last_name}`.trim();
     await recordActivity(trx, {

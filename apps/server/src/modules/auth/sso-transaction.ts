@@ -50,16 +50,24 @@ export function clearTransaction(reply: FastifyReply, config: Config): void {
   void reply.clearCookie(COOKIE, options(config));
 }
 
-/** Only a path of this console: never another origin (open redirect) nor an API path. */
-export function safeReturnTo(value: unknown): string {
-  if (
-    typeof value !== 'string' ||
-    !value.startsWith('/') ||
-    value.startsWith('//') ||
-    value.startsWith('/\\')
-  ) {
+/**
+ * Only a path of this console: never another origin (open redirect) nor an API path. The value
+ * is parsed as a browser would parse the Location header (WHATWG URL: tabs and newlines dropped,
+ * backslashes read as slashes, dot segments removed) and only its normalised path, query and
+ * fragment are kept, so what is sent is exactly what was checked and is a valid header value.
+ */
+export function safeReturnTo(value: unknown, publicUrl: URL): string {
+  if (typeof value !== 'string' || !value.startsWith('/')) return '/';
+  let url: URL;
+  try {
+    url = new URL(value, publicUrl);
+  } catch {
     return '/';
   }
-  if (value.startsWith('/api/') || value.startsWith('/oidc') || value.startsWith('/login')) return '/';
-  return value.slice(0, 2000);
+  if (url.origin !== publicUrl.origin) return '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // `/.//evil.example` normalises to `//evil.example`, which a browser reads as another host.
+  if (path.startsWith('//') || path.length > 2000) return '/';
+  if (/^\/(api\/|oidc|login)/.test(url.pathname)) return '/';
+  return path;
 }

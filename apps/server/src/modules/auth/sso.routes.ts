@@ -45,7 +45,7 @@ export const ssoRoutes =
           state: randomState(),
           nonce: randomNonce(),
           verifier: randomVerifier(),
-          returnTo: safeReturnTo(request.query.returnTo),
+          returnTo: safeReturnTo(request.query.returnTo, config.publicUrl),
           ...(ticket ? { ticket } : {}),
         };
         writeTransaction(reply, config, tx);
@@ -106,7 +106,8 @@ export const ssoRoutes =
           ip: request.ip,
         });
         void reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(config));
-        return reply.redirect(tx.returnTo, 303);
+        // Checked again: a transaction cookie sealed before this check was as strict may still be live.
+        return reply.redirect(safeReturnTo(tx.returnTo, config.publicUrl), 303);
       },
     );
 

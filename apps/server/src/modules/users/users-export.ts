@@ -20,19 +20,20 @@ export const csvRow = (fields: string[]) => fields.map(csvField).join(',') + '\r
 /**
  * The filtered users list as CSV, streamed: it reads keyset pages of 1,000 as the client
  * consumes them, so 100,000 users never sit in memory at once. Starts with a UTF-8 BOM so
- * spreadsheet programs read accented names correctly.
+ * spreadsheet programs read accented names correctly. The first page is read before the stream
+ * is returned, so a query the database refuses is an error response, not a 200 cut short.
  */
-export function exportUsersCsv(
+export async function exportUsersCsv(
   db: DbOrTrx,
   organizationId: string,
   filter: UserListFilter,
   batchSize = EXPORT_BATCH,
-): Readable {
+): Promise<Readable> {
+  const first = await listUsers(db, organizationId, filter, undefined, batchSize);
   async function* rows() {
     yield '\uFEFF' + csvRow(HEADER);
-    let cursor: string | undefined;
-    do {
-      const page = await listUsers(db, organizationId, filter, cursor, batchSize);
+    let page = first;
+    for (;;) {
       let chunk = '';
       for (const u of page.users) {
         chunk += csvRow([
@@ -46,8 +47,9 @@ export function exportUsersCsv(
         ]);
       }
       if (chunk) yield chunk;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+      if (!page.nextCursor) return;
+      page = await listUsers(db, organizationId, filter, page.nextCursor, batchSize);
+    }
   }
   return Readable.from(rows());
 }

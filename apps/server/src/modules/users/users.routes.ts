@@ -82,11 +82,12 @@ export const usersRoutes =
       },
       async (request, reply) => {
         const date = new Date().toISOString().slice(0, 10);
+        const csv = await exportUsersCsv(db, principalOf(request).organizationId, request.query);
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
           .header('content-disposition', `attachment; filename="users-${date}.csv"`)
           .header('cache-control', 'no-store')
-          .send(exportUsersCsv(db, principalOf(request).organizationId, request.query));
+          .send(csv);
       },
     );
 

@@ -1,0 +1,456 @@
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * Hostile input to every operation the API publishes in /api/openapi.json, and to the identity
+ * provider's endpoints: nothing may answer 5xx. Every value goes alone into one place (a path
+ * parameter, a query parameter, a body field, the whole body) of an otherwise plausible request,
+ * signed in as an admin with the CSRF token and anonymously.
+ */
+
+const MB = 1024 * 1024;
+
+/** Hostile strings; each reaches the server intact (JSON bodies carry lone surrogates as \ud800). */
+const BAD_STRINGS = [
+  'a\u0000b',
+  '\ud800',
+  'x\udc00y',
+  '\u0001\u0008\r\n\u001b\u007f',
+  'a\u200b\u202e\u2066\u3000b',
+  'a'.repeat(MB),
+];
+/** Values of the wrong type for any field. */
+const WRONG_TYPES: unknown[] = [1e308, true, null, ['a\u0000b'], { 'k\u0000': 'v' }];
+/** Query and path values, already percent-encoded (lone surrogates and bad UTF-8 as bytes). */
+const BAD_ENCODED = [
+  'a%00b',
+  '%ED%A0%80',
+  'x%ED%B0%80y',
+  '%FF%FE%C0%AF',
+  '%01%1B%0D%0A%7F',
+  '%E2%80%AE%E2%80%8B%E3%80%80',
+  '..%2F..%2F',
+  '1e999',
+];
+const LONG_ENCODED = 'a'.repeat(MB);
+/** Whole JSON bodies: malformed, of the wrong shape, hostile to the parser. */
+const BAD_BODIES: Array<[string, string]> = [
+  ['application/json', '{"a":'],
+  ['application/json', ''],
+  ['application/json', 'null'],
+  ['application/json', '"text"'],
+  ['application/json', '{"__proto__":{"polluted":true}}'],
+  ['application/json', '{"constructor":{"prototype":{"polluted":true}}}'],
+  ['application/json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+  ['application/json', JSON.stringify({ a: 'a'.repeat(2 * MB) })],
+  ['application/json', '{"a":"\\ud800","b":"\\u0000"}'],
+  ['text/plain', 'hello'],
+  ['application/x-www-form-urlencoded', 'a=%00'],
+];
+
+interface Schema {
+  type?: string | string[];
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  $ref?: string;
+}
+
+interface OpenApiOperation {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+
+interface Operation {
+  method: string;
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  body?: { properties: Record<string, Schema> };
+}
+
+let server: TestApp;
+let org: TestOrganization;
+let operations: Operation[];
+let components: Record<string, Schema>;
+let addressCount = 0;
+
+/** A new source address per request, so per-address limits never answer in place of the route. */
+function nextAddress(): string {
+  addressCount++;
+  return `10.${(addressCount >> 16) & 255}.${(addressCount >> 8) & 255}.${addressCount & 255}`;
+}
+
+function resolve(schema: Schema): Schema {
+  if (schema.$ref) return resolve(components[schema.$ref.split('/').pop()!] ?? {});
+  if (schema.allOf?.[0]) return resolve(schema.allOf[0]);
+  return schema;
+}
+
+/** A plausible value for a schema, so that the other fields of a request pass validation. */
+function sample(raw: Schema): unknown {
+  const schema = resolve(raw);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  const alternative = schema.anyOf?.[0] ?? schema.oneOf?.[0];
+  if (alternative) return sample(alternative);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'string':
+      if (schema.format === 'email') return 'fuzz@example.com';
+      if (schema.format === 'uuid') return randomUUID();
+      if (schema.format === 'date-time') return new Date().toISOString();
+      if (schema.format === 'uri') return 'https://app.example.com/callback';
+      return 'fuzz-value';
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+    default:
+      return 'fuzz-value';
+  }
+}
+
+function queryString(params: Record<string, string>): string {
+  const pairs = Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${v}`);
+  return pairs.length ? `?${pairs.join('&')}` : '';
+}
+
+/** Every request one operation gets: [label, inject options without identity]. */
+function requestsFor(op: Operation): Array<InjectOptions & { url: string }> {
+  const plausiblePath = (override: Record<string, string> = {}) =>
+    op.path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? randomUUID());
+  const baseBody = op.body
+    ? Object.fromEntries(Object.entries(op.body.properties).map(([k, v]) => [k, sample(v)]))
+    : undefined;
+  const withBody = (body: unknown) =>
+    body === undefined
+      ? {}
+      : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  const out: Array<InjectOptions & { url: string }> = [];
+  const method = op.method as InjectOptions['method'];
+
+  for (const name of op.pathParams) {
+    for (const value of [...BAD_ENCODED, LONG_ENCODED.slice(0, 10_000)]) {
+      out.push({ method, url: plausiblePath({ [name]: value }), ...withBody(baseBody) });
+    }
+  }
+  for (const name of op.queryParams) {
+    // Repeated, the parameter is an array.
+    const values = [...BAD_ENCODED, LONG_ENCODED, `a%00&${encodeURIComponent(name)}=b`];
+    for (const value of values) {
+      out.push({ method, url: plausiblePath() + queryString({ [name]: value }), ...withBody(baseBody) });
+    }
+  }
+  if (op.body) {
+    for (const name of Object.keys(op.body.properties)) {
+      for (const value of [...BAD_STRINGS, ...WRONG_TYPES]) {
+        out.push({ method, url: plausiblePath(), ...withBody({ ...baseBody, [name]: value }) });
+      }
+    }
+  }
+  if (op.method !== 'GET' && op.method !== 'HEAD') {
+    for (const [type, payload] of BAD_BODIES) {
+      out.push({ method, url: plausiblePath(), payload, headers: { 'content-type': type } });
+    }
+  }
+  return out;
+}
+
+async function send(request: InjectOptions & { url: string }, identity: Record<string, string>) {
+  const res = await server.app.inject({
+    ...request,
+    headers: { ...identity, ...(request.headers as Record<string, string> | undefined) },
+    remoteAddress: nextAddress(),
+  });
+  return res.statusCode;
+}
+
+function describeRequest(request: InjectOptions & { url: string }): string {
+  const body = typeof request.payload === 'string' ? request.payload : '';
+  return `${request.method} ${request.url.slice(0, 120)} ${body.slice(0, 120)}`;
+}
+
+beforeAll(async () => {
+  server = await createTestApp();
+  org = await createOrganizationWithAdmin(server.db);
+  const doc = (await server.app.inject('/api/openapi.json')).json();
+  components = doc.components?.schemas ?? {};
+  operations = [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, OpenApiOperation>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      const parameters = op.parameters ?? [];
+      const schema = op.requestBody?.content?.['application/json']?.schema;
+      const body = schema ? resolve(schema) : undefined;
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
+        body: body ? { properties: body.properties ?? {} } : undefined,
+      });
+    }
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('fuzzing every API operation', () => {
+  it('finds the operations', () => {
+    expect(operations.length).toBeGreaterThan(50);
+    expect(operations).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/signup/site' }));
+  });
+
+  it('answers hostile input from a signed-in admin with no 5xx', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const op of operations) {
+      // A session per operation: some (sign-out) end the one they are sent with.
+      const { headers } = await signInAs(server.db, org.admin);
+      for (const request of requestsFor(op)) {
+        const status = await send(request, headers);
+        sent++;
+        if (status >= 500) failures.push(`${status} ${describeRequest(request)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it('answers hostile input from an anonymous caller with no 5xx', async () => {
+    const failures: string[] = [];
+    for (const op of operations) {
+      for (const request of requestsFor(op)) {
+        const status = await send(request, {});
+        if (status >= 500) failures.push(`${status} ${describeRequest(request)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
+
+/** The provider's parameters an attacker would reach first (client and token lookups). */
+const OIDC_PARAMS = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'scope',
+  'state',
+  'nonce',
+  'prompt',
+  'login_hint',
+  'claims',
+  'id_token_hint',
+  'post_logout_redirect_uri',
+  'grant_type',
+  'code',
+  'code_verifier',
+  'refresh_token',
+  'token',
+  'access_token',
+];
+const OIDC_VALUES = [
+  'a%00b',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%01%1B%0D%0A',
+  '%E2%80%AE',
+  LONG_ENCODED.slice(0, 50_000),
+];
+
+describe('fuzzing the identity provider', () => {
+  let endpoints: string[];
+
+  beforeAll(async () => {
+    const discovery = (await server.app.inject('/oidc/.well-known/openid-configuration')).json();
+    endpoints = [
+      discovery.authorization_endpoint,
+      discovery.token_endpoint,
+      discovery.userinfo_endpoint,
+      discovery.end_session_endpoint,
+      discovery.introspection_endpoint,
+      discovery.revocation_endpoint,
+    ]
+      .filter((url): url is string => typeof url === 'string')
+      .map((url) => new URL(url).pathname);
+  });
+
+  it('answers hostile parameters in queries, forms and client credentials with no 5xx', async () => {
+    expect(endpoints).toEqual(expect.arrayContaining(['/oidc/auth', '/oidc/token', '/oidc/session/end']));
+    const failures: string[] = [];
+    const check = async (options: InjectOptions & { url: string }) => {
+      const res = await server.app.inject({ ...options, remoteAddress: nextAddress() });
+      if (res.statusCode >= 500) failures.push(`${res.statusCode} ${describeRequest(options)}`);
+    };
+    for (const path of endpoints) {
+      for (const name of OIDC_PARAMS) {
+        for (const value of OIDC_VALUES) {
+          // Other parameters plausible, so the provider gets as far as its lookups.
+          const pair = `${name}=${value}${name === 'client_id' ? '' : '&client_id=fuzz'}`;
+          for (const accept of ['text/html', 'application/json']) {
+            await check({ method: 'GET', url: `${path}?${pair}`, headers: { accept } });
+          }
+          await check({
+            method: 'POST',
+            url: path,
+            payload: pair,
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          });
+        }
+      }
+      // Basic credentials are form-encoded, then base64: raw and encoded bad characters.
+      for (const clientId of ['a\u0000b', 'a%00b', '%ED%A0%80', '%FF', '%01']) {
+        const basic = Buffer.from(`${clientId}:secret`);
+        await check({
+          method: 'POST',
+          url: path,
+          payload: 'grant_type=client_credentials&token=x',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: `Basic ${basic.toString('base64')}`,
+          },
+        });
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
+
+describe('the answers to bad characters', () => {
+  const admin = async () => (await signInAs(server.db, org.admin)).headers;
+  const fieldsOf = (res: { json(): { error: { fields?: Record<string, string> } } }) =>
+    res.json().error.fields;
+
+  it('refuses a NUL in a public sign-up form with a 400 naming the field', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/signup/site',
+      payload: { organizationName: 'a\u0000b', siteName: 'fuzzing-site' },
+      remoteAddress: nextAddress(),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: {
+        code: 'validation_failed',
+        message:
+          'organizationName: Contains a character that is not allowed (a NUL or an invalid Unicode character)',
+        fields: {
+          organizationName:
+            'Contains a character that is not allowed (a NUL or an invalid Unicode character)',
+        },
+      },
+    });
+  });
+
+  it('refuses a NUL in the users search, and in the export before any 200', async () => {
+    const headers = await admin();
+    for (const url of ['/api/users?q=%00', '/api/users/export.csv?q=a%00b']) {
+      const res = await server.app.inject({ url, headers });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.headers['content-type']).toContain('application/json');
+      expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['q']);
+    }
+  });
+
+  it('refuses a lone surrogate in a JSON body with a 400 naming the field', async () => {
+    const res = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${org.admin.id}`,
+      headers: { ...(await admin()), 'content-type': 'application/json' },
+      payload: '{"firstName":"\\ud800","lastName":"Admin"}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['firstName']);
+  });
+
+  it('refuses control, invisible and text-direction characters in names and titles, and takes any language', async () => {
+    const headers = await admin();
+    for (const name of [
+      'Sales\u202Egpj.exe',
+      'Sa\u200Bles',
+      'Sales\u0007',
+      'Sales\u2066x\u2069',
+      'Tab\tbed',
+    ]) {
+      const res = await server.app.inject({ method: 'POST', url: '/api/groups', headers, payload: { name } });
+      expect(res.statusCode, JSON.stringify(name)).toBe(400);
+      expect(fieldsOf(res)).toEqual({ name: 'Remove the control, invisible or text-direction characters' });
+    }
+    const person = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${org.admin.id}`,
+      headers,
+      payload: { firstName: 'Ada\u202E', lastName: 'Admin' },
+    });
+    expect(fieldsOf(person)).toEqual({
+      firstName: 'Remove the control, invisible or text-direction characters',
+    });
+    const fine = await server.app.inject({
+      method: 'POST',
+      url: '/api/groups',
+      headers,
+      payload: { name: 'Équipe 営業 فريق' },
+    });
+    expect(fine.statusCode).toBeLessThan(300);
+  });
+
+  it("answers the provider's endpoints with its own 400: the error page for a browser, JSON for a client", async () => {
+    const page = await server.app.inject({
+      url: '/oidc/auth?client_id=a%00b&response_type=code&scope=openid',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('client_id contains a character that is not allowed');
+    expect(page.body).toContain('<code>invalid_request</code>');
+    const token = await server.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'grant_type=authorization_code&code=x&client_id=a%00b',
+    });
+    expect(token.statusCode).toBe(400);
+    expect(token.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'client_id contains a character that is not allowed',
+    });
+  });
+
+  it('answers a body it cannot read with a 4xx naming the body', async () => {
+    const headers = await admin();
+    const post = (payload: string, type: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/groups',
+        headers: { ...headers, 'content-type': type },
+        payload,
+      });
+    const cases: Array<[string, string, number, string]> = [
+      ['{"name":', 'application/json', 400, 'invalid_json'],
+      ['name=Sales', 'text/plain', 400, 'validation_failed'],
+      ['<name>Sales</name>', 'application/xml', 415, 'unsupported_media_type'],
+      [JSON.stringify({ name: 'a'.repeat(2 * MB) }), 'application/json', 413, 'body_too_large'],
+    ];
+    for (const [payload, type, status, code] of cases) {
+      const res = await post(payload, type);
+      expect(res.statusCode, code).toBe(status);
+      expect(res.json().error.code).toBe(code);
+      expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['body']);
+    }
+  });
+});
