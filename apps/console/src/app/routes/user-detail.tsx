@@ -58,7 +58,7 @@ export default function UserDetailPage() {
           {created.invited
             ? created.mailSent
               ? `${u.name} was added and an invitation was sent to ${u.email}.`
-              : `${u.name} was added, but the invitation e-mail could not be sent. Send it again below.`
+              : `${u.name} was added. The invitation e-mail to ${u.email} could not be sent yet; Atrium keeps trying, and it will arrive once the mail server answers.`
             : `${u.name} was added and can sign in with the password you set.`}
         </Alert>
       ) : null}

@@ -29,7 +29,7 @@ export function UserPasswordCard({ user }: { user: UserDetail }) {
       setNotice(
         result.mailSent
           ? `An e-mail with a set-password link was sent to ${user.email}.`
-          : 'The link was created but the e-mail could not be sent. Try again later.',
+          : `The link was created, but the e-mail to ${user.email} could not be sent yet. Atrium keeps trying, and it will arrive once the mail server answers.`,
       ),
   });
   const { register, handleSubmit, setError, reset, formState } = useForm<SetPasswordInput>({
