@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { emailField } from '@atrium/contracts/auth';
 import { siteNameProblem } from '@atrium/contracts/signup';
 import { ConfigError, loadConfig } from './config.ts';
-import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { openDatabase as openConfiguredDatabase } from './db/connect.ts';
+import { tightenPermissions } from './db/data-dir.ts';
 import { hashPassword, passwordProblem } from './lib/passwords.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
@@ -22,6 +22,9 @@ const USAGE = `Usage:
 
 class UsageError extends Error {}
 
+// As the server: DATA_DIR and what the embedded database writes are for this user only.
+process.umask(0o077);
+
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 async function main(argv: string[]): Promise<void> {
@@ -33,12 +36,19 @@ async function main(argv: string[]): Promise<void> {
 
 async function openDatabase() {
   const config = loadConfig();
-  const db = await connectDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pgdata'),
-  });
-  await migrateToLatest(db);
-  return { config, db };
+  const { db: opened, tightened } = await openConfiguredDatabase(config);
+  if (tightened > 0) {
+    console.warn(
+      `DATA_DIR ${config.dataDir}: tightened permissions on ${tightened} entries ` +
+        'that other users could read (now directories 0700, files 0600)',
+    );
+  }
+  const close = async () => {
+    await opened.destroy();
+    // PGlite sets the modes of some files it writes itself; leave none readable by others.
+    if (!config.databaseUrl) tightenPermissions(path.join(config.dataDir, 'pgdata'));
+  };
+  return { config, db: opened, close };
 }
 
 async function createOrganizationCommand(args: string[]): Promise<void> {
@@ -64,7 +74,7 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
   const problem = passwordProblem(values.password ?? '');
   if (problem) throw new UsageError(`--password: ${problem}`);
 
-  const { config, db } = await openDatabase();
+  const { config, db, close } = await openDatabase();
   try {
     const created = await createOrganization(db, config, {
       name,
@@ -92,19 +102,19 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
     }
     throw error;
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 
 async function rotateKeysCommand(): Promise<void> {
-  const { config, db } = await openDatabase();
+  const { config, db, close } = await openDatabase();
   try {
     const kid = await rotateSigningKeys(db, config);
     console.log(
       `New signing key ${kid}. Restart the servers to sign with it; the old keys stay published for 7 days.`,
     );
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 
