@@ -13,7 +13,7 @@ import {
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -76,6 +76,7 @@ describe('start-up', () => {
     const child = spawn(process.execPath, [main], {
       env: { ...baseEnv, PORT: String(port), DATA_DIR: dataDir },
     });
+    onTestFinished(() => void child.kill('SIGKILL')); // a failed test leaves no server behind
     await waitForHealth(port);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
@@ -89,6 +90,7 @@ describe('one process per embedded database', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'atrium-lock-'));
     const env = { ...baseEnv, PORT: String(port), DATA_DIR: dataDir };
     const server = spawn(process.execPath, [main], { env });
+    onTestFinished(() => void server.kill('SIGKILL'));
     await waitForHealth(port);
     const command = [
       'create-organization',
@@ -139,6 +141,7 @@ describe('embedded database durability', () => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', writer], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    onTestFinished(() => void child.kill('SIGKILL'));
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => d.toString().includes('committed') && resolve());
       child.on('exit', (code) => reject(new Error(`writer exited with ${code}`)));
@@ -270,6 +273,7 @@ describe('data directory permissions', () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-modes-')), 'data');
 
     const fresh = await startServerProcess(env(dataDir), { umask: '022' });
+    onTestFinished(() => void fresh.child.kill('SIGKILL'));
     expect(lstatSync(path.join(dataDir, 'secret')).mode & 0o777).toBe(0o600);
     expect(lstatSync(path.join(dataDir, 'pgdata', 'PG_VERSION')).mode & 0o777).toBe(0o600);
     expect(looseEntries(dataDir)).toEqual([]);
@@ -281,6 +285,7 @@ describe('data directory permissions', () => {
     const opened = loosen(dataDir);
     expect(opened).toBeGreaterThan(100);
     const existing = await startServerProcess(env(dataDir), { umask: '022' });
+    onTestFinished(() => void existing.child.kill('SIGKILL'));
     expect(looseEntries(dataDir)).toEqual([]);
     expect(await existing.stop()).toBe(0);
     expect(looseEntries(dataDir)).toEqual([]);
