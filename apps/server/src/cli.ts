@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { emailField } from '@atrium/contracts/auth';
 import { siteNameProblem } from '@atrium/contracts/signup';
 import { ConfigError, loadConfig } from './config.ts';
-import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { openDatabase as openConfiguredDatabase } from './db/connect.ts';
+import { tightenPermissions } from './db/data-dir.ts';
 import { readOutbox } from './lib/mail.ts';
 import { hashPassword, passwordProblem } from './lib/passwords.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
@@ -25,6 +25,9 @@ const USAGE = `Usage:
 
 class UsageError extends Error {}
 
+// As the server: DATA_DIR and what the embedded database writes are for this user only.
+process.umask(0o077);
+
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 async function main(argv: string[]): Promise<void> {
@@ -37,12 +40,19 @@ async function main(argv: string[]): Promise<void> {
 
 async function openDatabase() {
   const config = loadConfig();
-  const db = await connectDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pgdata'),
-  });
-  await migrateToLatest(db);
-  return { config, db };
+  const { db: opened, tightened } = await openConfiguredDatabase(config);
+  if (tightened > 0) {
+    console.warn(
+      `DATA_DIR ${config.dataDir}: tightened permissions on ${tightened} entries ` +
+        'that other users could read (now directories 0700, files 0600)',
+    );
+  }
+  const close = async () => {
+    await opened.destroy();
+    // PGlite sets the modes of some files it writes itself; leave none readable by others.
+    if (!config.databaseUrl) tightenPermissions(path.join(config.dataDir, 'pgdata'));
+  };
+  return { config, db: opened, close };
 }
 
 async function createOrganizationCommand(args: string[]): Promise<void> {
@@ -68,7 +78,7 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
   const problem = passwordProblem(values.password ?? '');
   if (problem) throw new UsageError(`--password: ${problem}`);
 
-  const { config, db } = await openDatabase();
+  const { config, db, close } = await openDatabase();
   try {
     const created = await createOrganization(db, config, {
       name,
@@ -96,19 +106,19 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
     }
     throw error;
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 
 async function rotateKeysCommand(): Promise<void> {
-  const { config, db } = await openDatabase();
+  const { config, db, close } = await openDatabase();
   try {
     const kid = await rotateSigningKeys(db, config);
     console.log(
       `New signing key ${kid}. Restart the servers to sign with it; the old keys stay published for 7 days.`,
     );
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 
@@ -121,7 +131,7 @@ async function outboxCommand(args: string[]): Promise<void> {
   });
   const limit = values.limit === undefined ? 20 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit: a whole number from 1');
-  const { config, db } = await openDatabase();
+  const { config, db, close } = await openDatabase();
   try {
     const messages = await readOutbox(db, config, { to: values.to, limit });
     if (messages.length === 0) console.log('The outbox is empty.');
@@ -129,7 +139,7 @@ async function outboxCommand(args: string[]): Promise<void> {
       console.log(`${m.createdAt.toISOString()}  to ${m.to}  "${m.subject}"\n\n${m.text.trimEnd()}\n`);
     }
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 

@@ -208,11 +208,15 @@ function trustProxyOf(value: string): Config['trustProxy'] {
   throw new ConfigError('TRUST_PROXY', TRUST_PROXY_PROBLEM);
 }
 
-/** First start without ATRIUM_SECRET: generate one and keep it beside the data. */
+/**
+ * First start without ATRIUM_SECRET: generate one and keep it beside the data, readable by this
+ * user only (the directory 0700, the file 0600, whatever the umask; start-up tightens an
+ * existing one, see secureDataDirectory).
+ */
 function readOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
   return secret;

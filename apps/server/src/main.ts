@@ -2,8 +2,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { openDatabase } from './db/connect.ts';
+import { tightenPermissions } from './db/data-dir.ts';
+
+// Everything this process writes (DATA_DIR, the generated secret, the embedded database) is for
+// its own user only, whatever umask it was started with.
+process.umask(0o077);
 
 // A .env file beside the working directory may hold the settings (PRODUCT.md §8).
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -15,15 +19,24 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error);
   }
-  const db = await connectDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: path.join(config.dataDir, 'pgdata'),
+  // Until the app (and its logger) exists, a lost connection is reported on stderr.
+  let reportConnectionError = (error: Error) => console.error(`Database connection lost: ${error.message}`);
+  const opened = await openDatabase(config, {
+    onConnectionError: (error) => reportConnectionError(error),
   }).catch(fail);
-  if (!db) return;
-  await migrateToLatest(db);
+  if (!opened) return;
+  const { db } = opened;
   // buildApp reads operator files too (APP_CATALOG); a bad one stops start-up with one line.
   const app = await buildApp(config, { db, runJobs: true }).catch(fail);
   if (!app) return;
+  reportConnectionError = (error) =>
+    app.log.warn({ err: error }, 'database connection lost; the pool opens a new one when needed');
+  if (opened.tightened > 0) {
+    app.log.warn(
+      `DATA_DIR ${config.dataDir}: tightened permissions on ${opened.tightened} entries ` +
+        'that other users could read (now directories 0700, files 0600)',
+    );
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -32,6 +45,14 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await db.destroy();
+    // PGlite sets the modes of some files it writes itself; leave none readable by others.
+    if (!config.databaseUrl) {
+      try {
+        tightenPermissions(path.join(config.dataDir, 'pgdata'));
+      } catch (error) {
+        app.log.warn({ err: error }, 'could not tighten DATA_DIR permissions');
+      }
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,11 +1,13 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { ConfigError } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
+import { secureDataDirectory, tightenPermissions } from './data-dir.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
-import type { Database } from './database.ts';
+import type { Database, Db } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
 
 const INT8_OID = 20;
 // Counts and bigserials as numbers on both drivers; they stay far below 2^53.
@@ -16,6 +18,12 @@ export interface DatabaseTarget {
   databaseUrl?: string | undefined;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   pgliteDir?: string;
+  /**
+   * A pooled PostgreSQL connection failed outside a query (the server restarted, or an
+   * administrator ended the backend). The pool drops it and opens a new one when needed; this
+   * only reports it. Defaults to one line on stderr.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Opens Kysely over PostgreSQL or embedded PGlite and proves the database answers. */
@@ -32,6 +40,16 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // A connection that dies emits 'error' on its client, and on the pool too while it is idle;
+    // an 'error' nobody listens to ends the process. Each client reports its own loss once; the
+    // pool's copy of it for idle clients needs a listener but nothing more (the pool has already
+    // dropped the client). A query running on a connection that dies fails on its own, so a lost
+    // connection costs only the request that was using it.
+    const report =
+      target.onConnectionError ??
+      ((error: Error) => console.error(`Database connection lost: ${error.message}`));
+    pool.on('connect', (client) => client.on('error', report));
+    pool.on('error', () => undefined);
     try {
       await pool.query('select 1');
     } catch (error) {
@@ -42,12 +60,113 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const dir = target.pgliteDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) {
-    mkdirSync(path.dirname(dir), { recursive: true });
-    lockDataDirectory(dir);
+  if (dir.startsWith('memory://')) {
+    const pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
+    return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   }
-  const pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
+  mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+  lockDataDirectory(dir);
+  refuseToInitialiseOver(dir);
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
+  } catch (error) {
+    throw new ConfigError(
+      'DATA_DIR',
+      `the embedded database in ${dir} cannot be opened (${reason(error)}); ` +
+        'if it is damaged, restore DATA_DIR from a backup',
+    );
+  }
+  // PGlite gives the files its initdb writes mode 0666 whatever the umask.
+  tightenPermissions(dir);
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+}
+
+/**
+ * PGlite creates a new, empty database in any directory without a PG_VERSION file, over whatever
+ * is there: a data directory that lost that one file would come back empty, every organisation
+ * gone, and report itself ready. Only an empty (or missing) directory may receive a new database.
+ */
+function refuseToInitialiseOver(dir: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR') throw new ConfigError('DATA_DIR', `${dir} is a file, not a directory`);
+    throw new ConfigError('DATA_DIR', `cannot read ${dir} (${(error as Error).message})`);
+  }
+  if (entries.length === 0 || entries.includes('PG_VERSION')) return;
+  throw new ConfigError(
+    'DATA_DIR',
+    `${dir} has files but no PG_VERSION, so it holds no usable database (damaged, or not ` +
+      "Atrium's) and Atrium will not create a new one over it: restore DATA_DIR from a backup, " +
+      'or move that directory away to start with an empty database',
+  );
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  /** How many entries under DATA_DIR were readable by others and have been tightened. */
+  tightened: number;
+}
+
+/**
+ * What the server and the operator commands do before using the database: make DATA_DIR private,
+ * connect, bring the schema up to date, and read every table once. Anything wrong ends in a
+ * ConfigError with one line naming DATA_DIR or DATABASE_URL.
+ */
+export async function openDatabase(
+  config: Config,
+  options: { onConnectionError?: (error: Error) => void } = {},
+): Promise<OpenedDatabase> {
+  const tightened = secureDataDirectory(config.dataDir, { create: !config.databaseUrl });
+  const db = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: path.join(config.dataDir, 'pgdata'),
+    onConnectionError: options.onConnectionError,
+  });
+  try {
+    await migrateToLatest(db);
+    await readEveryTable(db);
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    const where = config.databaseUrl
+      ? `the database at ${safeHost(config.databaseUrl)}`
+      : `the embedded database in ${path.join(config.dataDir, 'pgdata')}`;
+    throw new ConfigError(
+      config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR',
+      `${where} cannot be read (${reason(error)})` +
+        (config.databaseUrl ? '' : '; if it is damaged, restore DATA_DIR from a backup'),
+    );
+  }
+  return { db, tightened };
+}
+
+/**
+ * Reads a row of every table of the schema, so a table whose file is missing or unreadable stops
+ * start-up instead of failing the first request that needs it.
+ */
+export async function readEveryTable(db: Db): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    select tablename as name from pg_tables where schemaname = current_schema() order by tablename
+  `.execute(db);
+  if (rows.length === 0) throw new Error('the schema has no tables');
+  // One statement (one round trip); each probe stops at the first row it finds.
+  const probes = rows.map(({ name }) => sql`exists (select from ${sql.table(name)})`);
+  await sql`select ${sql.join(probes)}`.execute(db);
+}
+
+/** The first line of an error's message, without Emscripten's advice to rebuild PGlite. */
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message
+    .split('\n')[0]!
+    .replace(/\s*Build with -sASSERTIONS for more info\.?/, '')
+    .trim();
+  if (/^Aborted\(.*\)\.?$/.test(line)) return 'the embedded PostgreSQL aborted while opening it';
+  return line || 'unknown error';
 }
 
 function safeHost(url: string): string {
