@@ -104,8 +104,8 @@ function tokenRequest(clientId: string, secret: string, form: Record<string, str
 // ---- Atrium -------------------------------------------------------------------------------------
 async function benchAtrium() {
   const codes = new Map<string, string>();
-  const mailer = { send: async (m: MailMessage) => void codes.set(m.to, m.secretForOutboxLog ?? '') };
-  const t = await createTestApp({ deps: { mailer } });
+  const deliverMail = async (m: MailMessage) => void codes.set(m.to, m.secretForOutboxLog ?? '');
+  const t = await createTestApp({ deps: { deliverMail } });
   try {
     const passwordHash = await hashPassword(PASSWORD);
     const org = await createOrganizationWithAdmin(t.db);

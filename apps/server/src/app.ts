@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { createMailer, type Mailer } from './lib/mail.ts';
+import { createMailer, type MailDelivery } from './lib/mail.ts';
 import { requestLogEntry } from './lib/log-redaction.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { appsRoutes } from './modules/apps/apps.routes.ts';
@@ -13,6 +13,7 @@ import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { JobWorker } from './modules/jobs/job-worker.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -26,12 +27,22 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job queue's worker of this process (tests wake or drain it). */
+    jobs: JobWorker;
+  }
+}
+
 export interface AppDeps {
   db: Db;
-  /** Defaults to SMTP or the outbox, as the config says. */
-  mailer?: Mailer;
-  /** Background jobs (domain re-checks…) run in the server process, not in most tests. */
+  /**
+   * Scheduled background work (domain re-checks, purges) runs in the server process, not in most
+   * tests. The job queue's worker runs in every app, tests included: mail is sent only by it.
+   */
   runJobs?: boolean;
+  /** Delivers mail instead of SMTP or the outbox (benchmarks); messages still go through the queue. */
+  deliverMail?: MailDelivery;
 }
 
 /** Builds the whole server: API, identity provider and console. Used by main and by tests. */
@@ -54,7 +65,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   const { db } = deps;
-  const mailer = deps.mailer ?? createMailer(config, db, app.log);
+  // Several processes may share the database: each runs a worker, and the queue's row locks
+  // keep them from taking the same job.
+  const jobs = new JobWorker(db, app.log.child({ module: 'jobs' }));
+  app.decorate('jobs', jobs);
+  const mailer = createMailer(config, db, app.log, jobs, deps.deliverMail);
 
   registerErrorHandler(app);
   await app.register(cookie);
@@ -75,8 +90,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(setupRoutes({ db }));
   await app.register(organizationProfileRoutes({ db, config }));
   await app.register(dashboardRoutes({ db }));
-  void mailer;
 
   await registerConsole(app, config.consoleDir);
+  // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
   return app;
 }

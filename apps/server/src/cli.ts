@@ -6,6 +6,7 @@ import { siteNameProblem } from '@atrium/contracts/signup';
 import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { readOutbox } from './lib/mail.ts';
 import { hashPassword, passwordProblem } from './lib/passwords.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
@@ -14,11 +15,13 @@ import { rotateSigningKeys } from './oidc/keys.ts';
  * Operator commands, run with the same settings (.env, environment) as the server:
  *   npm run atrium -- create-organization --name "Acme" --site acme --email ada@acme.com --password '…'
  *   npm run atrium -- rotate-keys
+ *   npm run atrium -- outbox [--to ada@acme.com]
  */
 const USAGE = `Usage:
   npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
                                         [--first-name <first>] [--last-name <last>]
-  npm run atrium -- rotate-keys`;
+  npm run atrium -- rotate-keys
+  npm run atrium -- outbox [--to <e-mail>] [--limit <n>]`;
 
 class UsageError extends Error {}
 
@@ -28,6 +31,7 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'create-organization') return createOrganizationCommand(rest);
   if (command === 'rotate-keys') return rotateKeysCommand();
+  if (command === 'outbox') return outboxCommand(rest);
   throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
 }
 
@@ -103,6 +107,27 @@ async function rotateKeysCommand(): Promise<void> {
     console.log(
       `New signing key ${kid}. Restart the servers to sign with it; the old keys stay published for 7 days.`,
     );
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Prints the outbox (mail kept without SMTP_URL), newest first; bodies are sealed at rest. */
+async function outboxCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { to: { type: 'string' }, limit: { type: 'string' } },
+    strict: true,
+  });
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit: a whole number from 1');
+  const { config, db } = await openDatabase();
+  try {
+    const messages = await readOutbox(db, config, { to: values.to, limit });
+    if (messages.length === 0) console.log('The outbox is empty.');
+    for (const m of messages) {
+      console.log(`${m.createdAt.toISOString()}  to ${m.to}  "${m.subject}"\n\n${m.text.trimEnd()}\n`);
+    }
   } finally {
     await db.destroy();
   }

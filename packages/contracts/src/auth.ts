@@ -38,6 +38,8 @@ export const interactionState = z.discriminatedUnion('stage', [
     email: z.string(),
     /** ISO time from which "Send a new code" is allowed (the seed spec's ReSend 60). */
     resendAvailableAt: z.string(),
+    /** False while the code's e-mail waits for the mail server: it is queued and will arrive. */
+    codeSent: z.boolean(),
   }),
   z.object({ stage: z.literal('denied'), appName: z.string() }),
   z.object({ stage: z.literal('continue'), redirectTo: z.string() }),
@@ -45,7 +47,8 @@ export const interactionState = z.discriminatedUnion('stage', [
 export type InteractionState = z.infer<typeof interactionState>;
 
 export const redirectResponse = z.object({ redirectTo: z.string() });
-export const resendResponse = z.object({ resendAvailableAt: z.string() });
+export const resendResponse = z.object({ resendAvailableAt: z.string(), codeSent: z.boolean() });
+export type ResendResponse = z.infer<typeof resendResponse>;
 
 export const passwordResetStartBody = z.object({ email: emailField });
 export const passwordResetStartResponse = z.object({ message: z.string(), resendAvailableAt: z.string() });

@@ -136,6 +136,8 @@ export interface EmailCodesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   consumed_at: NullableTimestamp;
+  /** The queued message carrying the code (modules/jobs); null for codes sent before the queue. */
+  mail_job_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SignInFailuresTable {
@@ -226,6 +228,26 @@ export interface DomainsTable {
   next_check_at: Timestamp;
 }
 
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** The shared job queue (modules/jobs): mail, and later back-channel logout, webhooks, imports. */
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  payload: ColumnType<unknown, string | undefined, string>;
+  status: Defaulted<JobStatus>;
+  attempts: Defaulted<number>;
+  max_attempts: Defaulted<number>;
+  run_at: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  progress: ColumnType<unknown, string | null | undefined, string | null>;
+  organization_id: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** Every table; areas add theirs here together with their migration. */
 export interface Database {
   organizations: OrganizationsTable;
@@ -248,6 +270,7 @@ export interface Database {
   invitations: InvitationsTable;
   apps: AppsTable;
   app_groups: AppGroupsTable;
+  jobs: JobsTable;
 }
 
 export type Db = Kysely<Database>;

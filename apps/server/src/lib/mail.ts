@@ -1,7 +1,11 @@
 import nodemailer from 'nodemailer';
+import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import type { Db, DbOrTrx } from '../db/database.ts';
+import { enqueue } from '../modules/jobs/jobs.repository.ts';
+import { PermanentJobError, type JobWorker } from '../modules/jobs/job-worker.ts';
+import { decryptSecret, deriveKey, encryptSecret } from './crypto.ts';
 
 export interface MailMessage {
   to: string;
@@ -16,40 +20,169 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /**
+   * Queues a message; pass the caller's transaction to queue it with the rows it belongs to
+   * (a code and its e-mail commit together). Returns the job id for `deliverNow`.
+   */
+  queue(db: DbOrTrx, message: MailMessage): Promise<string>;
+  /**
+   * Sends a queued message now if it is due, waiting a few seconds at most. False when it has
+   * not gone out yet: the queue keeps retrying it with backoff.
+   */
+  deliverNow(jobId: string): Promise<boolean>;
+  /** `queue` then `deliverNow`. */
+  send(message: MailMessage): Promise<{ sent: boolean }>;
 }
 
-/** SMTP through SMTP_URL when set; otherwise the outbox table plus one log line a message. */
-export function createMailer(config: Config, db: Db, log: FastifyBaseLogger): Mailer {
-  if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
-    return {
-      async send(message) {
-        await transport.sendMail({
-          from: config.mailFrom,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        });
-      },
-    };
-  }
-  return {
+export type MailDelivery = (message: MailMessage, db: Db) => Promise<void>;
+
+export const MAIL_JOB = 'mail.send';
+/** Tries in all before a message is given up (about 2 hours with the backoff below). */
+const MAIL_MAX_ATTEMPTS = 12;
+const MAIL_BACKOFF = { baseMs: 10_000, capMs: 15 * 60_000 };
+/** How long a request waits for its own message before answering "it will arrive shortly". */
+const DELIVER_NOW_WAIT_MS = 3000;
+/**
+ * SMTP waits: a server that accepts the connection and never answers costs seconds, not the
+ * 30 s-and-more of nodemailer's defaults; the queue tries again later.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 10_000 };
+/** Outbox messages hold live codes and links: they go after a week. */
+const OUTBOX_KEEP_DAYS = 7;
+
+const mailKey = (config: Config) => deriveKey(config.secret, 'mail');
+
+/**
+ * Every message goes through the job queue: sealed with an ATRIUM_SECRET-derived key in the
+ * job's payload (it carries codes and set-password links), sent by the worker to SMTP_URL, or
+ * without it written (sealed too) to the outbox table with one log line. Registers the mail
+ * handler on the worker.
+ */
+export function createMailer(
+  config: Config,
+  db: Db,
+  log: FastifyBaseLogger,
+  worker: JobWorker,
+  /** Replaces SMTP and the outbox (benchmarks capture codes this way); the queue stays. */
+  deliverTo?: MailDelivery,
+): Mailer {
+  const key = mailKey(config);
+  const deliver = deliverTo ?? (config.smtpUrl ? smtpDelivery(config) : outboxDelivery(config, log));
+  worker.register(
+    MAIL_JOB,
+    async (payload) => {
+      const sealed = (payload as { sealed?: unknown }).sealed;
+      let message: MailMessage;
+      try {
+        message = JSON.parse(decryptSecret(key, String(sealed))) as MailMessage;
+      } catch {
+        throw new PermanentJobError('The message cannot be unsealed (was ATRIUM_SECRET changed?)');
+      }
+      await deliver(message, db);
+    },
+    { backoff: MAIL_BACKOFF, lockSeconds: 60, erasePayloadWhenDone: true },
+  );
+  worker.addHousekeeping(() => purgeOutbox(db));
+
+  const mailer: Mailer = {
+    queue: (trx, message) =>
+      enqueue(trx, {
+        kind: MAIL_JOB,
+        payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
+        maxAttempts: MAIL_MAX_ATTEMPTS,
+      }),
+    async deliverNow(jobId) {
+      try {
+        return (await worker.runNow(jobId, DELIVER_NOW_WAIT_MS)) === 'done';
+      } catch (err) {
+        log.warn({ err }, 'could not try the queued message now');
+        return false;
+      }
+    },
     async send(message) {
-      await db
-        .insertInto('mail_outbox')
-        .values({
-          recipient: message.to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html ?? null,
-        })
-        .execute();
-      log.info(
-        { mail: { to: message.to, subject: message.subject, code: message.secretForOutboxLog } },
-        `outbox: "${message.subject}" to ${message.to}${message.secretForOutboxLog ? ` (${message.secretForOutboxLog})` : ''}`,
-      );
+      const jobId = await mailer.queue(db, message);
+      return { sent: await mailer.deliverNow(jobId) };
     },
   };
+  return mailer;
+}
+
+function smtpDelivery(config: Config): (message: MailMessage) => Promise<void> {
+  const transport = nodemailer.createTransport({ url: config.smtpUrl, ...SMTP_TIMEOUTS });
+  return async (message) => {
+    await transport.sendMail({
+      from: config.mailFrom,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
+  };
+}
+
+/** No SMTP server: the outbox table (bodies sealed) and one log line, with the code, per message. */
+function outboxDelivery(config: Config, log: FastifyBaseLogger) {
+  const key = mailKey(config);
+  return async (message: MailMessage, db: Db) => {
+    await db
+      .insertInto('mail_outbox')
+      .values({
+        recipient: message.to,
+        subject: message.subject,
+        text_body: encryptSecret(key, message.text),
+        html_body: message.html === undefined ? null : encryptSecret(key, message.html),
+      })
+      .execute();
+    log.info(
+      { mail: { to: message.to, subject: message.subject, code: message.secretForOutboxLog } },
+      `outbox: "${message.subject}" to ${message.to}${message.secretForOutboxLog ? ` (${message.secretForOutboxLog})` : ''}`,
+    );
+  };
+}
+
+export interface OutboxMessage {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  createdAt: Date;
+}
+
+/** The outbox as the operator reads it (`npm run atrium -- outbox`): bodies unsealed, newest first. */
+export async function readOutbox(
+  db: DbOrTrx,
+  config: Config,
+  options: { to?: string; limit?: number } = {},
+): Promise<OutboxMessage[]> {
+  const key = mailKey(config);
+  let query = db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .limit(options.limit ?? 50);
+  if (options.to) query = query.where('recipient', '=', options.to.toLowerCase());
+  const rows = await query.execute();
+  const open = (body: string) => {
+    try {
+      return decryptSecret(key, body);
+    } catch {
+      return '(sealed with another ATRIUM_SECRET)';
+    }
+  };
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.recipient,
+    subject: row.subject,
+    text: open(row.text_body),
+    html: row.html_body === null ? null : open(row.html_body),
+    createdAt: row.created_at,
+  }));
+}
+
+export async function purgeOutbox(db: DbOrTrx): Promise<void> {
+  await db
+    .deleteFrom('mail_outbox')
+    .where('created_at', '<', sql<Date>`now() - make_interval(days => ${OUTBOX_KEEP_DAYS})`)
+    .execute();
 }

@@ -41,9 +41,10 @@ export class Mailbox {
     });
   }
 
-  static async start(): Promise<Mailbox> {
+  /** On a free port, or on `port` (a mail server coming back where it was). */
+  static async start(port = 0): Promise<Mailbox> {
     const mailbox = new Mailbox();
-    await new Promise<void>((resolve) => mailbox.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => mailbox.server.listen(port, '127.0.0.1', resolve));
     mailbox.port = (mailbox.server.server.address() as { port: number }).port;
     return mailbox;
   }

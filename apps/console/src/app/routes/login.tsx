@@ -86,6 +86,7 @@ function LoginSteps({ uid }: { uid: string }) {
         uid={uid}
         email={data.email}
         resendAvailableAt={data.resendAvailableAt}
+        codeSent={data.codeSent}
         onUseAnotherAccount={() => setAnotherAccount(true)}
       />
     );

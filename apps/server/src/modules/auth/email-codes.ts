@@ -4,6 +4,8 @@ import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { deriveKey, randomDigits } from '../../lib/crypto.ts';
 import { fieldError, tooManyRequests } from '../../lib/errors.ts';
+import type { MailMessage, Mailer } from '../../lib/mail.ts';
+import { cancelJobs } from '../jobs/jobs.repository.ts';
 
 /**
  * 6-digit e-mail codes for any purpose (PRODUCT.md §4.1/4.2/4.3): a code lives 10 minutes,
@@ -17,7 +19,8 @@ export const RESEND_AFTER_SECONDS = 60;
  * Codes one address gets for one purpose in an hour, whichever sign-ins (or sign-up flows)
  * asked for them: the first and at most 5 re-sends (PRODUCT.md §4.1). Counted per address, not
  * per sign-in: anyone who knows a password can start new sign-ins at will, and each fresh code
- * would otherwise bring 5 more guesses.
+ * would otherwise bring 5 more guesses. A code counts once its e-mail has gone out: while the
+ * mail server is down, codes that reach nobody do not use up the hour.
  */
 export const MAX_CODES_PER_HOUR = 6;
 
@@ -37,15 +40,22 @@ function hashCode(config: Config, id: string, code: string): string {
     .digest('base64url');
 }
 
+/** Codes whose message was sent (or that predate the queue); SQL over `email_codes`. */
+const mailWentOut = sql<boolean>`(email_codes.mail_job_id is null or exists (
+  select 1 from jobs where jobs.id = email_codes.mail_job_id and jobs.status = 'done'))`;
+
 /**
  * Issues a new code (the previous one of the same target dies) or refuses with 429 and the
- * time to wait. Send the code by e-mail after this returns (and after your transaction commits).
+ * time to wait. With `mail`, the message carrying the code is queued in the same transaction
+ * (and the dead code's message, if still unsent, is cancelled): call `mailer.deliverNow` with
+ * the returned `mailJobId` to try it at once.
  */
 export async function issueEmailCode(
   db: Db,
   config: Config,
   target: CodeTarget,
-): Promise<{ code: string; resendAvailableAt: Date }> {
+  mail?: { mailer: Mailer; message: (code: string) => MailMessage },
+): Promise<{ code: string; resendAvailableAt: Date; mailJobId: string | null }> {
   const context = target.context ?? '';
   return db.transaction().execute(async (trx) => {
     // Two concurrent requests must not both pass the 60-second rule.
@@ -55,10 +65,10 @@ export async function issueEmailCode(
     const sent = await trx
       .selectFrom('email_codes')
       .select([
-        sql<number>`count(*)::int`.as('count'),
+        sql<number>`(count(*) filter (where ${mailWentOut}))::int`.as('count'),
         // The 60-second wait is a re-send rule, so per context; the hourly cap below spans them all.
         sql<Date | null>`max(created_at) filter (where context = ${context})`.as('last'),
-        sql<Date | null>`min(created_at)`.as('first'),
+        sql<Date | null>`min(created_at) filter (where ${mailWentOut})`.as('first'),
         sql<Date>`now()`.as('now'),
       ])
       .where('purpose', '=', target.purpose)
@@ -82,15 +92,22 @@ export async function issueEmailCode(
         (until.getTime() - now.getTime()) / 1000,
       );
     }
-    await trx
+    const killed = await trx
       .updateTable('email_codes')
       .set({ consumed_at: sql`now()` })
       .where('purpose', '=', target.purpose)
       .where('identifier', '=', target.identifier)
       .where('consumed_at', 'is', null)
+      .returning('mail_job_id')
       .execute();
+    // A dead code's message still waiting for the mail server would only confuse.
+    await cancelJobs(
+      trx,
+      killed.flatMap((k) => (k.mail_job_id ? [k.mail_job_id] : [])),
+    );
     const id = randomUUID();
     const code = randomDigits(6);
+    const mailJobId = mail ? await mail.mailer.queue(trx, mail.message(code)) : null;
     await trx
       .insertInto('email_codes')
       .values({
@@ -99,10 +116,11 @@ export async function issueEmailCode(
         identifier: target.identifier,
         context,
         code_hash: hashCode(config, id, code),
+        mail_job_id: mailJobId,
         expires_at: sql<Date>`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
       })
       .execute();
-    return { code, resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000) };
+    return { code, resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000), mailJobId };
   });
 }
 
@@ -113,10 +131,25 @@ export async function issueEmailCode(
 export async function findLatestCode(
   db: DbOrTrx,
   target: { purpose: CodePurpose; context: string },
-): Promise<{ identifier: string; resendAvailableAt: Date; live: boolean } | undefined> {
+): Promise<
+  | {
+      identifier: string;
+      resendAvailableAt: Date;
+      live: boolean;
+      mailSent: boolean;
+      mailJobId: string | null;
+    }
+  | undefined
+> {
   const row = await db
     .selectFrom('email_codes')
-    .select(['identifier', 'created_at', sql<boolean>`consumed_at is null and expires_at > now()`.as('live')])
+    .select([
+      'identifier',
+      'created_at',
+      'mail_job_id',
+      sql<boolean>`consumed_at is null and expires_at > now()`.as('live'),
+      mailWentOut.as('mail_sent'),
+    ])
     .where('purpose', '=', target.purpose)
     .where('context', '=', target.context)
     .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
@@ -128,6 +161,8 @@ export async function findLatestCode(
     identifier: row.identifier,
     resendAvailableAt: new Date(row.created_at.getTime() + RESEND_AFTER_SECONDS * 1000),
     live: row.live,
+    mailSent: row.mail_sent,
+    mailJobId: row.mail_job_id,
   };
 }
 

@@ -131,6 +131,7 @@ export const interactionsRoutes =
           clientName: name,
           email: latest.identifier,
           resendAvailableAt: latest.resendAvailableAt.toISOString(),
+          codeSent: latest.mailSent,
         };
       },
     );
@@ -161,6 +162,7 @@ export const interactionsRoutes =
           clientName: await clientName(interaction.params.client_id),
           email: sent.email,
           resendAvailableAt: sent.resendAvailableAt.toISOString(),
+          codeSent: sent.codeSent,
         };
       },
     );
@@ -203,8 +205,8 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
-        const { resendAvailableAt } = await resendSignInCode(deps, interaction.uid);
-        return { resendAvailableAt: resendAvailableAt.toISOString() };
+        const { resendAvailableAt, codeSent } = await resendSignInCode(deps, interaction.uid);
+        return { resendAvailableAt: resendAvailableAt.toISOString(), codeSent };
       },
     );
   };

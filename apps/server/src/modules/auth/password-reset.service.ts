@@ -35,8 +35,14 @@ export function startPasswordReset(
       .where('status', '=', 'active')
       .executeTakeFirst();
     if (!user) return;
-    const { code } = await issueEmailCode(deps.db, deps.config, { purpose: 'password-reset', identifier });
-    await deps.mailer.send(passwordResetCodeMail(identifier, code));
+    // Queued with the code: a mail server that is down delays the message, never drops it.
+    const { mailJobId } = await issueEmailCode(
+      deps.db,
+      deps.config,
+      { purpose: 'password-reset', identifier },
+      { mailer: deps.mailer, message: (code) => passwordResetCodeMail(identifier, code) },
+    );
+    await deps.mailer.deliverNow(mailJobId!);
   })().catch((error: unknown) => {
     // Too early or too many re-sends end here too: the caller must not learn the difference.
     if (!(error instanceof AppError)) log.error({ err: error }, 'password reset e-mail failed');

@@ -23,11 +23,13 @@ export const invalidCredentials = () =>
  * an unknown e-mail costs one argon2id verification like a wrong password does. On success a
  * 6-digit code goes to the user's address, bound to this sign-in (`context`); the account gets
  * at most 6 codes an hour across sign-ins, and only someone with the password learns that.
+ * The e-mail is queued with the code and tried at once for a few seconds; `codeSent` is false
+ * when it has not gone out yet (the queue keeps trying, and the page says it will arrive).
  */
 export async function checkPasswordAndSendCode(
   deps: SignInDeps,
   input: { context: string; email: string; password: string; ip: string },
-): Promise<{ email: string; resendAvailableAt: Date }> {
+): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
   const { db, config, mailer } = deps;
   const identifier = input.email.trim().toLowerCase();
   const throttle = await throttleState(db, identifier, input.ip);
@@ -57,31 +59,33 @@ export async function checkPasswordAndSendCode(
   // Going back to the password step of the same sign-in reuses the code already sent.
   const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
   if (latest?.live && latest.identifier === identifier) {
-    return { email: identifier, resendAvailableAt: latest.resendAvailableAt };
+    // Its message may still be waiting for the mail server: one more try if it is due.
+    const codeSent = latest.mailSent || (!!latest.mailJobId && (await mailer.deliverNow(latest.mailJobId)));
+    return { email: identifier, resendAvailableAt: latest.resendAvailableAt, codeSent };
   }
-  const { code, resendAvailableAt } = await issueEmailCode(db, config, {
-    purpose: 'sign-in',
-    identifier,
-    context: input.context,
-  });
-  await mailer.send(signInCodeMail(identifier, code));
-  return { email: identifier, resendAvailableAt };
+  const { resendAvailableAt, mailJobId } = await issueEmailCode(
+    db,
+    config,
+    { purpose: 'sign-in', identifier, context: input.context },
+    { mailer, message: (code) => signInCodeMail(identifier, code) },
+  );
+  return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverNow(mailJobId!) };
 }
 
 /** Sends a new code for the sign-in in progress (60 s after the last, 5 times an hour). */
 export async function resendSignInCode(
   deps: SignInDeps,
   context: string,
-): Promise<{ resendAvailableAt: Date }> {
+): Promise<{ resendAvailableAt: Date; codeSent: boolean }> {
   const latest = await findLatestCode(deps.db, { purpose: 'sign-in', context });
   if (!latest) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
-  const { code, resendAvailableAt } = await issueEmailCode(deps.db, deps.config, {
-    purpose: 'sign-in',
-    identifier: latest.identifier,
-    context,
-  });
-  await deps.mailer.send(signInCodeMail(latest.identifier, code));
-  return { resendAvailableAt };
+  const { resendAvailableAt, mailJobId } = await issueEmailCode(
+    deps.db,
+    deps.config,
+    { purpose: 'sign-in', identifier: latest.identifier, context },
+    { mailer: deps.mailer, message: (code) => signInCodeMail(latest.identifier, code) },
+  );
+  return { resendAvailableAt, codeSent: await deps.mailer.deliverNow(mailJobId!) };
 }
 
 /**

@@ -17,24 +17,30 @@ import type { SignupFlow } from './signup.repository.ts';
  */
 const PURPOSE = 'sign-up';
 
-export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promise<void> {
-  if (!flow.email) throw new Error('A sign-up code needs an e-mail address');
-  const { code } = await issueEmailCode(deps.db, deps.config, {
-    purpose: PURPOSE,
-    identifier: flow.email,
-    context: flow.id,
-  });
-  await deps.mailer.send({
-    to: flow.email,
-    subject: 'Your Atrium verification code',
-    text:
-      `Your code to confirm this address for ${flow.organizationName ?? 'your organisation'} on Atrium: ${code}\n\n` +
-      `It works for 10 minutes. If you did not start a sign-up, ignore this message.\n`,
-    html:
-      `<p>Your code to confirm this address on Atrium:</p><p style="font-size:24px;letter-spacing:4px"><strong>${code}</strong></p>` +
-      `<p>It works for 10 minutes. If you did not start a sign-up, ignore this message.</p>`,
-    secretForOutboxLog: code,
-  });
+/** Queues the code's e-mail with the code and tries it at once; false if it has not gone out yet. */
+export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promise<boolean> {
+  const email = flow.email;
+  if (!email) throw new Error('A sign-up code needs an e-mail address');
+  const { mailJobId } = await issueEmailCode(
+    deps.db,
+    deps.config,
+    { purpose: PURPOSE, identifier: email, context: flow.id },
+    {
+      mailer: deps.mailer,
+      message: (code) => ({
+        to: email,
+        subject: 'Your Atrium verification code',
+        text:
+          `Your code to confirm this address for ${flow.organizationName ?? 'your organisation'} on Atrium: ${code}\n\n` +
+          `It works for 10 minutes. If you did not start a sign-up, ignore this message.\n`,
+        html:
+          `<p>Your code to confirm this address on Atrium:</p><p style="font-size:24px;letter-spacing:4px"><strong>${code}</strong></p>` +
+          `<p>It works for 10 minutes. If you did not start a sign-up, ignore this message.</p>`,
+        secretForOutboxLog: code,
+      }),
+    },
+  );
+  return deps.mailer.deliverNow(mailJobId!);
 }
 
 /** The flow's newest code: when it dies (or died), whether it still works, when another may be sent. */

@@ -112,7 +112,10 @@ export async function addUser(
   return { user: summary, invited: link !== undefined, mailSent };
 }
 
-/** Sends a set-password e-mail; a mail server failure is logged and reported, not thrown. */
+/**
+ * Queues a set-password e-mail and tries it at once; false when it has not gone out yet (the
+ * queue keeps trying) or could not even be queued (logged).
+ */
 export async function sendSetPasswordMail(
   deps: UsersDeps,
   actor: Actor,
@@ -122,7 +125,7 @@ export async function sendSetPasswordMail(
 ): Promise<boolean> {
   try {
     const orgName = await organizationName(deps.db, actor.organizationId);
-    await deps.mailer.send(
+    const { sent } = await deps.mailer.send(
       setPasswordMail(
         deps.config,
         link,
@@ -133,7 +136,7 @@ export async function sendSetPasswordMail(
         },
       ),
     );
-    return true;
+    return sent;
   } catch (error) {
     actor.log.error({ err: error }, 'could not send the set-password e-mail');
     return false;

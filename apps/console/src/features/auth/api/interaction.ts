@@ -1,4 +1,9 @@
-import type { InteractionState, SignInCodeBody, SignInPasswordBody } from '@atrium/contracts/auth';
+import type {
+  InteractionState,
+  ResendResponse,
+  SignInCodeBody,
+  SignInPasswordBody,
+} from '@atrium/contracts/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -16,6 +21,12 @@ export const interactionStateQuery = (uid: string) =>
     queryFn: () => api.get<InteractionState>(`${base(uid)}/state`),
     staleTime: Infinity,
     retry: false,
+    // While the code's e-mail waits for the mail server, look again now and then so the page
+    // can say once it has gone out.
+    refetchInterval: (query) => {
+      const state = query.state.data;
+      return state?.stage === 'code' && !state.codeSent ? 5000 : false;
+    },
   });
 
 export function useInteractionState(uid: string) {
@@ -39,10 +50,10 @@ export function useSubmitCode(uid: string) {
 export function useResendCode(uid: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<{ resendAvailableAt: string }>(`${base(uid)}/resend`),
-    onSuccess: ({ resendAvailableAt }) =>
+    mutationFn: () => api.post<ResendResponse>(`${base(uid)}/resend`),
+    onSuccess: ({ resendAvailableAt, codeSent }) =>
       client.setQueryData<InteractionState>(interactionKeys.state(uid), (state) =>
-        state?.stage === 'code' ? { ...state, resendAvailableAt } : state,
+        state?.stage === 'code' ? { ...state, resendAvailableAt, codeSent } : state,
       ),
   });
 }

@@ -1,6 +1,7 @@
 import { signInCodeBody, type SignInCodeBody } from '@atrium/contracts/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
@@ -10,16 +11,22 @@ import { useResendCode, useSubmitCode } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { useCountdown } from './use-countdown.ts';
 
-/** Sign-in step 2: the 6-digit code e-mailed to the user; a new one after the seed spec's ReSend 60. */
+/**
+ * Sign-in step 2: the 6-digit code e-mailed to the user; a new one after the seed spec's ReSend 60.
+ * When the mail server has not taken the e-mail yet (`codeSent` false), the page says so plainly:
+ * the message is queued and will arrive, no need to ask again.
+ */
 export function CodeStep({
   uid,
   email,
   resendAvailableAt,
+  codeSent,
   onUseAnotherAccount,
 }: {
   uid: string;
   email: string;
   resendAvailableAt: string;
+  codeSent: boolean;
   onUseAnotherAccount: () => void;
 }) {
   const submit = useSubmitCode(uid);
@@ -61,9 +68,16 @@ export function CodeStep({
   return (
     <Form noValidate onSubmit={(event) => void onSubmit(event).catch(() => undefined)} className="text-start">
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
-      <p className="text-body-secondary small">
-        We sent a 6-digit code to <strong>{email}</strong>. It works for 10 minutes.
-      </p>
+      {codeSent ? (
+        <p className="text-body-secondary small">
+          We sent a 6-digit code to <strong>{email}</strong>. It works for 10 minutes.
+        </p>
+      ) : (
+        <Alert variant="warning" className="small">
+          We could not send the code to <strong>{email}</strong> yet. It will arrive shortly: keep this page
+          open and enter the code when it comes.
+        </Alert>
+      )}
       <Form.Group className="mb-3" controlId="login-code">
         <Form.Label>Sign-in code</Form.Label>
         <Form.Control
@@ -88,7 +102,7 @@ export function CodeStep({
           {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
         </Button>
         <span aria-live="polite" className="text-success">
-          {resent ? 'A new code is on its way.' : ''}
+          {resent && codeSent ? 'A new code is on its way.' : ''}
         </span>
         <Button variant="link" size="sm" className="p-0 ms-auto" onClick={onUseAnotherAccount}>
           Use another account

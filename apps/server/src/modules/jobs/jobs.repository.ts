@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import type { DbOrTrx, JobsTable } from '../../db/database.ts';
+
+export type Job = Selectable<JobsTable>;
+
+export interface NewJob {
+  kind: string;
+  /** Any JSON; seal secrets before they get here (the mail queue does). */
+  payload: unknown;
+  /** Tries in all, the first included (default 5). */
+  maxAttempts?: number;
+  /** Not before this time (default now). */
+  runAt?: Date;
+  organizationId?: string | null;
+}
+
+/**
+ * Queues a job. Pass the caller's transaction to queue it with the rows it belongs to: the job
+ * exists exactly when they commit. Wake the worker after the commit (JobWorker.wake).
+ */
+export async function enqueue(db: DbOrTrx, job: NewJob): Promise<string> {
+  const row = await db
+    .insertInto('jobs')
+    .values({
+      kind: job.kind,
+      payload: JSON.stringify(job.payload ?? {}),
+      max_attempts: job.maxAttempts ?? 5,
+      run_at: job.runAt ?? sql<Date>`now()`,
+      organization_id: job.organizationId ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Claims up to `limit` due jobs of the given kinds: queued ones whose time has come, and running
+ * ones whose lock lapsed (their worker died). SKIP LOCKED lets several workers, in several
+ * processes, claim side by side without ever taking the same row. Each claim counts an attempt
+ * and gets a fresh `locked_by`, which finishing the job must present.
+ */
+export async function claimJobs(
+  db: DbOrTrx,
+  options: { kinds: string[]; limit: number; lockSeconds: number; id?: string },
+): Promise<Job[]> {
+  if (options.kinds.length === 0 || options.limit <= 0) return [];
+  const claim = randomUUID();
+  const result = await sql<Job>`
+    update jobs set
+      status = 'running',
+      attempts = attempts + 1,
+      locked_by = ${claim},
+      locked_until = now() + make_interval(secs => ${options.lockSeconds}),
+      updated_at = now()
+    where id in (
+      select id from jobs
+      where kind in (${sql.join(options.kinds)})
+        and attempts < max_attempts
+        and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+        ${options.id ? sql`and id = ${options.id}` : sql``}
+      order by run_at
+      limit ${options.limit}
+      for update skip locked
+    )
+    returning *`.execute(db);
+  return result.rows;
+}
+
+/** Keeps a long job's lock while its worker is alive. False once the job is no longer ours. */
+export async function extendLock(db: DbOrTrx, job: Job, lockSeconds: number): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: sql`now() + make_interval(secs => ${lockSeconds})`, updated_at: sql`now()` })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Progress for the console to poll (imports, migrations); any JSON. */
+export async function setProgress(db: DbOrTrx, job: Job, progress: unknown): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ progress: JSON.stringify(progress), updated_at: sql`now()` })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .execute();
+}
+
+/**
+ * Marks a claimed job done; `erasePayload` drops what it carried (sealed mail, say). A job
+ * cancelled while it ran is done too: it did happen.
+ */
+export async function completeJob(db: DbOrTrx, job: Job, options: { erasePayload: boolean }): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'done',
+      locked_until: null,
+      last_error: null,
+      updated_at: sql`now()`,
+      ...(options.erasePayload ? { payload: '{}' } : {}),
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('status', 'in', ['running', 'cancelled'])
+    .execute();
+}
+
+/**
+ * A failed attempt: queued again after `retryAfterMs`, or `failed` for good when it was the last
+ * one. A job cancelled while it ran stays cancelled.
+ */
+export async function failJob(
+  db: DbOrTrx,
+  job: Job,
+  error: string,
+  retryAfterMs: number,
+): Promise<'queued' | 'failed'> {
+  const final = job.attempts >= job.max_attempts;
+  await db
+    .updateTable('jobs')
+    .set({
+      status: final ? 'failed' : 'queued',
+      locked_until: null,
+      last_error: error.slice(0, 2000),
+      run_at: sql`now() + make_interval(secs => ${retryAfterMs / 1000})`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('status', '=', 'running')
+    .execute();
+  return final ? 'failed' : 'queued';
+}
+
+/**
+ * Cancels jobs that are not finished. A running handler is not interrupted: if it succeeds the
+ * job is done, if it fails it is not retried.
+ */
+export async function cancelJobs(db: DbOrTrx, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set({ status: 'cancelled', updated_at: sql`now()` })
+    .where('id', 'in', ids)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
+export async function findJob(db: DbOrTrx, id: string): Promise<Job | undefined> {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Housekeeping: a job whose worker died on its last attempt ends `failed`; done jobs go after a
+ * day (the hourly code count reads them), failed and cancelled ones after 7 days.
+ */
+export async function purgeJobs(db: DbOrTrx): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'failed',
+      last_error: 'The worker stopped during the last attempt',
+      locked_until: null,
+      updated_at: sql`now()`,
+    })
+    .where('status', '=', 'running')
+    .where('locked_until', '<', sql<Date>`now()`)
+    .whereRef('attempts', '>=', 'max_attempts')
+    .execute();
+  await db
+    .deleteFrom('jobs')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'done'), eb('updated_at', '<', sql<Date>`now() - interval '1 day'`)]),
+        eb.and([
+          eb('status', 'in', ['failed', 'cancelled']),
+          eb('updated_at', '<', sql<Date>`now() - interval '7 days'`),
+        ]),
+      ]),
+    )
+    .execute();
+}

@@ -1,0 +1,185 @@
+import Fastify from 'fastify';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.ts';
+import { JobWorker, PermanentJobError } from '../../src/modules/jobs/job-worker.ts';
+import { claimJobs, completeJob, enqueue, findJob } from '../../src/modules/jobs/jobs.repository.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const log = Fastify({ logger: { level: 'silent' } }).log;
+
+let database: TestDatabase;
+/** A second pool on the same database, as a second server process has (PostgreSQL only). */
+let other: Kysely<Database>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // Embedded PGlite is one connection in one process: both workers share it there.
+  if (database.url) {
+    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    // Dropping the test database ends this pool's connections too.
+    pool.on('error', () => undefined);
+    other = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    other = database.db;
+  }
+});
+
+afterAll(async () => {
+  if (other !== database.db) await other.destroy();
+  await database.drop();
+});
+
+/** Makes a job's backoff elapse, as time passing would. */
+const makeDue = (id: string) =>
+  database.db
+    .updateTable('jobs')
+    .set({ run_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
+
+describe('the job queue', () => {
+  it('runs each job exactly once with two workers on two connections', async () => {
+    const runs: string[] = [];
+    const handler = async (payload: unknown) => {
+      // Yield between claim and finish so the workers really interleave.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      runs.push((payload as { n: string }).n);
+    };
+    const a = new JobWorker(database.db, log, { concurrency: 3 });
+    const b = new JobWorker(other, log, { concurrency: 3 });
+    a.register('test.once', handler);
+    b.register('test.once', handler);
+    const ids: string[] = [];
+    for (let n = 0; n < 30; n++)
+      ids.push(await enqueue(database.db, { kind: 'test.once', payload: { n: `${n}` } }));
+
+    await Promise.all([a.drain(), b.drain(), a.drain(), b.drain()]);
+
+    expect(runs.toSorted()).toEqual(ids.map((_, n) => `${n}`).toSorted());
+    const statuses = await database.db
+      .selectFrom('jobs')
+      .select(['status', 'attempts'])
+      .where('id', 'in', ids)
+      .execute();
+    expect(statuses.every((s) => s.status === 'done' && s.attempts === 1)).toBe(true);
+  });
+
+  it('retries a failing job with exponential backoff and ends it failed after its max attempts', async () => {
+    const worker = new JobWorker(database.db, log);
+    let tries = 0;
+    worker.register(
+      'test.flaky',
+      async () => {
+        tries++;
+        throw new Error(`mail server said no (${tries})`);
+      },
+      { backoff: { baseMs: 30_000, capMs: 90_000 } },
+    );
+    const id = await enqueue(database.db, { kind: 'test.flaky', payload: {}, maxAttempts: 4 });
+
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await worker.drain();
+      const job = (await findJob(database.db, id))!;
+      expect(job).toMatchObject({
+        status: 'queued',
+        attempts: attempt,
+        last_error: `mail server said no (${attempt})`,
+      });
+      waits.push(job.run_at.getTime() - job.updated_at.getTime());
+      // Not due yet: another pass leaves it alone.
+      await worker.drain();
+      expect(tries).toBe(attempt);
+      await makeDue(id);
+    }
+    // 30 s, 60 s, then capped at 90 s.
+    expect(waits).toEqual([30_000, 60_000, 90_000]);
+
+    await worker.drain();
+    expect(await findJob(database.db, id)).toMatchObject({ status: 'failed', attempts: 4 });
+    await makeDue(id);
+    await worker.drain();
+    expect(tries).toBe(4);
+  });
+
+  it('gives up at once on a permanent error', async () => {
+    const worker = new JobWorker(database.db, log);
+    worker.register('test.hopeless', async () => {
+      throw new PermanentJobError('cannot be done');
+    });
+    const id = await enqueue(database.db, { kind: 'test.hopeless', payload: {} });
+    await worker.drain();
+    expect(await findJob(database.db, id)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'cannot be done',
+    });
+  });
+
+  it('takes over the job of a worker that died once its lock lapses, and ignores the dead claim', async () => {
+    const id = await enqueue(database.db, { kind: 'test.orphan', payload: {} });
+    // A worker claims the job, then its process dies.
+    const [dead] = await claimJobs(other, { kinds: ['test.orphan'], limit: 1, lockSeconds: 300 });
+    expect(dead?.id).toBe(id);
+
+    let runs = 0;
+    const worker = new JobWorker(database.db, log);
+    worker.register('test.orphan', async () => {
+      runs++;
+    });
+    await worker.drain();
+    expect(runs).toBe(0);
+
+    await database.db
+      .updateTable('jobs')
+      .set({ locked_until: sql`now() - interval '1 second'` })
+      .where('id', '=', id)
+      .execute();
+    await worker.drain();
+    expect(runs).toBe(1);
+    expect(await findJob(database.db, id)).toMatchObject({ status: 'done', attempts: 2 });
+
+    // The dead worker's late "done" carries a stale claim and changes nothing.
+    await database.db.updateTable('jobs').set({ status: 'running' }).where('id', '=', id).execute();
+    await completeJob(database.db, dead!, { erasePayload: false });
+    expect(await findJob(database.db, id)).toMatchObject({ status: 'running' });
+  });
+
+  it('runs a job as soon as it is woken, without waiting for the next poll', async () => {
+    const worker = new JobWorker(database.db, log, { pollMs: 60 * 60 * 1000 });
+    let ran!: () => void;
+    const done = new Promise<void>((resolve) => (ran = resolve));
+    worker.register('test.wake', async () => ran());
+    worker.start();
+    try {
+      // Let the first (empty) poll pass; the next one is an hour away.
+      await worker.drain();
+      await enqueue(database.db, { kind: 'test.wake', payload: {} });
+      worker.wake();
+      await done;
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('waits on stop for the jobs in progress to finish', async () => {
+    const worker = new JobWorker(database.db, log, { pollMs: 60 * 60 * 1000 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    worker.register('test.slow', async () => {
+      started();
+      await gate;
+    });
+    const id = await enqueue(database.db, { kind: 'test.slow', payload: {} });
+    worker.start();
+    await running;
+    const stopped = worker.stop();
+    release();
+    await stopped;
+    expect(await findJob(database.db, id)).toMatchObject({ status: 'done' });
+  });
+});
