@@ -93,9 +93,13 @@ test.describe('apps and single sign-on', () => {
     await page.getByLabel('Redirect URI 1', { exact: true }).fill('https://*.example.com/callback');
     await page.getByRole('button', { name: 'Install' }).click();
     await expect(page.getByText('Wildcards are not allowed; enter the exact redirect URI')).toBeVisible();
+    // Beside the launch URL, and beside the post-logout URI offered from it.
     await expect(
       page.getByText('Use https:// (http:// is allowed only for localhost and 127.0.0.1)'),
-    ).toBeVisible();
+    ).toHaveCount(2);
+    await expect(page.getByLabel('Post-logout redirect URI 1', { exact: true })).toHaveValue(
+      'http://wiki.example.com/',
+    );
 
     await page.getByLabel('Launch URL').fill(`${rp.origin}/`);
     await page.getByLabel('Redirect URI 1', { exact: true }).fill(rp.redirectUri);

@@ -70,6 +70,28 @@ export const redirectUrisSchema = z
     });
   });
 
+/**
+ * Where an app may send users after RP-initiated logout: the same rules as redirect URIs, and
+ * optional (without one, users land on Atrium's "You are signed out" page).
+ */
+export const postLogoutRedirectUrisSchema = z
+  .array(z.string().trim().max(2000, 'The post-logout redirect URI is too long'))
+  .max(MAX_REDIRECT_URIS, `At most ${MAX_REDIRECT_URIS} post-logout redirect URIs`)
+  .superRefine((uris, ctx) => {
+    const seen = new Set<string>();
+    uris.forEach((uri, index) => {
+      const problem = redirectUriProblem(uri);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [index] });
+      else if (seen.has(uri))
+        ctx.addIssue({
+          code: 'custom',
+          message: 'This post-logout redirect URI is listed twice',
+          path: [index],
+        });
+      seen.add(uri);
+    });
+  });
+
 /** Who may open an app: everyone in the organisation, or members of the listed groups. */
 const accessShape = {
   openToEveryone: z.boolean(),
@@ -92,6 +114,8 @@ export const installAppBodySchema = z
     title: z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'),
     launchUrl: launchUrlSchema,
     redirectUris: redirectUrisSchema,
+    /** Left out: the catalog template's defaults (for example the launch URL). */
+    postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
     ...accessShape,
   })
   .superRefine(requireGroups);
@@ -102,6 +126,8 @@ export const updateAppBodySchema = z
     title: z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'),
     launchUrl: launchUrlSchema,
     redirectUris: redirectUrisSchema,
+    /** Left out: unchanged. */
+    postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
     ...accessShape,
   })
   .superRefine(requireGroups);
@@ -120,6 +146,8 @@ export const appTemplateSchema = z.object({
   launchUrl: z.string(),
   /** May contain `{launchUrl}`, replaced as the admin types the launch URL. */
   redirectUriTemplates: z.array(z.string()),
+  /** Defaults for the post-logout redirect URIs, with `{launchUrl}` like the redirect URIs. */
+  postLogoutRedirectUriTemplates: z.array(z.string()),
   setupInstructions: z.string(),
 });
 export type AppTemplate = z.infer<typeof appTemplateSchema>;
@@ -148,6 +176,7 @@ export const installedAppsResponseSchema = z.object({ apps: z.array(installedApp
 /** Everything an admin needs to configure the app's OIDC settings. */
 export const appDetailSchema = installedAppSchema.extend({
   redirectUris: z.array(z.string()),
+  postLogoutRedirectUris: z.array(z.string()),
   /** client_secret_basic or client_secret_post: how the app must send its secret to the token endpoint. */
   tokenEndpointAuthMethod: z.string(),
   issuer: z.string(),

@@ -104,6 +104,11 @@ export type MappingPurpose = z.infer<typeof mappingPurposeSchema>;
 
 export const dnsMappingRecordSchema = dnsRecordSchema.extend({
   purpose: mappingPurposeSchema,
+  /**
+   * The value as DNS stores it: one string for most records, several for a TXT value longer than
+   * 255 bytes (a TXT string holds at most 255; many DNS panels want a long value entered split).
+   */
+  valueStrings: z.array(z.string()),
   status: mappingStatusSchema,
   /** What DNS holds now at that host for that type (empty when missing). */
   found: z.array(z.string()),

@@ -200,6 +200,8 @@ export interface AppsTable {
   launch_url: string;
   client_id: string;
   open_to_everyone: Defaulted<boolean>;
+  /** jsonb list of URLs; the OIDC client's post_logout_redirect_uris follow it. */
+  post_logout_redirect_uris: ColumnType<string[], string | undefined, string>;
   created_at: Timestamp;
 }
 

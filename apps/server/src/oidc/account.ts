@@ -1,5 +1,6 @@
 import type { Account } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
+import { groupNamesOfUser } from '../modules/apps/apps.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,13 +19,21 @@ export async function findAccountClaims(db: Db, sub: string): Promise<Account | 
   if (!user) return undefined;
   return {
     accountId: user.id,
-    claims: () => ({
+    // Asked for only with the `groups` scope (or the claims parameter), so read only then.
+    claims: async (_use, scope, claims) => ({
       sub: user.id,
       email: user.email,
       email_verified: true,
       name: `${user.first_name} ${user.last_name}`.trim(),
       given_name: user.first_name,
       family_name: user.last_name,
+      ...(wantsGroups(scope, claims)
+        ? { groups: await groupNamesOfUser(db, user.organization_id, user.id) }
+        : {}),
     }),
   };
+}
+
+function wantsGroups(scope: string, claims: Record<string, unknown> | undefined): boolean {
+  return scope.split(' ').includes('groups') || (claims !== undefined && 'groups' in claims);
 }

@@ -1,10 +1,13 @@
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deriveKey } from '../lib/crypto.ts';
 import { findAccountClaims } from './account.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { checkClientAccess } from './client-access.ts';
+import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
+import { mayIntrospect } from './introspection.ts';
+import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
 
@@ -40,16 +43,27 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       claimsParameter: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       revocation: { enabled: true },
+      // RFC 7662, for apps and Atrium's services; authenticated like the token endpoint.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => mayIntrospect(db, client, token),
+      },
       userinfo: { enabled: true },
     },
+    extraParams: { [FIRST_PARTY_OFFLINE_ACCESS_HOOK]: (ctx) => keepOfflineAccessForFirstParty(ctx) },
     pkce: { required: () => true },
     responseTypes: ['code'],
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
+      // Names of the user's groups in the organisation, for apps that map groups to their own roles.
+      groups: ['groups'],
     },
+    // What installed apps can use, and all discovery lists. The provider accepts either of the two
+    // from every client, whichever its template registered (docs/app-catalog.md says so).
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     // Apps read e-mail and name from the ID token, without a userinfo round trip.
     conformIdTokenClaims: false,
     clientDefaults: {
@@ -59,8 +73,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       id_token_signed_response_alg: 'RS256',
     },
     rotateRefreshToken: true,
-    // First-party apps get refresh tokens without the offline_access + prompt=consent dance;
-    // without offline_access they die with the SSO session (sign-out ends them).
+    // Refresh tokens for every client allowed the grant; without offline_access they die with the
+    // SSO session (sign-out ends them), with it they last their TTL (see offline-access.ts).
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {
       Session: SESSION_TTL_SECONDS,
@@ -75,6 +89,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
     renderError,
   };
   const provider = new Provider(issuerOf(config), configuration);
+  allowFormTargetsOfClient(provider);
+  signOutDespiteUnregisteredPostLogoutUri(provider);
   return provider;
 }
 
@@ -88,6 +104,10 @@ async function loadOrCreateGrant(db: Db, ctx: KoaContextWithOIDC) {
   const accountId = session?.accountId;
   if (!client || !accountId) return undefined;
   const access = await checkClientAccess(db, { userId: accountId, clientId: client.clientId });
+  // Asked not to show anything: the answer is a refusal, not an invitation to ask for consent.
+  if (!access.allowed && ctx.oidc.prompts.has('none')) {
+    throw new errors.AccessDenied(`${access.appName} is not open to this user`);
+  }
   if (!access.allowed) return undefined;
   const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
   const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;

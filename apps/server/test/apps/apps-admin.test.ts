@@ -232,6 +232,53 @@ describe('an installed app', () => {
     expect(after.client_secret_enc).not.toBe(before.client_secret_enc);
   });
 
+  it('registers post-logout redirect URIs: the template default, the admin’s list, and the same rules', async () => {
+    const clientMetadata = async (clientId: string) =>
+      (
+        await t.db
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('client_id', '=', clientId)
+          .executeTakeFirstOrThrow()
+      ).metadata;
+    // Left out: the template's default, the launch URL.
+    const { app } = (await install(admin, installBody({ title: 'Custom', templateKey: 'custom' }))).json();
+    expect(app.postLogoutRedirectUris).toEqual(['https://wiki.example.com/']);
+    expect(app.configSnippet).toContain('OIDC_POST_LOGOUT_REDIRECT_URI=https://wiki.example.com/');
+    expect(app.configSnippet).toContain(`OIDC_END_SESSION_ENDPOINT=${app.issuer}/session/end`);
+    expect(await clientMetadata(app.clientId)).toMatchObject({
+      post_logout_redirect_uris: ['https://wiki.example.com/'],
+    });
+
+    const chosen = ['https://wiki.example.com/logged-out', 'http://localhost:8080/bye'];
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: `/api/apps/${app.id}`,
+      headers: admin.headers,
+      payload: { ...installBody({ title: 'Custom' }), postLogoutRedirectUris: chosen },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().app.postLogoutRedirectUris).toEqual(chosen);
+    expect(await clientMetadata(app.clientId)).toMatchObject({ post_logout_redirect_uris: chosen });
+
+    // A change that leaves them out keeps them; an empty list registers none.
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/apps/${app.id}`,
+      headers: admin.headers,
+      payload: installBody({ title: 'Custom' }),
+    });
+    expect(kept.json().app.postLogoutRedirectUris).toEqual(chosen);
+    const none = await install(admin, installBody({ title: 'No logout', postLogoutRedirectUris: [] }));
+    expect(none.json().app.postLogoutRedirectUris).toEqual([]);
+
+    for (const uri of ['https://*.example.com/', 'http://wiki.example.com/', 'https://wiki.example.com/#x']) {
+      const refused = await install(admin, installBody({ postLogoutRedirectUris: [uri] }));
+      expect(refused.statusCode, uri).toBe(400);
+      expect(JSON.stringify(refused.json()), uri).toContain('postLogoutRedirectUris');
+    }
+  });
+
   it('uninstalls: the app, its client and everything issued to it are gone', async () => {
     const { app } = (await install(admin, installBody({ title: 'Doomed' }))).json();
     await t.db

@@ -43,6 +43,9 @@ describe('DNS mapping', () => {
       .select('dkim_public_key')
       .where('id', '=', domain.id)
       .executeTakeFirstOrThrow();
+    const dkimValue = `v=DKIM1; k=rsa; p=${dkim.dkim_public_key}`;
+    expect(dkimValue.length).toBeGreaterThan(255);
+    expect(dkimValue.length).toBeLessThanOrEqual(510);
     const records = byPurpose(await mapping(domain.id));
     expect(records).toEqual({
       mx: {
@@ -50,6 +53,7 @@ describe('DNS mapping', () => {
         host: 'mapped.example',
         type: 'MX',
         value: '10 mail.atrium.test',
+        valueStrings: ['10 mail.atrium.test'],
         status: 'missing',
         found: [],
         problem: null,
@@ -60,6 +64,7 @@ describe('DNS mapping', () => {
         host: 'mapped.example',
         type: 'TXT',
         value: 'v=spf1 include:mail.atrium.test ~all',
+        valueStrings: ['v=spf1 include:mail.atrium.test ~all'],
         status: 'missing',
         found: [],
         problem: null,
@@ -68,7 +73,9 @@ describe('DNS mapping', () => {
         purpose: 'dkim',
         host: 'atrium._domainkey.mapped.example',
         type: 'TXT',
-        value: `v=DKIM1; k=rsa; p=${dkim.dkim_public_key}`,
+        value: dkimValue,
+        // Longer than one TXT string holds: also given as 255-byte strings to enter one after another.
+        valueStrings: [dkimValue.slice(0, 255), dkimValue.slice(255)],
         status: 'missing',
         found: [],
         problem: null,
@@ -78,6 +85,7 @@ describe('DNS mapping', () => {
         host: '_dmarc.mapped.example',
         type: 'TXT',
         value: 'v=DMARC1; p=quarantine; rua=mailto:dmarc@mapped.example',
+        valueStrings: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@mapped.example'],
         status: 'missing',
         found: [],
         problem: null,
@@ -87,6 +95,7 @@ describe('DNS mapping', () => {
         host: 'apps.mapped.example',
         type: 'CNAME',
         value: 'acme.atrium.test',
+        valueStrings: ['acme.atrium.test'],
         status: 'missing',
         found: [],
         problem: null,

@@ -111,6 +111,7 @@ export default function AppDetailPage() {
                   title: detail.data.title,
                   launchUrl: detail.data.launchUrl,
                   redirectUris: detail.data.redirectUris,
+                  postLogoutRedirectUris: detail.data.postLogoutRedirectUris,
                   openToEveryone: detail.data.openToEveryone,
                   groupIds: detail.data.groups.map((g) => g.id),
                 }}

@@ -25,6 +25,9 @@ function initialValues(template: AppTemplate): UpdateAppBody {
     title: template.title,
     launchUrl: template.launchUrl,
     redirectUris,
+    postLogoutRedirectUris: template.launchUrl
+      ? redirectUrisFor(template.postLogoutRedirectUriTemplates, template.launchUrl)
+      : [],
     openToEveryone: true,
     groupIds: [],
   };
@@ -89,6 +92,7 @@ export default function AppInstallPage() {
             defaultValues={initialValues(template)}
             groups={groups.data}
             redirectUriTemplates={template.redirectUriTemplates}
+            postLogoutRedirectUriTemplates={template.postLogoutRedirectUriTemplates}
             submitLabel="Install"
             onSubmit={async (values) =>
               setResult(await install.mutateAsync({ ...values, templateKey: template.key }))

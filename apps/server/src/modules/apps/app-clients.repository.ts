@@ -8,7 +8,7 @@ import type { DbOrTrx } from '../../db/database.ts';
 export interface AppClientMetadata {
   title: string;
   redirectUris: string[];
-  launchUrl: string;
+  postLogoutRedirectUris: string[];
 }
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -18,16 +18,21 @@ function changeableMetadata(m: AppClientMetadata) {
   return {
     client_name: m.title,
     redirect_uris: m.redirectUris,
-    // An app may send its users back to its own start page after RP-initiated logout.
-    post_logout_redirect_uris: [m.launchUrl],
+    // Where the app may send its users after RP-initiated logout (the app's list, as stored).
+    post_logout_redirect_uris: m.postLogoutRedirectUris,
   };
 }
 
 /** oidc-provider client metadata: a confidential web app using code + PKCE (the provider requires PKCE). */
-function metadataJson(m: AppClientMetadata, tokenEndpointAuthMethod: TokenEndpointAuthMethod): string {
+function metadataJson(
+  m: AppClientMetadata,
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod,
+  offlineAccess: boolean,
+): string {
   return JSON.stringify({
     ...changeableMetadata(m),
-    grant_types: ['authorization_code', 'refresh_token'],
+    // Without the refresh_token grant the app gets no refresh token, and no offline_access.
+    grant_types: offlineAccess ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
     response_types: ['code'],
     token_endpoint_auth_method: tokenEndpointAuthMethod,
   });
@@ -40,6 +45,7 @@ export async function insertAppClient(
     clientId: string;
     secretSealed: string;
     tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+    offlineAccess: boolean;
   } & AppClientMetadata,
 ): Promise<void> {
   await db
@@ -47,7 +53,7 @@ export async function insertAppClient(
     .values({
       client_id: client.clientId,
       organization_id: organizationId,
-      metadata: metadataJson(client, client.tokenEndpointAuthMethod),
+      metadata: metadataJson(client, client.tokenEndpointAuthMethod, client.offlineAccess),
       client_secret_enc: client.secretSealed,
     })
     .execute();

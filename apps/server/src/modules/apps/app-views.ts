@@ -20,8 +20,10 @@ function fallbackTemplate(key: string): CatalogTemplate {
     color: '#64748b',
     launchUrl: '',
     redirectUris: [],
+    postLogoutRedirectUris: [],
     setupInstructions: '',
     tokenEndpointAuthMethod: 'client_secret_basic',
+    offlineAccess: true,
     configSnippet: {
       language: 'env',
       template: 'OIDC_ISSUER={issuer}\nOIDC_CLIENT_ID={clientId}\nOIDC_CLIENT_SECRET={clientSecret}',
@@ -39,6 +41,9 @@ export function templateView(template: CatalogTemplate, siteUrl: string): AppTem
     color: template.color,
     launchUrl: fillPlaceholders(template.launchUrl, { siteUrl }),
     redirectUriTemplates: template.redirectUris.map((uri) => fillPlaceholders(uri, { siteUrl })),
+    postLogoutRedirectUriTemplates: template.postLogoutRedirectUris.map((uri) =>
+      fillPlaceholders(uri, { siteUrl }),
+    ),
     setupInstructions: template.setupInstructions,
   };
 }
@@ -68,6 +73,7 @@ export function providerEndpoints(config: Pick<Config, 'publicUrl'>) {
     authorizationEndpoint: `${issuer}/auth`,
     tokenEndpoint: `${issuer}/token`,
     userinfoEndpoint: `${issuer}/me`,
+    endSessionEndpoint: `${issuer}/session/end`,
   };
 }
 
@@ -85,6 +91,7 @@ export function appDetailView(
   return {
     ...installedAppView(catalog, row, groups),
     redirectUris,
+    postLogoutRedirectUris: row.post_logout_redirect_uris,
     tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
     issuer: endpoints.issuer,
     discoveryUrl: endpoints.discoveryUrl,
@@ -94,6 +101,7 @@ export function appDetailView(
       clientId: row.client_id,
       clientSecret: clientSecret ?? SECRET_PLACEHOLDER,
       redirectUri: redirectUris[0] ?? '',
+      postLogoutRedirectUri: row.post_logout_redirect_uris[0] ?? '',
       launchUrl: row.launch_url,
     }),
     configSnippetLanguage: template.configSnippet.language,

@@ -9,6 +9,7 @@ export interface AppRow {
   launch_url: string;
   client_id: string;
   open_to_everyone: boolean;
+  post_logout_redirect_uris: string[];
   created_at: Date;
 }
 
@@ -25,6 +26,7 @@ const appColumns = [
   'a.launch_url',
   'a.client_id',
   'a.open_to_everyone',
+  'a.post_logout_redirect_uris',
   'a.created_at',
 ] as const;
 
@@ -101,7 +103,14 @@ export async function countOwnGroups(
 export async function insertApp(
   db: DbOrTrx,
   organizationId: string,
-  app: { templateKey: string; title: string; launchUrl: string; clientId: string; openToEveryone: boolean },
+  app: {
+    templateKey: string;
+    title: string;
+    launchUrl: string;
+    clientId: string;
+    openToEveryone: boolean;
+    postLogoutRedirectUris: string[];
+  },
 ): Promise<AppRow> {
   return db
     .insertInto('apps')
@@ -112,6 +121,7 @@ export async function insertApp(
       launch_url: app.launchUrl,
       client_id: app.clientId,
       open_to_everyone: app.openToEveryone,
+      post_logout_redirect_uris: JSON.stringify(app.postLogoutRedirectUris),
     })
     .returning([
       'id',
@@ -121,6 +131,7 @@ export async function insertApp(
       'launch_url',
       'client_id',
       'open_to_everyone',
+      'post_logout_redirect_uris',
       'created_at',
     ])
     .executeTakeFirstOrThrow();
@@ -130,11 +141,16 @@ export async function updateApp(
   db: DbOrTrx,
   organizationId: string,
   appId: string,
-  changes: { title: string; launchUrl: string; openToEveryone: boolean },
+  changes: { title: string; launchUrl: string; openToEveryone: boolean; postLogoutRedirectUris: string[] },
 ): Promise<void> {
   await db
     .updateTable('apps')
-    .set({ title: changes.title, launch_url: changes.launchUrl, open_to_everyone: changes.openToEveryone })
+    .set({
+      title: changes.title,
+      launch_url: changes.launchUrl,
+      open_to_everyone: changes.openToEveryone,
+      post_logout_redirect_uris: JSON.stringify(changes.postLogoutRedirectUris),
+    })
     .where('organization_id', '=', organizationId)
     .where('id', '=', appId)
     .execute();

@@ -26,7 +26,8 @@ import {
 } from './app-clients.repository.ts';
 import { appDetailView, appMenuItem, installedAppView, templateView } from './app-views.ts';
 import * as repo from './apps.repository.ts';
-import type { AppCatalog } from './catalog.ts';
+import { fillPlaceholders, type AppCatalog, type CatalogTemplate } from './catalog.ts';
+import { redirectUriProblem } from '@atrium/contracts/apps';
 import { revokeAccessLostToApp } from './revoke-lost-access.ts';
 import { listAppsForUser } from './list-apps-for-user.ts';
 
@@ -102,6 +103,15 @@ async function checkedGroupIds(
   return ids;
 }
 
+/** The template's post-logout URIs for this launch URL, keeping only those that pass the rules. */
+function defaultPostLogoutUris(template: CatalogTemplate, launchUrl: string, site: string): string[] {
+  const base = launchUrl.trim().replace(/\/+$/, '');
+  const uris = template.postLogoutRedirectUris.map((uri) =>
+    fillPlaceholders(uri, { siteUrl: site, launchUrl: base }),
+  );
+  return [...new Set(uris)].filter((uri) => redirectUriProblem(uri) === null);
+}
+
 /**
  * "App install" + "provider create": registers the OIDC client and the app in one transaction,
  * and answers with the client secret, which is never readable again.
@@ -114,6 +124,9 @@ export async function installApp(
   const template = deps.catalog.find(body.templateKey);
   if (!template) throw fieldError('templateKey', 'This app is not in the catalog');
   const clientSecret = newClientSecret();
+  const postLogoutRedirectUris =
+    body.postLogoutRedirectUris ??
+    defaultPostLogoutUris(template, body.launchUrl, await siteUrlOfOrganization(deps, actor.organizationId));
   const appId = await deps.db.transaction().execute(async (trx) => {
     const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
     const clientId = randomToken(18);
@@ -122,8 +135,9 @@ export async function installApp(
       secretSealed: sealClientSecret(deps.config, clientSecret),
       title: body.title,
       redirectUris: body.redirectUris,
-      launchUrl: body.launchUrl,
+      postLogoutRedirectUris,
       tokenEndpointAuthMethod: template.tokenEndpointAuthMethod,
+      offlineAccess: template.offlineAccess,
     });
     const app = await repo.insertApp(trx, actor.organizationId, {
       templateKey: template.key,
@@ -131,6 +145,7 @@ export async function installApp(
       launchUrl: body.launchUrl,
       clientId,
       openToEveryone: body.openToEveryone,
+      postLogoutRedirectUris,
     });
     await repo.replaceAppGroups(trx, actor.organizationId, app.id, groupIds);
     await recordActivity(trx, {
@@ -166,14 +181,15 @@ export async function updateApp(
     const row = await repo.findApp(trx, actor.organizationId, appId);
     if (!row) throw notFound('The app');
     const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
-    await repo.updateApp(trx, actor.organizationId, appId, body);
+    const postLogoutRedirectUris = body.postLogoutRedirectUris ?? row.post_logout_redirect_uris;
+    await repo.updateApp(trx, actor.organizationId, appId, { ...body, postLogoutRedirectUris });
     await repo.replaceAppGroups(trx, actor.organizationId, appId, groupIds);
     // Whoever may no longer open it loses what they hold now, not when their refresh token expires.
     await revokeAccessLostToApp(trx, actor.organizationId, appId);
     await updateAppClient(trx, actor.organizationId, row.client_id, {
       title: body.title,
       redirectUris: body.redirectUris,
-      launchUrl: body.launchUrl,
+      postLogoutRedirectUris,
     });
     await recordActivity(trx, {
       organizationId: actor.organizationId,

@@ -2,9 +2,10 @@ import type { CatalogTemplate } from './catalog.ts';
 
 /*
  * The built-in catalog (PRODUCT.md §4.8). Placeholders:
- * - launchUrl / redirectUris: `{siteUrl}` (the organisation's site) and `{launchUrl}` (what the admin entered);
+ * - launchUrl / redirectUris / postLogoutRedirectUris: `{siteUrl}` (the organisation's site) and
+ *   `{launchUrl}` (what the admin entered, without a trailing slash);
  * - configSnippet: `{issuer}`, `{discoveryUrl}`, `{clientId}`, `{clientSecret}`, `{redirectUri}`,
- *   `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
+ *   `{postLogoutRedirectUri}`, `{endSessionEndpoint}`, `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
  * Snippets name each product's real OIDC settings so an admin can paste them as they are.
  */
 export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
@@ -16,8 +17,10 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#0ea5e9',
     launchUrl: '{siteUrl}',
     redirectUris: ['{launchUrl}/apps/user_oidc/code'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
+    offlineAccess: true,
     setupInstructions: [
       'In Nextcloud, install the "OpenID Connect user backend" (user_oidc) app.',
       'Run the command below on the Nextcloud server (or add the provider under Administration settings → OpenID Connect).',
@@ -41,8 +44,10 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#ef4444',
     launchUrl: '',
     redirectUris: ['{launchUrl}/index.php/login/oauth'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
+    offlineAccess: true,
     setupInstructions: [
       'In Roundcube, add the settings below to config/config.inc.php.',
       'The redirect URI is your webmail address followed by /index.php/login/oauth.',
@@ -70,8 +75,10 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#8b5cf6',
     launchUrl: '',
     redirectUris: ['{launchUrl}/_oauth/atrium'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
+    offlineAccess: true,
     setupInstructions: [
       'In Rocket.Chat, open Administration → Settings → OAuth → Add custom OAuth and name it "atrium".',
       'Fill in the fields with the values below, set "Login style" to Redirect, and enable it.',
@@ -99,7 +106,9 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#f97316',
     launchUrl: '',
     redirectUris: ['{launchUrl}/oauth2/callback'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
+    offlineAccess: true,
     setupInstructions: [
       "In your office suite's authentication settings, choose OpenID Connect and enable discovery.",
       'Paste the discovery URL, client ID and client secret below; request the scopes openid, email and profile.',
@@ -123,8 +132,10 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#10b981',
     launchUrl: '',
     redirectUris: ['{launchUrl}/oidc/callback'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
+    offlineAccess: true,
     setupInstructions: [
       "Add the lines below to BookStack's .env file and restart it.",
       'The redirect URI is your wiki address followed by /oidc/callback.',
@@ -150,7 +161,9 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#6366f1',
     launchUrl: '',
     redirectUris: ['{launchUrl}/auth/oidc-atrium/callback'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
+    offlineAccess: true,
     setupInstructions: [
       'In OpenProject, open Administration → Authentication → OpenID providers → Custom and name it "atrium".',
       'Enable discovery with the URL below and enter the client ID and secret.',
@@ -176,7 +189,9 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     color: '#64748b',
     launchUrl: '',
     redirectUris: [],
+    postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
+    offlineAccess: true,
     setupInstructions: [
       'In your app\'s OpenID Connect (or "OAuth 2.0 / generic OIDC") settings, use the values below.',
       'Use the authorization code flow with PKCE, and the client authentication method client_secret_basic.',
@@ -189,6 +204,8 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
         'OIDC_CLIENT_ID={clientId}',
         'OIDC_CLIENT_SECRET={clientSecret}',
         'OIDC_REDIRECT_URI={redirectUri}',
+        'OIDC_POST_LOGOUT_REDIRECT_URI={postLogoutRedirectUri}',
+        'OIDC_END_SESSION_ENDPOINT={endSessionEndpoint}',
         'OIDC_SCOPES="openid email profile"',
       ].join('\n'),
     },

@@ -26,6 +26,10 @@ const templateSchema = z.object({
     .regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour such as #0ea5e9'),
   launchUrl: z.string({ message: 'expected a text' }).default(''),
   redirectUris: z.array(z.string({ message: 'expected a text' }), { message: 'expected a list' }).default([]),
+  /** Defaults offered at install for where the app may send users after logout; same placeholders. */
+  postLogoutRedirectUris: z
+    .array(z.string({ message: 'expected a text' }), { message: 'expected a list' })
+    .default([]),
   setupInstructions: z.string({ message: 'expected a text' }).default(''),
   /** How the app authenticates at the token endpoint; most server-side OIDC libraries send a form post. */
   tokenEndpointAuthMethod: z
@@ -33,6 +37,11 @@ const templateSchema = z.object({
       message: 'expected client_secret_basic or client_secret_post',
     })
     .default('client_secret_basic'),
+  /**
+   * Whether the app gets refresh tokens. With `offline_access` in its request they outlive the
+   * user's Atrium sign-out (no consent screen: installed apps are first party); without, they end with it.
+   */
+  offlineAccess: z.boolean({ message: 'expected true or false' }).default(true),
   configSnippet: z
     .object({
       language: z.string({ message: 'expected a text' }).default('text'),

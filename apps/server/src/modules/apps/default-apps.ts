@@ -24,14 +24,19 @@ export async function installDefaultApps(
     siteUrl: siteUrl(config, organization.siteName),
   });
   const redirectUris = CLOUD_STORAGE.redirectUris.map((uri) => fillPlaceholders(uri, { launchUrl }));
+  const base = launchUrl.replace(/\/+$/, '');
+  const postLogoutRedirectUris = CLOUD_STORAGE.postLogoutRedirectUris.map((uri) =>
+    fillPlaceholders(uri, { launchUrl: base }),
+  );
   const clientId = randomToken(18);
   await insertAppClient(trx, organization.id, {
     clientId,
     secretSealed: sealClientSecret(config, newClientSecret()),
     title: CLOUD_STORAGE.title,
     redirectUris,
-    launchUrl,
+    postLogoutRedirectUris,
     tokenEndpointAuthMethod: CLOUD_STORAGE.tokenEndpointAuthMethod,
+    offlineAccess: CLOUD_STORAGE.offlineAccess,
   });
   await insertApp(trx, organization.id, {
     templateKey: CLOUD_STORAGE.key,
@@ -39,5 +44,6 @@ export async function installDefaultApps(
     launchUrl,
     clientId,
     openToEveryone: true,
+    postLogoutRedirectUris,
   });
 }

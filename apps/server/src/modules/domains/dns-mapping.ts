@@ -107,13 +107,41 @@ function compare(
   answer: DnsAnswer<string>,
   isOk: (found: string[]) => boolean,
 ): DnsMappingRecord {
-  const base = { purpose: record.purpose, host: record.host, type: record.type, value: record.value };
+  const base = {
+    purpose: record.purpose,
+    host: record.host,
+    type: record.type,
+    value: record.value,
+    valueStrings: record.type === 'TXT' ? txtStrings(record.value) : [record.value],
+  };
   if (answer.status === 'failed') {
     return { ...base, status: 'lookup_failed', found: [], problem: `The lookup failed: ${answer.message}` };
   }
   const found = answer.status === 'found' ? answer.records : [];
   if (found.length === 0) return { ...base, status: 'missing', found, problem: null };
   return { ...base, status: isOk(found) ? 'ok' : 'different', found, problem: null };
+}
+
+/** TXT character-strings are at most 255 bytes each (RFC 1035 §3.3); resolvers join them back. */
+export const TXT_STRING_MAX_BYTES = 255;
+
+/** A TXT value cut into strings of at most 255 bytes, never inside a UTF-8 character. */
+export function txtStrings(value: string): string[] {
+  const strings: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const char of value) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > TXT_STRING_MAX_BYTES) {
+      strings.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += char;
+    bytes += size;
+  }
+  strings.push(current);
+  return strings;
 }
 
 function mapAnswer<T>(answer: DnsAnswer<T>, map: (record: T) => string): DnsAnswer<string> {

@@ -7,7 +7,14 @@ import { newClientSecret, sealClientSecret } from '../../../src/oidc/client-secr
 export async function registerTestClient(
   db: Kysely<Database>,
   config: Config,
-  options: { organizationId: string; redirectUri: string; postLogoutRedirectUri?: string; name?: string },
+  options: {
+    /** null: one of Atrium's own services rather than an organisation's app. */
+    organizationId: string | null;
+    redirectUri: string;
+    postLogoutRedirectUri?: string;
+    name?: string;
+    tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
+  },
 ): Promise<{ clientId: string; clientSecret: string }> {
   const clientId = `app-${Math.random().toString(36).slice(2, 10)}`;
   const clientSecret = newClientSecret();
@@ -22,7 +29,7 @@ export async function registerTestClient(
         post_logout_redirect_uris: [options.postLogoutRedirectUri ?? options.redirectUri],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? 'client_secret_basic',
       }),
       client_secret_enc: sealClientSecret(config, clientSecret),
     })

@@ -28,6 +28,17 @@ export function AppConnection({ app }: { app: AppDetail }) {
         <CopyField id="app-issuer" label="Issuer" value={app.issuer} />
         <CopyField id="app-discovery" label="Discovery URL" value={app.discoveryUrl} />
         <CopyField id="app-client-auth" label="Client authentication" value={app.tokenEndpointAuthMethod} />
+        <p className="form-text mt-n2 mb-3">
+          Atrium accepts the secret either way (client_secret_basic or client_secret_post); this is the one
+          the app is set up with.
+        </p>
+        {app.postLogoutRedirectUris.length > 0 ? (
+          <CopyField
+            id="app-post-logout-uri"
+            label="Post-logout redirect URI"
+            value={app.postLogoutRedirectUris.join(' ')}
+          />
+        ) : null}
         <div className="d-flex align-items-center justify-content-between mb-1">
           <span className="small fw-semibold" id="app-snippet-label">
             Configuration ({app.configSnippetLanguage})

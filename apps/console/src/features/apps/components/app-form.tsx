@@ -24,6 +24,8 @@ interface AppFormProps {
   submitLabel: string;
   /** For a new install: redirect URIs derived from the launch URL while untouched. */
   redirectUriTemplates?: string[];
+  /** For a new install: post-logout redirect URIs derived from the launch URL while untouched. */
+  postLogoutRedirectUriTemplates?: string[];
   onSubmit: (values: UpdateAppBody) => Promise<unknown>;
 }
 
@@ -33,6 +35,7 @@ export function AppForm({
   groups,
   submitLabel,
   redirectUriTemplates,
+  postLogoutRedirectUriTemplates,
   onSubmit,
 }: AppFormProps) {
   const form = useForm<UpdateAppBody>({ resolver: zodResolver(updateAppBodySchema), defaultValues });
@@ -40,7 +43,9 @@ export function AppForm({
   const { errors, isSubmitting } = formState;
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [urisTouched, setUrisTouched] = useState(false);
+  const [logoutUrisTouched, setLogoutUrisTouched] = useState(false);
   const redirectUris = watch('redirectUris');
+  const postLogoutUris = watch('postLogoutRedirectUris') ?? [];
   const openToEveryone = watch('openToEveryone');
 
   const submit = handleSubmit(async (values) => {
@@ -61,6 +66,8 @@ export function AppForm({
   });
 
   const urisError = errors.redirectUris?.message ?? errors.redirectUris?.root?.message;
+  const logoutUrisError =
+    errors.postLogoutRedirectUris?.message ?? errors.postLogoutRedirectUris?.root?.message;
 
   return (
     <Form noValidate onSubmit={submit}>
@@ -89,6 +96,12 @@ export function AppForm({
             onChange: (event: { target: { value: string } }) => {
               if (redirectUriTemplates && redirectUriTemplates.length > 0 && !urisTouched) {
                 setValue('redirectUris', redirectUrisFor(redirectUriTemplates, event.target.value));
+              }
+              if (postLogoutRedirectUriTemplates && !logoutUrisTouched) {
+                setValue(
+                  'postLogoutRedirectUris',
+                  redirectUrisFor(postLogoutRedirectUriTemplates, event.target.value),
+                );
               }
             },
           })}
@@ -148,6 +161,60 @@ export function AppForm({
           }}
         >
           <Plus size={16} aria-hidden="true" /> Add a redirect URI
+        </button>
+      </fieldset>
+
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6 mb-1">Post-logout redirect URIs</legend>
+        <p className="form-text mt-0 mb-2">
+          Where the app may send people after they sign out through Atrium; same rules as redirect URIs.
+          Without one, they see Atrium&apos;s &quot;You are signed out&quot; page.
+        </p>
+        {postLogoutUris.map((_uri, index) => (
+          <div key={index} className="mb-2">
+            <div className="input-group">
+              <Form.Control
+                id={`app-post-logout-uri-${index}`}
+                aria-label={`Post-logout redirect URI ${index + 1}`}
+                type="url"
+                inputMode="url"
+                placeholder="https://app.example.com/"
+                {...register(`postLogoutRedirectUris.${index}`, {
+                  onChange: () => setLogoutUrisTouched(true),
+                })}
+                isInvalid={!!errors.postLogoutRedirectUris?.[index]}
+              />
+              <button
+                type="button"
+                className="btn btn-outline-secondary"
+                aria-label={`Remove post-logout redirect URI ${index + 1}`}
+                onClick={() => {
+                  setLogoutUrisTouched(true);
+                  setValue(
+                    'postLogoutRedirectUris',
+                    postLogoutUris.filter((_, i) => i !== index),
+                  );
+                }}
+              >
+                <X size={16} aria-hidden="true" />
+              </button>
+            </div>
+            {errors.postLogoutRedirectUris?.[index] ? (
+              <div className="invalid-feedback d-block">{errors.postLogoutRedirectUris[index]?.message}</div>
+            ) : null}
+          </div>
+        ))}
+        {logoutUrisError ? <div className="invalid-feedback d-block mb-2">{logoutUrisError}</div> : null}
+        <button
+          type="button"
+          className="btn btn-link btn-sm px-0 d-inline-flex align-items-center gap-1"
+          disabled={postLogoutUris.length >= MAX_REDIRECT_URIS}
+          onClick={() => {
+            setLogoutUrisTouched(true);
+            setValue('postLogoutRedirectUris', [...postLogoutUris, '']);
+          }}
+        >
+          <Plus size={16} aria-hidden="true" /> Add a post-logout redirect URI
         </button>
       </fieldset>
 

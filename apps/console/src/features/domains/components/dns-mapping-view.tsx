@@ -87,6 +87,7 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
             <code className="text-break flex-grow-1">{record.value}</code>
             <CopyButton value={record.value} what={`${purpose.title} value`} />
           </dd>
+          {record.valueStrings.length > 1 ? <SplitValue record={record} title={purpose.title} /> : null}
           <dt className="col-sm-3">Found</dt>
           <dd className="col-sm-9 mb-0">
             {record.status === 'lookup_failed' ? (
@@ -106,5 +107,31 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
         </dl>
       </div>
     </li>
+  );
+}
+
+/**
+ * A TXT value longer than 255 bytes, as the quoted strings DNS stores it in: many DNS panels refuse
+ * the long value in one piece, and resolvers join the strings back into one value.
+ */
+function SplitValue({ record, title }: { record: DnsMappingRecord; title: string }) {
+  const quoted = record.valueStrings.map((part) => `"${part}"`).join(' ');
+  return (
+    <>
+      <dt className="col-sm-3">Split value</dt>
+      <dd className="col-sm-9">
+        <p className="text-body-secondary mb-1" id={`dns-${record.purpose}-split-why`}>
+          A TXT string holds at most 255 bytes, so this value is stored as {record.valueStrings.length}{' '}
+          strings. If your DNS panel refuses the value in one piece, enter these quoted strings one after the
+          other in the same record.
+        </p>
+        <div className="d-flex align-items-start gap-2">
+          <code className="text-break flex-grow-1" aria-describedby={`dns-${record.purpose}-split-why`}>
+            {quoted}
+          </code>
+          <CopyButton value={quoted} what={`${title} split value`} />
+        </div>
+      </dd>
+    </>
   );
 }
