@@ -82,7 +82,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
   await app.register(usersRoutes({ db, mailer, config }));
   await app.register(groupsRoutes({ db }));
-  await app.register(invitationsRoutes({ db }));
+  await app.register(invitationsRoutes({ db, config }));
   await app.register(appsRoutes({ db, config, catalog: loadAppCatalog(config.appCatalog) }));
   await app.register(notificationsRoutes({ db }));
   await app.register(activityRoutes({ db }));

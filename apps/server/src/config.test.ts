@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, cookieDomainOf, loadConfig } from './config.ts';
 
 const base = { ATRIUM_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/atrium-config-test' };
 
@@ -36,6 +36,10 @@ describe('loadConfig', () => {
     [{ APP_CATALOG: '/nonexistent/catalog.json' }, 'APP_CATALOG'],
     [{ ACCOUNT_PORTAL_URL: 'javascript:alert(1)' }, 'ACCOUNT_PORTAL_URL'],
     [{ ACCOUNT_PORTAL_URL: '//evil.example' }, 'ACCOUNT_PORTAL_URL'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'proxy.example.com' }, 'TRUST_PROXY'],
   ])('names the bad setting in %o', (env, setting) => {
     const attempt = () => loadConfig({ ...base, ...env });
     expect(attempt).toThrow(ConfigError);
@@ -52,5 +56,35 @@ describe('loadConfig', () => {
       '127.0.0.1:5353',
       '10.0.0.1',
     ]);
+  });
+
+  it('takes a hop count or proxy addresses for TRUST_PROXY, never "trust anyone"', () => {
+    expect(loadConfig(base).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    const oneHop = loadConfig({ ...base, TRUST_PROXY: '1' }).trustProxy as (
+      a: string,
+      hop: number,
+    ) => boolean;
+    expect([oneHop('127.0.0.1', 0), oneHop('203.0.113.7', 1)]).toEqual([true, false]);
+    expect(loadConfig({ ...base, TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ]);
+  });
+
+  it('never puts the cookie on a public suffix', () => {
+    const domainOf = (url: string) => loadConfig({ ...base, PUBLIC_URL: url }).cookieDomain;
+    expect(domainOf('https://console.example.com')).toBe('example.com');
+    expect(domainOf('https://example.com')).toBe('example.com');
+    // The parent of atrium.co.uk is co.uk, a public suffix: the registrable domain is used.
+    expect(domainOf('https://atrium.co.uk')).toBe('atrium.co.uk');
+    expect(domainOf('https://console.atrium.co.uk')).toBe('atrium.co.uk');
+    expect(domainOf('https://team.github.io')).toBe('team.github.io');
+    // No registrable domain at all: host-only.
+    expect(domainOf('https://192.0.2.10')).toBeUndefined();
+    expect(domainOf('https://localhost')).toBeUndefined();
+    expect(domainOf('http://console.example.com')).toBeUndefined();
+    expect(cookieDomainOf('a.b.example.co.uk')).toBe('b.example.co.uk');
   });
 });

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { parse as parseDomain } from 'tldts';
 import { z } from 'zod';
 
 /** A setting that is wrong; start-up prints its one-line message and stops. */
@@ -73,7 +75,7 @@ const envSchema = z.object({
     .min(100, 'expected at least 100')
     .max(30_000, 'expected at most 30000')
     .default(2000),
-  TRUST_PROXY: booleanSetting.default(false),
+  TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -83,6 +85,12 @@ export interface Config {
   publicUrl: URL;
   /** https deployments share cookies across the parent domain (seed spec §9). */
   secureCookies: boolean;
+  /**
+   * The `Domain` of the console's and the provider's cookies over https: the parent domain of
+   * PUBLIC_URL, never above its registrable domain (Public Suffix List). Undefined: host-only
+   * (over http, or a host with no registrable domain such as an IP address).
+   */
+  cookieDomain: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -98,7 +106,12 @@ export interface Config {
   maxDomainsPerOrganization: number;
   /** Bound on one DNS lookup, retries included; past it the check reports a timeout. */
   dnsTimeoutMs: number;
-  trustProxy: boolean;
+  /**
+   * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
+   * (as the function Fastify makes of one: trust the `hop` nearest hops). Never `true` (trust any
+   * X-Forwarded-For): anyone reaching the port could pick their own address.
+   */
+  trustProxy: false | string[] | ((address: string, hop: number) => boolean);
   logLevel: string;
   /** Where the built console lives; the server serves it with SPA fallback. */
   consoleDir: string;
@@ -140,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: s.HOST,
     publicUrl,
     secureCookies: publicUrl.protocol === 'https:',
+    cookieDomain: publicUrl.protocol === 'https:' ? cookieDomainOf(publicUrl.hostname) : undefined,
     dataDir,
     databaseUrl: s.DATABASE_URL,
     smtpUrl: s.SMTP_URL,
@@ -154,10 +168,44 @@ export function loadConfig(env: Env = process.env): Config {
     domainRecheckIntervalMs: s.DOMAIN_RECHECK_INTERVAL_SECONDS * 1000,
     maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,
     dnsTimeoutMs: s.DNS_TIMEOUT_MS,
-    trustProxy: s.TRUST_PROXY,
+    trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
   };
+}
+
+/**
+ * `console.example.com` → `example.com`; a registrable domain (`example.com`, `atrium.co.uk`)
+ * is its own parent, so the cookie never lands on a public suffix (`co.uk`, `github.io`), where
+ * every other site under it would receive it. No registrable domain (IP, `localhost`): host-only.
+ */
+export function cookieDomainOf(hostname: string): string | undefined {
+  const { domain, isIp } = parseDomain(hostname, { allowPrivateDomains: true });
+  if (isIp || !domain) return undefined;
+  const parent = hostname.slice(hostname.indexOf('.') + 1);
+  return parent.length >= domain.length ? parent : hostname;
+}
+
+const TRUST_PROXY_PROBLEM =
+  'expected false, a number of proxy hops (1 behind one proxy) or the proxies’ addresses/CIDRs ' +
+  'separated by commas; true is refused because it trusts an X-Forwarded-For from anyone';
+
+/** `false`, `1`, `10.0.0.0/8, 127.0.0.1`: what Fastify's trustProxy accepts, minus `true`. */
+function trustProxyOf(value: string): Config['trustProxy'] {
+  if (/^(false|no|0)$/i.test(value)) return false;
+  if (/^\d{1,2}$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  const entries = value.split(',').map((v) => v.trim());
+  const isProxy = (entry: string) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (!family || rest.length) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  if (entries.every(isProxy)) return entries;
+  throw new ConfigError('TRUST_PROXY', TRUST_PROXY_PROBLEM);
 }
 
 /** First start without ATRIUM_SECRET: generate one and keep it beside the data. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Config } from '../config.ts';
@@ -13,6 +14,20 @@ export function createAdapterFactory(db: Db, config: Config): (name: string) => 
   return (name: string) => (name === 'Client' ? new ClientAdapter(db, config) : new PayloadAdapter(db, name));
 }
 
+/**
+ * The key a model is stored under. Access tokens, refresh tokens, codes and session ids are
+ * bearer credentials whose value is their id, so the table keeps only a SHA-256 of it: a reader
+ * of the database (or a backup) cannot use them. Hex, so SQL computes the same key
+ * (`encode(sha256(convert_to(id, 'UTF8')), 'hex')`, as the migration that hashed older rows).
+ */
+export const storedIdOf = (id: string) => createHash('sha256').update(id).digest('hex');
+
+/** The payload without its `jti` (the id in clear); `find` puts it back from the id it was given. */
+function withoutJti(payload: AdapterPayload): AdapterPayload {
+  const { jti: _jti, ...rest } = payload;
+  return rest;
+}
+
 class PayloadAdapter implements Adapter {
   private readonly db: Db;
   private readonly type: string;
@@ -25,9 +40,9 @@ class PayloadAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
     const row = {
-      id,
+      id: storedIdOf(id),
       type: this.type,
-      payload: JSON.stringify(payload),
+      payload: JSON.stringify(withoutJti(payload)),
       grant_id: payload.grantId ?? null,
       user_code: payload.userCode ?? null,
       uid: payload.uid ?? null,
@@ -48,10 +63,15 @@ class PayloadAdapter implements Adapter {
       .execute();
   }
 
-  find(id: string): Promise<AdapterPayload | undefined> {
-    return this.findBy('id', id);
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const payload = await this.findBy('id', storedIdOf(id));
+    return payload && { ...payload, jti: id };
   }
 
+  /**
+   * Sessions by uid, for the provider's checks (interaction details, tokens bound to a session);
+   * it reads them and never saves them back, so the missing `jti` is not needed.
+   */
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
     return this.findBy('uid', uid);
   }
@@ -82,7 +102,11 @@ class PayloadAdapter implements Adapter {
       .executeTakeFirst();
     if (!row) return undefined;
     if (!row.account_ok) {
-      await this.destroy(row.id);
+      await this.db
+        .deleteFrom('oidc_payloads')
+        .where('type', '=', this.type)
+        .where('id', '=', row.id)
+        .execute();
       return undefined;
     }
     // `consumed` tells the provider a code or rotated refresh token was already used (replay).
@@ -96,12 +120,16 @@ class PayloadAdapter implements Adapter {
       .updateTable('oidc_payloads')
       .set({ consumed_at: sql`now()` })
       .where('type', '=', this.type)
-      .where('id', '=', id)
+      .where('id', '=', storedIdOf(id))
       .execute();
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.deleteFrom('oidc_payloads').where('type', '=', this.type).where('id', '=', id).execute();
+    await this.db
+      .deleteFrom('oidc_payloads')
+      .where('type', '=', this.type)
+      .where('id', '=', storedIdOf(id))
+      .execute();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

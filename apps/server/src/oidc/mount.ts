@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 
 /**
@@ -10,6 +11,12 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
   // PUBLIC_URL is authoritative for every URL the provider writes (discovery, redirects, cookie
   // Secure flag), whatever Host or scheme reached this process behind a proxy.
   provider.proxy = true;
+  // The provider answers its own 500s (its error page or JSON); they are logged with their error
+  // and request id like the API's (plugins/error-handler.ts), through the request's own logger.
+  const loggers = new WeakMap<IncomingMessage, FastifyBaseLogger>();
+  provider.on('server_error', (ctx: { req: IncomingMessage }, error: unknown) => {
+    (loggers.get(ctx.req) ?? app.log).error({ err: error }, 'unexpected error');
+  });
   const callback = provider.callback();
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -19,6 +26,9 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
       }
+      // Hijacked replies skip the onSend hook that sets it on every other answer.
+      reply.raw.setHeader('x-request-id', request.id);
+      loggers.set(request.raw, request.log);
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
       raw.headers['x-forwarded-host'] = publicUrl.host;

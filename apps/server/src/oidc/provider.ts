@@ -2,6 +2,7 @@ import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'o
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { deriveKey } from '../lib/crypto.ts';
+import { crossSiteCookieRules } from '../modules/auth/session-cookie.ts';
 import { findAccountClaims } from './account.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { checkClientAccess } from './client-access.ts';
@@ -29,8 +30,10 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
     jwks: { keys },
     cookies: {
       keys: [deriveKey(config.secret, 'oidc-cookies').toString('base64url')],
-      long: { signed: true, httpOnly: true, sameSite: 'lax' },
-      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+      // The SSO session cookie (`_session`) follows the console's rules: Secure, SameSite=None on
+      // the parent domain over https, host-only Lax over http.
+      long: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
+      short: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
     },
     findAccount: (_ctx, sub) => findAccountClaims(db, sub),
     // The interaction starts at an API path (the cookie that binds it to the browser is scoped

@@ -26,6 +26,14 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     hsts: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
   });
+  // API answers are the signed-in user's data: no browser or shared cache keeps them (the back
+  // button after sign-out, a proxy between offices). A route may set its own policy first.
+  app.addHook('onSend', async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if ((pathname === '/api' || pathname.startsWith('/api/')) && !reply.hasHeader('cache-control')) {
+      void reply.header('cache-control', 'no-store');
+    }
+  });
   // A generous ceiling for the API and the provider; public endpoints set tighter limits on their
   // routes. The console's static files are not counted: one page load fetches a dozen of them, and
   // counting them would lock out a busy office behind one address for reading cached JavaScript.

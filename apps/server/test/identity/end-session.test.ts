@@ -70,7 +70,7 @@ describe('ending a session', () => {
     expect(await signInLandsOn(phone)).toBe('/application');
 
     const sessions = await sessionsOf(user.id);
-    expect(sessions).toHaveLength(3); // the laptop, the phone, and the phone's new pass-through
+    expect(sessions).toHaveLength(2); // the laptop and the phone (its pass-through replaced its session)
     const laptopSession = (
       await server.db
         .selectFrom('console_sessions')

@@ -136,8 +136,12 @@ describe('sign-in state lives in the database', () => {
       expect(cookie).toMatch(/Domain=atrium\.test/i);
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/Max-Age=86400/i);
-      // The provider's own cookies are Secure too.
-      expect(browser.setCookieLog.find((c) => c.startsWith('_session='))).toMatch(/; secure/i);
+      // The provider's own SSO session cookie follows the same rules.
+      const sso = browser.setCookieLog.find((c) => c.startsWith('_session='))!;
+      expect(sso).toMatch(/; secure/i);
+      expect(sso).toMatch(/samesite=none/i);
+      expect(sso).toMatch(/domain=atrium\.test/i);
+      expect(sso).toMatch(/httponly/i);
       expect((await browser.request('/api/session')).status).toBe(200);
     } finally {
       await server.close();

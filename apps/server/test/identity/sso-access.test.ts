@@ -93,6 +93,8 @@ describe('who may sign in where', () => {
   it('signs a user in with a single-use ticket, without password or code', async () => {
     const ticket = await issueSignInTicket(server.db, orgA.admin.id);
     const browser = new TestBrowser(origin);
+    // The cookie that comes with a ticket (sign-up, invitation answers) binds it to this browser.
+    browser.cookies.set('atrium_ticket', ticket);
     const before = mailbox.count;
     const landed = await browser.follow(
       `/api/sso/start?ticket=${ticket}&returnTo=%2Fsetup`,
@@ -145,6 +147,7 @@ describe('who may sign in where', () => {
       leavesProviderAndApi,
     );
     const ticket = await issueSignInTicket(server.db, orgB.admin.id);
+    browser.cookies.set('atrium_ticket', ticket);
     // The provider first ends the other user's SSO session with a self-submitting form, as a
     // browser runs it (its script's hash is in the page's CSP).
     const switching = await browser.follow(

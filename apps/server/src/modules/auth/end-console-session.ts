@@ -20,14 +20,21 @@ export async function endConsoleSession(
     .returning('oidc_sid')
     .executeTakeFirst();
   if (!ended) return false;
-  if (ended.oidc_sid) {
-    // The ID token's `sid` is the one the provider keeps for the console in that SSO session.
-    await db
-      .deleteFrom('oidc_payloads')
-      .where('type', '=', 'Session')
-      .where(sql<string>`payload->>'accountId'`, '=', session.userId)
-      .where(sql<string>`payload->'authorizations'->${CONSOLE_CLIENT_ID}->>'sid'`, '=', ended.oidc_sid)
-      .execute();
-  }
+  await endSsoSession(db, session.userId, ended.oidc_sid);
   return true;
+}
+
+/**
+ * Ends the provider's SSO session a console session was signed in with (its ID token's `sid`,
+ * the one the provider keeps for the console in that SSO session), and with it the tokens of
+ * apps bound to it. Nothing for a session made without the provider.
+ */
+export async function endSsoSession(db: DbOrTrx, userId: string, oidcSid: string | null): Promise<void> {
+  if (!oidcSid) return;
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('type', '=', 'Session')
+    .where(sql<string>`payload->>'accountId'`, '=', userId)
+    .where(sql<string>`payload->'authorizations'->${CONSOLE_CLIENT_ID}->>'sid'`, '=', oidcSid)
+    .execute();
 }

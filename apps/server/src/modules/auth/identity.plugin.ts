@@ -21,6 +21,13 @@ export async function registerIdentity(
   deps: { db: Db; config: Config; mailer: Mailer; runJobs?: boolean },
 ): Promise<void> {
   const { db, config, mailer } = deps;
+  if (config.secureCookies && !config.cookieDomain) {
+    // config.ts found no registrable domain (an IP address, a public suffix): host-only cookies.
+    app.log.warn(
+      { host: config.publicUrl.hostname },
+      'PUBLIC_URL has no registrable domain: session cookies are host-only, not shared with sibling hosts',
+    );
+  }
   const provider = await createProvider(db, config);
   const consoleClient = await ensureConsoleClient(db, config);
   const sso = createSsoClient(app, config, consoleClient);

@@ -6,17 +6,20 @@ export const SESSION_COOKIE = 'atrium_session';
 export const SESSION_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /**
- * Seed spec §9: over HTTPS the cookie is Secure, SameSite=None, on the shared parent domain;
- * otherwise host-only with SameSite=Lax. Always HttpOnly: no script reads it.
+ * Seed spec §9: over HTTPS the cookie is Secure, SameSite=None, on the shared parent domain
+ * (never a public suffix: config.cookieDomain); otherwise host-only with SameSite=Lax. The
+ * provider's own cookies follow the same rules (oidc/provider.ts).
  */
-export function sessionCookieOptions(config: Config): CookieSerializeOptions {
-  const base: CookieSerializeOptions = { httpOnly: true, path: '/', maxAge: SESSION_LIFETIME_SECONDS };
-  if (!config.secureCookies) return { ...base, secure: false, sameSite: 'lax' };
-  return { ...base, secure: true, sameSite: 'none', domain: parentDomain(config.publicUrl.hostname) };
+export function crossSiteCookieRules(config: Config): {
+  secure: boolean;
+  sameSite: 'lax' | 'none';
+  domain?: string;
+} {
+  if (!config.secureCookies) return { secure: false, sameSite: 'lax' };
+  return { secure: true, sameSite: 'none', ...(config.cookieDomain ? { domain: config.cookieDomain } : {}) };
 }
 
-/** `console.example.com` → `example.com`; a two-label host is its own parent. */
-export function parentDomain(hostname: string): string {
-  const labels = hostname.split('.');
-  return labels.length > 2 ? labels.slice(1).join('.') : hostname;
+/** The console's session cookie: always HttpOnly, no script reads it. */
+export function sessionCookieOptions(config: Config): CookieSerializeOptions {
+  return { httpOnly: true, path: '/', maxAge: SESSION_LIFETIME_SECONDS, ...crossSiteCookieRules(config) };
 }

@@ -6,9 +6,11 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
+import { endSsoSession } from './end-console-session.ts';
 import { findSessionView } from './session-view.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, sessionCookieOptions } from './session-cookie.ts';
 import { insertSession } from './sessions.repository.ts';
+import { TICKET_COOKIE, takeBoundTicket } from './sign-in-tickets.ts';
 import { randomNonce, randomState, randomVerifier, type SsoClient } from './sso-client.ts';
 import { clearTransaction, readTransaction, safeReturnTo, writeTransaction } from './sso-transaction.ts';
 
@@ -38,12 +40,13 @@ export const ssoRoutes =
         },
       },
       async (request, reply) => {
+        const ticket = takeBoundTicket(reply, config, request.query.ticket, request.cookies[TICKET_COOKIE]);
         const tx = {
           state: randomState(),
           nonce: randomNonce(),
           verifier: randomVerifier(),
           returnTo: safeReturnTo(request.query.returnTo),
-          ...(request.query.ticket ? { ticket: request.query.ticket } : {}),
+          ...(ticket ? { ticket } : {}),
         };
         writeTransaction(reply, config, tx);
         // A ticket signs in exactly its user, even in a browser signed in as someone else.
@@ -86,6 +89,9 @@ export const ssoRoutes =
           .where('status', '=', 'active')
           .executeTakeFirst();
         if (!user) return backToSignIn(reply, 'account_unavailable');
+        // Signing in again in this browser replaces its session: the old id stops working.
+        const previous = request.cookies[SESSION_COOKIE];
+        if (previous) await db.deleteFrom('console_sessions').where('id', '=', sha256(previous)).execute();
         // A fresh session id at every sign-in (no session fixation).
         const token = randomToken();
         await insertSession(db, {
@@ -138,8 +144,11 @@ export const ssoRoutes =
         const row = await db
           .deleteFrom('console_sessions')
           .where('id', '=', principal.sessionId)
-          .returning('id_token')
+          .returning(['id_token', 'oidc_sid'])
           .executeTakeFirst();
+        // The SSO session ends now, not only once the browser follows the end-session URL: a
+        // browser that never gets there (closed tab, script blocked) must not pass straight back in.
+        if (row) await endSsoSession(db, principal.userId, row.oidc_sid);
         const { maxAge: _maxAge, ...cookieOptions } = sessionCookieOptions(config);
         void reply.clearCookie(SESSION_COOKIE, cookieOptions);
         // Sessions made without the provider (none in production) have no SSO session to end.

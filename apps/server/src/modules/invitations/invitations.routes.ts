@@ -5,7 +5,9 @@ import {
   invitationSchema,
 } from '@atrium/contracts/invitations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { bindTicketToBrowser } from '../auth/sign-in-tickets.ts';
 import { acceptLink, describeLink } from './invitations.service.ts';
 
 // Public: the token is the credential. Tight per-address limits keep guessing pointless.
@@ -13,7 +15,7 @@ const PUBLIC_LIMIT = { access: 'public' as const, rateLimit: { max: 20, timeWind
 
 /** `/invite/:token` and `/reset-password/:token` pages talk to these two endpoints. */
 export const invitationsRoutes =
-  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Config }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/invitations/:token',
@@ -43,6 +45,10 @@ export const invitationsRoutes =
           response: { 200: acceptedInvitationSchema },
         },
       },
-      async (request) => acceptLink(deps.db, request.params.token, request.body.password, request.ip),
+      async (request, reply) => {
+        const accepted = await acceptLink(deps.db, request.params.token, request.body.password, request.ip);
+        bindTicketToBrowser(reply, deps.config, accepted.next);
+        return accepted;
+      },
     );
   };

@@ -12,6 +12,7 @@ import {
 } from '@atrium/contracts/signup';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { bindTicketToBrowser } from '../auth/sign-in-tickets.ts';
 import { finishSignup } from './signup-finish.ts';
 import { clearedSignupCookieOptions, SIGNUP_COOKIE, signupCookieOptions } from './signup-cookie.ts';
 import {
@@ -191,6 +192,7 @@ export const signupRoutes =
         const flow = await requireFlow(deps.db, cookieOf(request), 'account');
         const result = await finishSignup(deps, flow, request.body, request.ip);
         reply.clearCookie(SIGNUP_COOKIE, clearedSignupCookieOptions(deps.config));
+        bindTicketToBrowser(reply, deps.config, result.redirectTo);
         return result;
       },
     );
