@@ -11,7 +11,7 @@ import type { JobWorker } from '../modules/jobs/job-worker.ts';
  * delivery is a job of the queue, retried with backoff, never a request made while the user waits.
  */
 export const BACKCHANNEL_LOGOUT_JOB = 'oidc.backchannel-logout';
-/** About an hour of tries with the backoff below; apps that are down longer miss the logout. */
+/** About 40 minutes of tries with the backoff below; an app down longer misses the logout. */
 const MAX_ATTEMPTS = 10;
 const BACKOFF = { baseMs: 5000, capMs: 15 * 60_000 };
 
