@@ -233,6 +233,21 @@ describe('back-channel logout', () => {
     expect(token.sid).toBe(sid);
   });
 
+  it('suspending a user whose session already ended still reaches the app that holds a grant, with sub alone', async () => {
+    const { user, browser } = await signedInToConsoleAndApp(wiki);
+    const csrf = JSON.parse((await browser.request('/api/session')).body).csrfToken as string;
+    await browser.request('/api/sso/logout', { method: 'POST', headers: { 'x-csrf-token': csrf } });
+    await logoutTokenFor(wiki, user.id);
+
+    expect((await as(server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    const received = await receiver.waitFor((c) => c.sub === user.id && !('sid' in c));
+    const { payload } = await jwtVerify(received.token, jwks, {
+      issuer: `${origin}/oidc`,
+      audience: wiki.clientId,
+    });
+    expect(payload.events).toEqual({ [EVENT]: {} });
+  });
+
   it('deleting the user sends a token', async () => {
     const { user, sid } = await signedInToConsoleAndApp(wiki);
     expect((await as(server, admin).delete(`/api/users/${user.id}`)).status).toBe(200);
