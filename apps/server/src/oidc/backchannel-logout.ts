@@ -123,3 +123,13 @@ export function noticesOfGrants(
     .map((g) => ({ clientId: g.clientId, accountId: g.accountId }));
   return [...sessionNotices, ...bare];
 }
+
+/** Account and client of the ended grants among deleted provider rows. */
+export function grantsOf(rows: Array<{ type: string; payload: unknown }>) {
+  return rows.flatMap((row) => {
+    const grant = row.payload as { accountId?: unknown; clientId?: unknown };
+    return row.type === 'Grant' && typeof grant.accountId === 'string' && typeof grant.clientId === 'string'
+      ? [{ accountId: grant.accountId, clientId: grant.clientId }]
+      : [];
+  });
+}

@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import {
+  grantsOf,
   noticesOfGrants,
   noticesOfSessions,
   queueBackchannelLogouts,
 } from '../../oidc/backchannel-logout.ts';
-import { grantsOf } from '../auth/revoke-user-access.ts';
 
 /**
  * "This user may open this app", as SQL over an app row `a` and a user id expression: the same

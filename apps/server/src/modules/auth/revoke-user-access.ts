@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../../db/database.ts';
 import {
+  grantsOf,
   noticesOfGrants,
   noticesOfSessions,
   queueBackchannelLogouts,
@@ -37,14 +38,4 @@ export async function revokeUserAccess(
     .execute();
   const ssoSessions = ended.filter((row) => row.type === 'Session').map((row) => row.payload);
   await queueBackchannelLogouts(db, noticesOfGrants(grantsOf(ended), noticesOfSessions(ssoSessions)));
-}
-
-/** Account and client of the ended grants among provider rows. */
-export function grantsOf(rows: Array<{ type: string; payload: unknown }>) {
-  return rows.flatMap((row) => {
-    const grant = row.payload as { accountId?: unknown; clientId?: unknown };
-    return row.type === 'Grant' && typeof grant.accountId === 'string' && typeof grant.clientId === 'string'
-      ? [{ accountId: grant.accountId, clientId: grant.clientId }]
-      : [];
-  });
 }
