@@ -56,6 +56,8 @@ class LoopbackApp {
 /** A real SSO session (provider + console) through a single-use sign-in ticket, then the apps page. */
 async function signInThroughSso(browser: Browser, atriumUrl: string, ticket: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: atriumUrl });
+  // The cookie that comes with a ticket (sign-up, invitation answers) binds it to this browser.
+  await context.addCookies([{ name: 'atrium_ticket', value: ticket, url: atriumUrl }]);
   const page = await context.newPage();
   await page.goto(
     `/api/sso/start?ticket=${encodeURIComponent(ticket)}&returnTo=${encodeURIComponent('/application')}`,
@@ -91,18 +93,20 @@ test.describe('apps and single sign-on', () => {
     await page.getByLabel('Launch URL').fill(`http://wiki.example.com/`);
     // Refused with the reason, beside the field.
     await page.getByLabel('Redirect URI 1', { exact: true }).fill('https://*.example.com/callback');
+    await page.getByLabel('Back-channel logout URI', { exact: true }).fill('http://wiki.example.com/logout');
     await page.getByRole('button', { name: 'Install' }).click();
     await expect(page.getByText('Wildcards are not allowed; enter the exact redirect URI')).toBeVisible();
-    // Beside the launch URL, and beside the post-logout URI offered from it.
+    // Beside the launch URL, the post-logout URI offered from it, and the back-channel logout URI.
     await expect(
       page.getByText('Use https:// (http:// is allowed only for localhost and 127.0.0.1)'),
-    ).toHaveCount(2);
+    ).toHaveCount(3);
     await expect(page.getByLabel('Post-logout redirect URI 1', { exact: true })).toHaveValue(
       'http://wiki.example.com/',
     );
 
     await page.getByLabel('Launch URL').fill(`${rp.origin}/`);
     await page.getByLabel('Redirect URI 1', { exact: true }).fill(rp.redirectUri);
+    await page.getByLabel('Back-channel logout URI', { exact: true }).fill(`${rp.origin}/backchannel-logout`);
     await page.getByLabel('Only members of these groups').check();
     await page.getByLabel('Staff', { exact: true }).check();
     await page.getByRole('button', { name: 'Install' }).click();
@@ -114,6 +118,9 @@ test.describe('apps and single sign-on', () => {
     rp.clientId = await page.getByLabel('Client ID', { exact: true }).inputValue();
     await expect(page.getByLabel('Issuer', { exact: true })).toHaveValue(`${atrium.url}/oidc`);
     await expect(page.locator('pre')).toContainText(`OIDC_CLIENT_SECRET=${secret}`);
+    await expect(page.getByLabel('Back-channel logout URI', { exact: true })).toHaveValue(
+      `${rp.origin}/backchannel-logout`,
+    );
 
     // The app's page never shows the secret again.
     await page.getByRole('link', { name: 'Done' }).click();

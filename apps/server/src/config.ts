@@ -54,6 +54,7 @@ const envSchema = z.object({
   APP_CATALOG: z.string().optional(),
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
+  BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
   ACCOUNT_PORTAL_URL: z
     .string()
     .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, 'expected a path starting with / or an http(s):// URL')
@@ -101,6 +102,11 @@ export interface Config {
   appCatalog: string | undefined;
   secret: string;
   allowUnverifiedDomains: boolean;
+  /**
+   * Logout tokens may go to loopback and private addresses (apps on Atrium's own host or network).
+   * Off by default: an admin's back-channel URI could otherwise reach services behind Atrium.
+   */
+  backchannelLogoutPrivateNetworks: boolean;
   accountPortalUrl: string;
   domainRecheckIntervalMs: number;
   maxDomainsPerOrganization: number;
@@ -164,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     appCatalog: s.APP_CATALOG,
     secret: s.ATRIUM_SECRET ?? readOrCreateSecret(dataDir),
     allowUnverifiedDomains: s.ALLOW_UNVERIFIED_DOMAINS,
+    backchannelLogoutPrivateNetworks: s.BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS,
     accountPortalUrl: s.ACCOUNT_PORTAL_URL,
     domainRecheckIntervalMs: s.DOMAIN_RECHECK_INTERVAL_SECONDS * 1000,
     maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,

@@ -93,6 +93,22 @@ export const postLogoutRedirectUrisSchema = z
     });
   });
 
+/**
+ * Where Atrium POSTs a signed logout token when the user's session at the app must end
+ * (OpenID Connect Back-Channel Logout 1.0): the same rules as redirect URIs, optional. An empty
+ * value or null means none.
+ */
+export const backchannelLogoutUriSchema = z
+  .string()
+  .trim()
+  .max(2000, 'The back-channel logout URI is too long')
+  .nullable()
+  .transform((value) => (value === '' ? null : value))
+  .superRefine((value, ctx) => {
+    const problem = value === null ? null : redirectUriProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.replace('A redirect URI', 'The URI') });
+  });
+
 /** Who may open an app: everyone in the organisation, or members of the listed groups. */
 const accessShape = {
   openToEveryone: z.boolean(),
@@ -119,6 +135,8 @@ export const installAppBodySchema = z
     redirectUris: redirectUrisSchema,
     /** Left out: the catalog template's defaults (for example the launch URL). */
     postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
+    /** Left out: none. */
+    backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
     ...accessShape,
   })
   .superRefine(requireGroups);
@@ -131,6 +149,8 @@ export const updateAppBodySchema = z
     redirectUris: redirectUrisSchema,
     /** Left out: unchanged. */
     postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
+    /** Left out: unchanged; null or empty: none. */
+    backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
     ...accessShape,
   })
   .superRefine(requireGroups);
@@ -180,6 +200,8 @@ export const installedAppsResponseSchema = z.object({ apps: z.array(installedApp
 export const appDetailSchema = installedAppSchema.extend({
   redirectUris: z.array(z.string()),
   postLogoutRedirectUris: z.array(z.string()),
+  /** Where Atrium sends logout tokens (OpenID Connect Back-Channel Logout); null when none. */
+  backchannelLogoutUri: z.string().nullable(),
   /** client_secret_basic or client_secret_post: how the app must send its secret to the token endpoint. */
   tokenEndpointAuthMethod: z.string(),
   issuer: z.string(),

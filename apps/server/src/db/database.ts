@@ -202,6 +202,8 @@ export interface AppsTable {
   open_to_everyone: Defaulted<boolean>;
   /** jsonb list of URLs; the OIDC client's post_logout_redirect_uris follow it. */
   post_logout_redirect_uris: ColumnType<string[], string | undefined, string>;
+  /** Back-channel logout endpoint; the OIDC client's backchannel_logout_uri follows it. */
+  backchannel_logout_uri: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

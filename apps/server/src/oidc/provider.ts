@@ -5,6 +5,7 @@ import { deriveKey } from '../lib/crypto.ts';
 import { crossSiteCookieRules } from '../modules/auth/session-cookie.ts';
 import { findAccountClaims } from './account.ts';
 import { createAdapterFactory } from './adapter.ts';
+import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
 import { mayIntrospect } from './introspection.ts';
@@ -46,6 +47,9 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       claimsParameter: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       revocation: { enabled: true },
+      // Logout tokens to the apps that registered a URI, sent through the job queue
+      // (backchannel-logout.ts); discovery advertises it, with sid.
+      backchannelLogout: { enabled: true },
       // RFC 7662, for apps and Atrium's services; authenticated like the token endpoint.
       introspection: {
         enabled: true,
@@ -90,6 +94,7 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
     },
     loadExistingGrant: (ctx) => loadOrCreateGrant(db, ctx),
     renderError,
+    fetch: providerFetch(config),
   };
   const provider = new Provider(issuerOf(config), configuration);
   allowFormTargetsOfClient(provider);

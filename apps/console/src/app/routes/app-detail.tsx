@@ -112,6 +112,7 @@ export default function AppDetailPage() {
                   launchUrl: detail.data.launchUrl,
                   redirectUris: detail.data.redirectUris,
                   postLogoutRedirectUris: detail.data.postLogoutRedirectUris,
+                  backchannelLogoutUri: detail.data.backchannelLogoutUri ?? '',
                   openToEveryone: detail.data.openToEveryone,
                   groupIds: detail.data.groups.map((g) => g.id),
                 }}

@@ -28,6 +28,7 @@ function initialValues(template: AppTemplate): UpdateAppBody {
     postLogoutRedirectUris: template.launchUrl
       ? redirectUrisFor(template.postLogoutRedirectUriTemplates, template.launchUrl)
       : [],
+    backchannelLogoutUri: '',
     openToEveryone: true,
     groupIds: [],
   };

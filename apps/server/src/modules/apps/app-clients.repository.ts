@@ -9,6 +9,8 @@ export interface AppClientMetadata {
   title: string;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /** Null: the app gets no logout tokens. */
+  backchannelLogoutUri: string | null;
 }
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';
@@ -20,6 +22,11 @@ function changeableMetadata(m: AppClientMetadata) {
     redirect_uris: m.redirectUris,
     // Where the app may send its users after RP-initiated logout (the app's list, as stored).
     post_logout_redirect_uris: m.postLogoutRedirectUris,
+    // Logout tokens carry the `sid` of the session that ended whenever one did (see
+    // oidc/backchannel-logout.ts); without a URI the keys are left out, not null.
+    ...(m.backchannelLogoutUri
+      ? { backchannel_logout_uri: m.backchannelLogoutUri, backchannel_logout_session_required: true }
+      : {}),
   };
 }
 
@@ -68,7 +75,11 @@ export async function updateAppClient(
   await db
     .updateTable('oidc_clients')
     // Merged, so what the install fixed (grant types, client authentication) stays as it was.
-    .set({ metadata: sql`metadata || ${JSON.stringify(changeableMetadata(metadata))}::jsonb` })
+    // The back-channel keys go first, so removing the URI removes them.
+    .set({
+      metadata: sql`(metadata - 'backchannel_logout_uri' - 'backchannel_logout_session_required')
+        || ${JSON.stringify(changeableMetadata(metadata))}::jsonb`,
+    })
     .where('organization_id', '=', organizationId)
     .where('client_id', '=', clientId)
     .execute();

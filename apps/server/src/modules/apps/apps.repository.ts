@@ -10,6 +10,7 @@ export interface AppRow {
   client_id: string;
   open_to_everyone: boolean;
   post_logout_redirect_uris: string[];
+  backchannel_logout_uri: string | null;
   created_at: Date;
 }
 
@@ -27,6 +28,7 @@ const appColumns = [
   'a.client_id',
   'a.open_to_everyone',
   'a.post_logout_redirect_uris',
+  'a.backchannel_logout_uri',
   'a.created_at',
 ] as const;
 
@@ -110,6 +112,7 @@ export async function insertApp(
     clientId: string;
     openToEveryone: boolean;
     postLogoutRedirectUris: string[];
+    backchannelLogoutUri: string | null;
   },
 ): Promise<AppRow> {
   return db
@@ -122,6 +125,7 @@ export async function insertApp(
       client_id: app.clientId,
       open_to_everyone: app.openToEveryone,
       post_logout_redirect_uris: JSON.stringify(app.postLogoutRedirectUris),
+      backchannel_logout_uri: app.backchannelLogoutUri,
     })
     .returning([
       'id',
@@ -132,6 +136,7 @@ export async function insertApp(
       'client_id',
       'open_to_everyone',
       'post_logout_redirect_uris',
+      'backchannel_logout_uri',
       'created_at',
     ])
     .executeTakeFirstOrThrow();
@@ -141,7 +146,13 @@ export async function updateApp(
   db: DbOrTrx,
   organizationId: string,
   appId: string,
-  changes: { title: string; launchUrl: string; openToEveryone: boolean; postLogoutRedirectUris: string[] },
+  changes: {
+    title: string;
+    launchUrl: string;
+    openToEveryone: boolean;
+    postLogoutRedirectUris: string[];
+    backchannelLogoutUri: string | null;
+  },
 ): Promise<void> {
   await db
     .updateTable('apps')
@@ -150,6 +161,7 @@ export async function updateApp(
       launch_url: changes.launchUrl,
       open_to_everyone: changes.openToEveryone,
       post_logout_redirect_uris: JSON.stringify(changes.postLogoutRedirectUris),
+      backchannel_logout_uri: changes.backchannelLogoutUri,
     })
     .where('organization_id', '=', organizationId)
     .where('id', '=', appId)

@@ -136,6 +136,7 @@ export async function installApp(
       title: body.title,
       redirectUris: body.redirectUris,
       postLogoutRedirectUris,
+      backchannelLogoutUri: body.backchannelLogoutUri ?? null,
       tokenEndpointAuthMethod: template.tokenEndpointAuthMethod,
       offlineAccess: template.offlineAccess,
     });
@@ -146,6 +147,7 @@ export async function installApp(
       clientId,
       openToEveryone: body.openToEveryone,
       postLogoutRedirectUris,
+      backchannelLogoutUri: body.backchannelLogoutUri ?? null,
     });
     await repo.replaceAppGroups(trx, actor.organizationId, app.id, groupIds);
     await recordActivity(trx, {
@@ -182,7 +184,13 @@ export async function updateApp(
     if (!row) throw notFound('The app');
     const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
     const postLogoutRedirectUris = body.postLogoutRedirectUris ?? row.post_logout_redirect_uris;
-    await repo.updateApp(trx, actor.organizationId, appId, { ...body, postLogoutRedirectUris });
+    const backchannelLogoutUri =
+      body.backchannelLogoutUri === undefined ? row.backchannel_logout_uri : body.backchannelLogoutUri;
+    await repo.updateApp(trx, actor.organizationId, appId, {
+      ...body,
+      postLogoutRedirectUris,
+      backchannelLogoutUri,
+    });
     await repo.replaceAppGroups(trx, actor.organizationId, appId, groupIds);
     // Whoever may no longer open it loses what they hold now, not when their refresh token expires.
     await revokeAccessLostToApp(trx, actor.organizationId, appId);
@@ -190,6 +198,7 @@ export async function updateApp(
       title: body.title,
       redirectUris: body.redirectUris,
       postLogoutRedirectUris,
+      backchannelLogoutUri,
     });
     await recordActivity(trx, {
       organizationId: actor.organizationId,

@@ -5,7 +5,7 @@ import type { CatalogTemplate } from './catalog.ts';
  * - launchUrl / redirectUris / postLogoutRedirectUris: `{siteUrl}` (the organisation's site) and
  *   `{launchUrl}` (what the admin entered, without a trailing slash);
  * - configSnippet: `{issuer}`, `{discoveryUrl}`, `{clientId}`, `{clientSecret}`, `{redirectUri}`,
- *   `{postLogoutRedirectUri}`, `{endSessionEndpoint}`, `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
+ *   `{postLogoutRedirectUri}`, `{backchannelLogoutUri}`, `{endSessionEndpoint}`, `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
  * Snippets name each product's real OIDC settings so an admin can paste them as they are.
  */
 export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
@@ -206,6 +206,8 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
         'OIDC_REDIRECT_URI={redirectUri}',
         'OIDC_POST_LOGOUT_REDIRECT_URI={postLogoutRedirectUri}',
         'OIDC_END_SESSION_ENDPOINT={endSessionEndpoint}',
+        // Empty unless the admin set one: the app's endpoint for logout tokens.
+        'OIDC_BACKCHANNEL_LOGOUT_URI={backchannelLogoutUri}',
         'OIDC_SCOPES="openid email profile"',
       ].join('\n'),
     },

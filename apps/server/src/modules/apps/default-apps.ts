@@ -35,6 +35,7 @@ export async function installDefaultApps(
     title: CLOUD_STORAGE.title,
     redirectUris,
     postLogoutRedirectUris,
+    backchannelLogoutUri: null,
     tokenEndpointAuthMethod: CLOUD_STORAGE.tokenEndpointAuthMethod,
     offlineAccess: CLOUD_STORAGE.offlineAccess,
   });
@@ -45,5 +46,6 @@ export async function installDefaultApps(
     clientId,
     openToEveryone: true,
     postLogoutRedirectUris,
+    backchannelLogoutUri: null,
   });
 }

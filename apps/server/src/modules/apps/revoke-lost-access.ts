@@ -1,5 +1,11 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import {
+  grantsOf,
+  noticesOfGrants,
+  noticesOfSessions,
+  queueBackchannelLogouts,
+} from '../../oidc/backchannel-logout.ts';
 
 /**
  * "This user may open this app", as SQL over an app row `a` and a user id expression: the same
@@ -18,14 +24,15 @@ function mayOpen(userIdText: Expression<string>) {
 /**
  * After an app's groups change: the grants, codes and tokens (refresh tokens included) its users
  * hold are revoked for everyone who may no longer open it. Access is checked at authorization, but
- * a refresh token would otherwise outlive the change by its whole lifetime. One statement.
+ * a refresh token would otherwise outlive the change by its whole lifetime. Apps that listen get
+ * a back-channel logout token for each user who lost access.
  */
 export async function revokeAccessLostToApp(
   db: DbOrTrx,
   organizationId: string,
   appId: string,
 ): Promise<void> {
-  await db
+  const ended = await db
     .deleteFrom('oidc_payloads as p')
     .where(({ exists, not, selectFrom }) =>
       exists(
@@ -38,7 +45,9 @@ export async function revokeAccessLostToApp(
           .where(not(mayOpen(sql<string>`p.payload->>'accountId'`))),
       ),
     )
+    .returning(['p.type', 'p.payload'])
     .execute();
+  await queueLogoutsForLostGrants(db, grantsOf(ended));
 }
 
 /**
@@ -50,7 +59,7 @@ export async function revokeAppAccessLostByUser(
   organizationId: string,
   userId: string,
 ): Promise<void> {
-  await db
+  const ended = await db
     .deleteFrom('oidc_payloads as p')
     .where(sql<string>`p.payload->>'accountId'`, '=', userId)
     .where(({ exists, not, selectFrom }) =>
@@ -62,5 +71,30 @@ export async function revokeAppAccessLostByUser(
           .where(not(mayOpen(sql.val(userId)))),
       ),
     )
+    .returning(['p.type', 'p.payload'])
     .execute();
+  await queueLogoutsForLostGrants(db, grantsOf(ended));
+}
+
+/**
+ * The SSO sessions stay (the user may still use other apps), so the logout tokens name each
+ * session the user signed in to the app with, or, with none left, every session of the user there.
+ */
+async function queueLogoutsForLostGrants(
+  db: DbOrTrx,
+  grants: Array<{ accountId: string; clientId: string }>,
+): Promise<void> {
+  if (grants.length === 0) return;
+  const lost = new Set(grants.map((g) => `${g.clientId} ${g.accountId}`));
+  const sessions = await db
+    .selectFrom('oidc_payloads')
+    .select('payload')
+    .where('type', '=', 'Session')
+    .where(sql<string>`payload->>'accountId'`, 'in', [...new Set(grants.map((g) => g.accountId))])
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
+    .execute();
+  const inSessions = noticesOfSessions(sessions.map((row) => row.payload)).filter((n) =>
+    lost.has(`${n.clientId} ${n.accountId}`),
+  );
+  await queueBackchannelLogouts(db, noticesOfGrants(grants, inSessions));
 }

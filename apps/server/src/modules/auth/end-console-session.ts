@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import { noticesOfSessions, queueBackchannelLogouts } from '../../oidc/backchannel-logout.ts';
 import { CONSOLE_CLIENT_ID } from '../../oidc/console-client.ts';
 
 /**
@@ -27,14 +28,17 @@ export async function endConsoleSession(
 /**
  * Ends the provider's SSO session a console session was signed in with (its ID token's `sid`,
  * the one the provider keeps for the console in that SSO session), and with it the tokens of
- * apps bound to it. Nothing for a session made without the provider.
+ * apps bound to it; every app signed in to in it that listens gets a back-channel logout token
+ * (queued with the caller's transaction). Nothing for a session made without the provider.
  */
 export async function endSsoSession(db: DbOrTrx, userId: string, oidcSid: string | null): Promise<void> {
   if (!oidcSid) return;
-  await db
+  const ended = await db
     .deleteFrom('oidc_payloads')
     .where('type', '=', 'Session')
     .where(sql<string>`payload->>'accountId'`, '=', userId)
     .where(sql<string>`payload->'authorizations'->${CONSOLE_CLIENT_ID}->>'sid'`, '=', oidcSid)
+    .returning('payload')
     .execute();
+  await queueBackchannelLogouts(db, noticesOfSessions(ended.map((row) => row.payload)));
 }

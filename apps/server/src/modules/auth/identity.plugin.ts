@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { sendBackchannelLogoutsThroughQueue } from '../../oidc/backchannel-logout.ts';
 import { ensureConsoleClient } from '../../oidc/console-client.ts';
+import { endConsoleSessionsWithSsoSession } from '../../oidc/logout-ends-console.ts';
 import { mountProvider } from '../../oidc/mount.ts';
 import { createProvider } from '../../oidc/provider.ts';
 import { schedulePurge } from './identity-cleanup.ts';
@@ -29,6 +31,15 @@ export async function registerIdentity(
     );
   }
   const provider = await createProvider(db, config);
+  sendBackchannelLogoutsThroughQueue(provider, db, app.jobs);
+  endConsoleSessionsWithSsoSession(provider, db);
+  // Sign-out, ending a session, suspending, deleting, group and app changes queue logout tokens
+  // in their transactions; once the answer is sent (committed), the worker looks at once
+  // instead of at its next poll.
+  app.addHook('onResponse', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.startsWith('/api/'))
+      app.jobs.wake();
+  });
   const consoleClient = await ensureConsoleClient(db, config);
   const sso = createSsoClient(app, config, consoleClient);
   await mountProvider(app, provider, config.publicUrl);

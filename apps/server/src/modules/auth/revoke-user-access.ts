@@ -1,4 +1,10 @@
 import type { DbOrTrx } from '../../db/database.ts';
+import {
+  grantsOf,
+  noticesOfGrants,
+  noticesOfSessions,
+  queueBackchannelLogouts,
+} from '../../oidc/backchannel-logout.ts';
 
 /** Every provider model that belongs to an account (they all carry `accountId`). */
 const ACCOUNT_MODELS = [
@@ -14,6 +20,7 @@ const ACCOUNT_MODELS = [
  * Ends everything a user is signed in with: console sessions, SSO sessions, grants, codes and
  * tokens of every app. For suspension, deletion and password reset; call it inside the
  * transaction that makes the change. A password change keeps the console session it came from.
+ * Every app of the ended sessions and grants that listens gets a back-channel logout token.
  */
 export async function revokeUserAccess(
   db: DbOrTrx,
@@ -23,9 +30,12 @@ export async function revokeUserAccess(
   let sessions = db.deleteFrom('console_sessions').where('user_id', '=', userId);
   if (options.exceptConsoleSessionId) sessions = sessions.where('id', '!=', options.exceptConsoleSessionId);
   await sessions.execute();
-  await db
+  const ended = await db
     .deleteFrom('oidc_payloads')
     .where('type', 'in', ACCOUNT_MODELS)
     .where((eb) => eb(eb.ref('payload', '->>').key('accountId' as never), '=', userId))
+    .returning(['type', 'payload'])
     .execute();
+  const ssoSessions = ended.filter((row) => row.type === 'Session').map((row) => row.payload);
+  await queueBackchannelLogouts(db, noticesOfGrants(grantsOf(ended), noticesOfSessions(ssoSessions)));
 }

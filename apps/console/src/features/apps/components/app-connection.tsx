@@ -39,6 +39,13 @@ export function AppConnection({ app }: { app: AppDetail }) {
             value={app.postLogoutRedirectUris.join(' ')}
           />
         ) : null}
+        {app.backchannelLogoutUri ? (
+          <CopyField
+            id="app-backchannel-logout-uri"
+            label="Back-channel logout URI"
+            value={app.backchannelLogoutUri}
+          />
+        ) : null}
         <div className="d-flex align-items-center justify-content-between mb-1">
           <span className="small fw-semibold" id="app-snippet-label">
             Configuration ({app.configSnippetLanguage})

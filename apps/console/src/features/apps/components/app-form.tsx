@@ -29,7 +29,7 @@ interface AppFormProps {
   onSubmit: (values: UpdateAppBody) => Promise<unknown>;
 }
 
-/** Name, launch URL, redirect URIs and who may open the app; install and change share it. */
+/** Name, launch URL, redirect and logout URIs and who may open the app; install and change share it. */
 export function AppForm({
   defaultValues,
   groups,
@@ -217,6 +217,25 @@ export function AppForm({
           <Plus size={16} aria-hidden="true" /> Add a post-logout redirect URI
         </button>
       </fieldset>
+
+      <Form.Group className="mb-3" controlId="app-backchannel-logout-uri">
+        <Form.Label>Back-channel logout URI</Form.Label>
+        <Form.Control
+          type="url"
+          inputMode="url"
+          placeholder="https://app.example.com/backchannel-logout"
+          aria-describedby="app-backchannel-logout-uri-help"
+          {...register('backchannelLogoutUri', { setValueAs: (value: unknown) => value ?? '' })}
+          isInvalid={!!errors.backchannelLogoutUri}
+        />
+        <Form.Text id="app-backchannel-logout-uri-help">
+          Optional. Atrium posts a signed logout token here when someone&apos;s session at the app must end
+          (sign-out, a session ended by an admin, suspension, lost access); same rules as redirect URIs.
+        </Form.Text>
+        {errors.backchannelLogoutUri ? (
+          <div className="invalid-feedback d-block">{errors.backchannelLogoutUri.message}</div>
+        ) : null}
+      </Form.Group>
 
       <fieldset className="mb-4">
         <legend className="form-label fs-6 mb-2">Who can open it</legend>

@@ -1,0 +1,316 @@
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/lib/passwords.ts';
+import { createGroup, installBody } from '../apps/helpers.ts';
+import {
+  createOrganizationWithAdmin,
+  createUser,
+  signInAs,
+  type TestOrganization,
+  type TestSession,
+  type TestUser,
+} from '../support/fixtures.ts';
+import { Mailbox } from '../support/mailbox.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { as } from '../users/helpers.ts';
+import { TestBrowser } from './support/browser.ts';
+import { LogoutReceiver } from './support/logout-receiver.ts';
+import { signInThroughLogin } from './support/sign-in.ts';
+
+// OpenID Connect Back-Channel Logout 1.0: an app with a back-channel logout URI gets a signed
+// logout token, through the job queue, whenever the user's session at it ends, whoever ends it.
+
+const PASSWORD = 'correct horse battery staple';
+const REDIRECT = 'https://wiki.example.com/oidc/callback';
+const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+const leavesProviderAndApi = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
+
+interface InstalledApp {
+  id: string;
+  clientId: string;
+  rp: client.Configuration;
+}
+
+describe('back-channel logout', () => {
+  let mailbox: Mailbox;
+  let receiver: LogoutReceiver;
+  let server: TestApp;
+  let origin: string;
+  let org: TestOrganization;
+  let admin: TestSession;
+  let passwordHash: string;
+  let wiki: InstalledApp;
+  let jwks: ReturnType<typeof createRemoteJWKSet>;
+
+  async function install(overrides: Record<string, unknown>): Promise<InstalledApp> {
+    const res = await as(server, admin).post('/api/apps', installBody(overrides));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { app, clientSecret } = res.body as { app: { id: string; clientId: string }; clientSecret: string };
+    const rp = await client.discovery(
+      new URL(`${origin}/oidc`),
+      app.clientId,
+      clientSecret,
+      client.ClientSecretPost(clientSecret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    return { id: app.id, clientId: app.clientId, rp };
+  }
+
+  /** A fresh user signed in to the console and then, through single sign-on, to the app. */
+  async function signedInToConsoleAndApp(app: InstalledApp, user?: TestUser) {
+    const person = user ?? (await createUser(server.db, org.id, { passwordHash }));
+    const browser = new TestBrowser(origin);
+    await signInThroughLogin(
+      browser,
+      mailbox,
+      '/api/sso/start',
+      { email: person.email, password: PASSWORD },
+      leavesProviderAndApi,
+    );
+    expect((await browser.request('/api/session')).status).toBe(200);
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(app.rp, {
+      redirect_uri: REDIRECT,
+      scope: 'openid email',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    const hop = await browser.follow(url.href, leavesProviderAndApi);
+    const tokens = await client.authorizationCodeGrant(app.rp, new URL(hop.location!), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const sid = await sidOfApp(person.id, app.clientId);
+    return { user: person, browser, tokens, sid };
+  }
+
+  /** The sid the provider gave the app in the user's SSO session. */
+  async function sidOfApp(userId: string, clientId: string): Promise<string> {
+    const sessions = await server.db
+      .selectFrom('oidc_payloads')
+      .select('payload')
+      .where('type', '=', 'Session')
+      .execute();
+    for (const { payload } of sessions) {
+      const session = payload as { accountId?: string; authorizations?: Record<string, { sid?: string }> };
+      const sid = session.accountId === userId ? session.authorizations?.[clientId]?.sid : undefined;
+      if (sid) return sid;
+    }
+    throw new Error('The app has no authorization in the user’s SSO session');
+  }
+
+  /** Waits for the user's logout token at the app and checks it as an app must. */
+  async function logoutTokenFor(app: InstalledApp, userId: string) {
+    const received = await receiver.waitFor((c) => c.sub === userId && c.aud === app.clientId);
+    const { payload, protectedHeader } = await jwtVerify(received.token, jwks, {
+      issuer: `${origin}/oidc`,
+      audience: app.clientId,
+      typ: 'logout+jwt',
+    });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload.events).toEqual({ [EVENT]: {} });
+    expect(payload).not.toHaveProperty('nonce');
+    expect(typeof payload.jti).toBe('string');
+    expect(typeof payload.iat).toBe('number');
+    expect(payload.exp).toBeGreaterThan(payload.iat!);
+    return payload;
+  }
+
+  beforeAll(async () => {
+    mailbox = await Mailbox.start();
+    receiver = await LogoutReceiver.start();
+    server = await createTestApp({
+      env: { SMTP_URL: mailbox.url, BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: 'true' },
+      listen: true,
+    });
+    origin = server.config.publicUrl.origin;
+    jwks = createRemoteJWKSet(new URL(`${origin}/oidc/jwks`));
+    passwordHash = await hashPassword(PASSWORD);
+    org = await createOrganizationWithAdmin(server.db);
+    admin = await signInAs(server.db, org.admin);
+    wiki = await install({ backchannelLogoutUri: receiver.url });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+    await mailbox?.close();
+  });
+
+  it('discovery advertises back-channel logout with sessions', async () => {
+    const metadata = wiki.rp.serverMetadata();
+    expect(metadata.backchannel_logout_supported).toBe(true);
+    expect(metadata.backchannel_logout_session_supported).toBe(true);
+  });
+
+  it('the app’s settings and snippet show the URI; it can be changed and removed, same rules as redirect URIs', async () => {
+    const detail = await as(server, admin).get(`/api/apps/${wiki.id}`);
+    expect(detail.body.app.backchannelLogoutUri).toBe(receiver.url);
+
+    const custom = await as(server, admin).post(
+      '/api/apps',
+      installBody({
+        templateKey: 'custom',
+        title: 'Custom',
+        backchannelLogoutUri: 'https://c.example.com/bcl',
+      }),
+    );
+    expect(custom.status).toBe(201);
+    expect(custom.body.app.configSnippet).toContain('OIDC_BACKCHANNEL_LOGOUT_URI=https://c.example.com/bcl');
+
+    const body = { ...installBody({ title: 'Custom' }), templateKey: undefined };
+    const refused = await as(server, admin).put(`/api/apps/${custom.body.app.id}`, {
+      ...body,
+      backchannelLogoutUri: 'http://c.example.com/bcl',
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('https');
+
+    const removed = await as(server, admin).put(`/api/apps/${custom.body.app.id}`, {
+      ...body,
+      backchannelLogoutUri: null,
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.body.app.backchannelLogoutUri).toBeNull();
+    const registered = await server.db
+      .selectFrom('oidc_clients')
+      .select('metadata')
+      .where('client_id', '=', custom.body.app.clientId)
+      .executeTakeFirstOrThrow();
+    expect(registered.metadata).not.toHaveProperty('backchannel_logout_uri');
+
+    const unchanged = await as(server, admin).put(`/api/apps/${wiki.id}`, body);
+    expect(unchanged.body.app.backchannelLogoutUri).toBe(receiver.url);
+  });
+
+  it('RP-initiated logout from the app sends a token with the sid and ends the console session too', async () => {
+    const { user, browser, tokens, sid } = await signedInToConsoleAndApp(wiki);
+    const end = client.buildEndSessionUrl(wiki.rp, { id_token_hint: tokens.id_token! });
+    const page = await browser.request(end.href);
+    expect(page.status, page.body).toBe(200);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const confirmed = await browser.request(`${origin}/oidc/session/end/confirm`, {
+      form: { xsrf, logout: 'yes' },
+    });
+    expect(confirmed.status).toBe(303);
+
+    const token = await logoutTokenFor(wiki, user.id);
+    expect(token.sid).toBe(sid);
+    expect((await browser.request('/api/session')).status).toBe(401);
+  });
+
+  it('signing out of the console sends a token for the app signed in to in that session', async () => {
+    const { user, browser, sid } = await signedInToConsoleAndApp(wiki);
+    const csrf = JSON.parse((await browser.request('/api/session')).body).csrfToken as string;
+    const out = await browser.request('/api/sso/logout', {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(out.status).toBe(200);
+    expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
+  });
+
+  it('an admin ending the session sends a token with its sid', async () => {
+    const { user, sid } = await signedInToConsoleAndApp(wiki);
+    const { id } = await server.db
+      .selectFrom('console_sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const ended = await as(server, admin).delete(`/api/users/${user.id}/sessions/${encodeURIComponent(id)}`);
+    expect(ended.status).toBe(200);
+    expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
+  });
+
+  it('suspending the user sends a token', async () => {
+    const { user, sid } = await signedInToConsoleAndApp(wiki);
+    expect((await as(server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    const token = await logoutTokenFor(wiki, user.id);
+    expect(token.sub).toBe(user.id);
+    expect(token.sid).toBe(sid);
+  });
+
+  it('suspending a user whose session already ended still reaches the app that holds a grant, with sub alone', async () => {
+    const { user, browser } = await signedInToConsoleAndApp(wiki);
+    const csrf = JSON.parse((await browser.request('/api/session')).body).csrfToken as string;
+    await browser.request('/api/sso/logout', { method: 'POST', headers: { 'x-csrf-token': csrf } });
+    await logoutTokenFor(wiki, user.id);
+
+    expect((await as(server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    const received = await receiver.waitFor((c) => c.sub === user.id && !('sid' in c));
+    const { payload } = await jwtVerify(received.token, jwks, {
+      issuer: `${origin}/oidc`,
+      audience: wiki.clientId,
+    });
+    expect(payload.events).toEqual({ [EVENT]: {} });
+  });
+
+  it('deleting the user sends a token', async () => {
+    const { user, sid } = await signedInToConsoleAndApp(wiki);
+    expect((await as(server, admin).delete(`/api/users/${user.id}`)).status).toBe(200);
+    expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
+  });
+
+  it('losing access to the app (left its group, or the app’s groups changed) sends a token', async () => {
+    const member = await createUser(server.db, org.id, { passwordHash });
+    const other = await createUser(server.db, org.id, { passwordHash });
+    const staff = await createGroup(server.db, org.id, 'Staff', [member.id, other.id]);
+    const board = await createGroup(server.db, org.id, 'Board', []);
+    const restricted = await install({
+      title: 'Staff wiki',
+      openToEveryone: false,
+      groupIds: [staff],
+      backchannelLogoutUri: receiver.url,
+    });
+    const first = await signedInToConsoleAndApp(restricted, member);
+    const second = await signedInToConsoleAndApp(restricted, other);
+
+    const left = await as(server, admin).delete(`/api/groups/${staff}/members/${member.id}`);
+    expect(left.status).toBeLessThan(300);
+    expect((await logoutTokenFor(restricted, member.id)).sid).toBe(first.sid);
+
+    const moved = await as(server, admin).put(`/api/apps/${restricted.id}`, {
+      ...installBody({ title: 'Staff wiki', openToEveryone: false, groupIds: [board] }),
+      templateKey: undefined,
+    });
+    expect(moved.status).toBe(200);
+    expect((await logoutTokenFor(restricted, other.id)).sid).toBe(second.sid);
+    // The SSO session itself lives on: the console stays signed in.
+    expect((await second.browser.request('/api/session')).status).toBe(200);
+  });
+
+  it('a delivery the app answers with 500 is retried by the queue and arrives', async () => {
+    const { user, browser, sid } = await signedInToConsoleAndApp(wiki);
+    receiver.failNext(500);
+    const csrf = JSON.parse((await browser.request('/api/session')).body).csrfToken as string;
+    await browser.request('/api/sso/logout', { method: 'POST', headers: { 'x-csrf-token': csrf } });
+    await receiver.waitFor((c) => c.sub === user.id, 500);
+
+    // The job waits for its backoff; make it due now rather than wait for it.
+    const job = await waitForRetry(user.id);
+    expect(job.attempts).toBe(1);
+    expect(job.last_error).toContain('500');
+    await server.db.updateTable('jobs').set({ run_at: new Date() }).where('id', '=', job.id).execute();
+    server.app.jobs.wake();
+
+    expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
+  });
+
+  async function waitForRetry(userId: string) {
+    for (;;) {
+      const job = await server.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('kind', '=', 'oidc.backchannel-logout')
+        .where('status', '=', 'queued')
+        .where('attempts', '=', 1)
+        .execute()
+        .then((jobs) => jobs.find((j) => (j.payload as { accountId?: string }).accountId === userId));
+      if (job) return job;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+});
