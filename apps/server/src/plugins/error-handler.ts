@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError, type FieldErrors } from '../lib/errors.ts';
 
 interface ErrorBody {
@@ -50,6 +51,20 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .status(error.statusCode)
         .send({ error: { code, message: error.message } } satisfies ErrorBody);
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug of ours: the database is restarting or out of reach. Say so; a retry may work.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({
+          error: {
+            code: 'database_unavailable',
+            message: 'The database is not reachable right now. Try again in a moment.',
+            requestId: request.id,
+          },
+        } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send({

@@ -134,6 +134,10 @@ if (serverUrl) {
         expect(await get('/api/ready')).toBe(503);
         await new Promise((r) => setTimeout(r, 200));
       }
+      // Any other route says the same, with a message, rather than "Something went wrong".
+      const users = await fetch(`${server.url}/api/users`, { headers: { cookie: session.cookie } });
+      expect(users.status).toBe(503);
+      expect(await users.json()).toMatchObject({ error: { code: 'database_unavailable' } });
       expect(server.alive()).toBe(true);
 
       await asAdministrator((c) => c.query(`alter database ${databaseName()} allow_connections true`));
