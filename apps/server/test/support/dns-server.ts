@@ -64,12 +64,26 @@ export class TestDnsServer {
   }
 
   static async start(): Promise<TestDnsServer> {
-    const server = new TestDnsServer();
-    // UDP on a free port, then TCP on the same number: DNS_SERVERS names one port.
-    await server.udp.listen({ udp: { port: 0, address: '127.0.0.1' } });
-    server.port = (server.udp.addresses().udp as { port: number }).port;
-    await server.tcp.listen({ tcp: { port: server.port, address: '127.0.0.1' } });
-    return server;
+    // UDP on a free port, then TCP on the same number: DNS_SERVERS names one port. Another
+    // process may already hold that number for TCP; then start again on another free port.
+    for (let attempt = 1; ; attempt++) {
+      const server = new TestDnsServer();
+      await server.udp.listen({ udp: { port: 0, address: '127.0.0.1' } });
+      server.port = (server.udp.addresses().udp as { port: number }).port;
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.tcp.once('error', reject);
+          server.tcp.listen({ tcp: { port: server.port, address: '127.0.0.1' } }).then(() => {
+            server.tcp.off('error', reject);
+            resolve();
+          }, reject);
+        });
+        return server;
+      } catch (error) {
+        await server.udp.close();
+        if (attempt >= 20) throw error;
+      }
+    }
   }
 
   /** The DNS_SERVERS value that points Atrium at this server. */
