@@ -48,7 +48,12 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
     const report =
       target.onConnectionError ??
       ((error: Error) => console.error(`Database connection lost: ${error.message}`));
-    pool.on('connect', (client) => client.on('error', report));
+    pool.on('connect', (client) => {
+      client.on('error', report);
+      client.connection.on('errorMessage', (message: { severity?: string }) => {
+        if (message.severity === 'FATAL' || message.severity === 'PANIC') ending.add(client);
+      });
+    });
     pool.on('error', () => undefined);
     try {
       await pool.query('select 1');
@@ -57,7 +62,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
       const host = safeHost(target.databaseUrl);
       throw new ConfigError('DATABASE_URL', `cannot connect to ${host}: ${(error as Error).message}`);
     }
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: destroyingEndedClients(pool) }) });
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (dir.startsWith('memory://')) {
@@ -80,6 +85,28 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
   // PGlite gives the files its initdb writes mode 0666 whatever the umask.
   tightenPermissions(dir);
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+}
+
+/**
+ * Clients whose backend said it is ending. A backend that is terminated (an administrator's
+ * pg_terminate_backend, a restart) first sends a FATAL error, which fails the query running on
+ * it, and closes its socket a moment later. Kysely releases the client in between, and the pool
+ * would hand the dead connection to the next request, failing a second one.
+ */
+const ending = new WeakSet<pg.PoolClient>();
+
+/** The pool as Kysely sees it, destroying rather than keeping a client whose backend is ending. */
+function destroyingEndedClients(pool: pg.Pool) {
+  return {
+    options: pool.options,
+    end: () => pool.end(),
+    async connect() {
+      const client = await pool.connect();
+      const release = client.release;
+      client.release = (destroy?: boolean | Error) => release(destroy || ending.has(client));
+      return client;
+    },
+  };
 }
 
 /**
