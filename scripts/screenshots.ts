@@ -7,6 +7,7 @@ import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { createOrganization } from '../apps/server/src/modules/organizations/create-organization.ts';
 import { signInAs } from '../apps/server/test/support/fixtures.ts';
+import { insertSetupRecord, saveSetupRecord } from '../apps/server/src/modules/setup/setup.repository.ts';
 import { createTestApp } from '../apps/server/test/support/test-app.ts';
 
 const WIDTHS = [375, 768, 1000, 1280] as const;
@@ -39,8 +40,9 @@ const people = [
   ['Edsger', 'Dijkstra'],
   ['Barbara', 'Liskov'],
 ] as const;
+const userIds: string[] = [];
 for (const [firstName, lastName] of people) {
-  await call('POST', '/api/users', {
+  const added = await call('POST', '/api/users', {
     firstName,
     lastName,
     localPart: firstName.toLowerCase(),
@@ -48,8 +50,55 @@ for (const [firstName, lastName] of people) {
     groupIds: [team.id ?? team.group?.id].filter(Boolean),
     credential: 'invitation',
   });
+  userIds.push(added.user.id);
 }
 const domainId: string = domain.id ?? domain.domain?.id;
+// Verified ones too (primary, and one that could be), so the list shows every kind of row.
+await atrium.db
+  .insertInto('domains')
+  .values(
+    ['acme-holdings.example', 'mail.acme-international-group.example'].map((name, index) => ({
+      organization_id: created.organizationId,
+      name,
+      state: 'verified' as const,
+      is_primary: index === 0,
+      verified_at: new Date(),
+      verification_token: `screenshots${index}`.padEnd(32, 'x'),
+      dkim_private_key_enc: 'sealed',
+      dkim_public_key: 'public',
+    })),
+  )
+  .execute();
+
+// A second organisation halfway through the setup wizard: domain added, verification and users
+// skipped, now choosing apps.
+const wizardOrg = await createOrganization(atrium.db, atrium.config, {
+  name: 'Globex Corporation',
+  siteName: 'globex',
+  admin: { email: 'hank@globex.example', firstName: 'Hank', lastName: 'Scorpio', passwordHash: null },
+});
+await atrium.db
+  .insertInto('domains')
+  .values({
+    organization_id: wizardOrg.organizationId,
+    name: 'globex.example',
+    state: 'pending',
+    verification_token: 'screenshots'.padEnd(32, 'x'),
+    dkim_private_key_enc: 'sealed',
+    dkim_public_key: 'public',
+  })
+  .execute();
+await insertSetupRecord(atrium.db, wizardOrg.organizationId);
+await saveSetupRecord(atrium.db, wizardOrg.organizationId, {
+  currentStep: 'apps',
+  done: ['profile'],
+  skipped: ['verify', 'users'],
+});
+const wizardSession = await signInAs(atrium.db, {
+  id: wizardOrg.adminUserId,
+  email: 'hank@globex.example',
+  organizationId: wizardOrg.organizationId,
+});
 
 const pages: [name: string, url: string][] = [
   ['dashboard', '/dashboard'],
@@ -62,6 +111,7 @@ const pages: [name: string, url: string][] = [
   ['groups', '/groups'],
   ['apps', '/apps'],
   ['apps-catalog', '/apps/catalog'],
+  ['app-install', '/apps/install/wiki'],
   ['activity', '/activity'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
@@ -103,10 +153,38 @@ for (const width of WIDTHS) {
   else await page.getByRole('button', { name: 'Open profile panel' }).click();
   await shoot(page, width, width < 992 ? 'drawer' : 'profile-panel');
   await page.keyboard.press('Escape');
+  // The sidebar alone (on narrow screens the open drawer), with its Apps entry.
+  await page.goto(`${origin}/apps`);
+  await page.waitForLoadState('networkidle');
+  if (width < 992) await page.getByRole('link', { name: /navigation menu/ }).click();
+  await shoot(page, width, 'sidebar');
+  await page.keyboard.press('Escape');
   await page.goto(`${origin}/users`);
   await page.getByRole('button', { name: 'Open search' }).click();
   await page.getByPlaceholder('Search . . .').fill('do');
   await shoot(page, width, 'search');
+  // Pages and the server's finds under their headings, the second result active (ArrowDown).
+  await page.getByPlaceholder('Search . . .').fill('a');
+  await page.getByRole('group', { name: 'Users' }).waitFor();
+  await page.getByPlaceholder('Search . . .').press('ArrowDown');
+  await page.getByPlaceholder('Search . . .').press('ArrowDown');
+  await shoot(page, width, 'search-results');
+
+  const wizard = await browser.newContext({ viewport: { width, height: 800 } });
+  const [wizardName, wizardValue] = wizardSession.cookie.split('=') as [string, string];
+  await wizard.addCookies([
+    { name: wizardName, value: wizardValue, url: origin, httpOnly: true, sameSite: 'Lax' },
+  ]);
+  const wizardPage = await wizard.newPage();
+  await wizardPage.goto(`${origin}/setup`);
+  await shoot(wizardPage, width, 'setup-skipped');
+  await wizard.close();
+
+  // The shared confirmation dialog, as suspending a user opens it.
+  await page.goto(`${origin}/users/${userIds[0]}`);
+  await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+  await page.getByRole('dialog').waitFor();
+  await shoot(page, width, 'confirm-suspend');
 
   const visitor = await browser.newContext({ viewport: { width, height: 800 } });
   const signedOut = await visitor.newPage();

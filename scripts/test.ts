@@ -33,7 +33,28 @@ function ensureChromium(): void {
   process.exit(1);
 }
 
+/** The DNS update tests run Debian's BIND (named) and send updates with its nsupdate. */
+function ensureBind(): void {
+  const missing = ['/usr/sbin/named', '/usr/bin/nsupdate'].filter((file) => !existsSync(file));
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log("BIND is missing: installing Debian's bind9 and bind9-dnsutils for the DNS update tests.");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'bind9', 'bind9-dnsutils'], { env }) === 0
+    )
+      return;
+  }
+  console.error(
+    `The DNS update tests need ${missing.join(' and ')}: install them (sudo apt-get install bind9 bind9-dnsutils).`,
+  );
+  process.exit(1);
+}
+
 ensureChromium();
+ensureBind();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 

@@ -1,12 +1,23 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
+import { precompress } from './vite-precompress.ts';
 
 // The built console is served by the Atrium server at / (SPA fallback), same origin as /api.
 export default defineConfig({
   // The hoisted plugin is typed against the root's Vite (pulled in by Vitest), this workspace builds
   // with its own Vite 7; the plugin supports both, only their type declarations differ.
-  plugins: [react() as unknown as PluginOption],
+  plugins: [react() as unknown as PluginOption, precompress()],
   base: '/',
+  css: {
+    preprocessorOptions: {
+      // Bootstrap 5.3's Sass still uses @import and global functions, which Dart Sass warns about
+      // on every build; those warnings are Bootstrap's to fix.
+      scss: {
+        quietDeps: true,
+        silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'],
+      },
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -83,13 +83,36 @@ test.describe('apps and single sign-on', () => {
     await createGroup(atrium.db, org.id, 'Staff', [member.id]);
     await createGroup(atrium.db, org.id, 'Contractors', [outsider.id]);
 
-    // The admin installs the wiki for Staff only.
+    // The admin goes to Apps from the sidebar, then to the catalog, and installs the wiki for Staff only.
     await signInAs(org.admin);
-    await page.goto('/apps');
+    await page.goto('/dashboard');
+    const adminSidebar = page.getByRole('complementary', { name: 'Main navigation' });
+    await adminSidebar.getByRole('link', { name: 'Apps', exact: true }).click();
+    await expect(page).toHaveURL(/\/apps$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Apps' })).toBeVisible();
+    await expect(page).toHaveTitle('Apps | Atrium');
     await page.getByRole('link', { name: 'Add an app' }).first().click();
-    await page.getByRole('link', { name: 'Install Wiki' }).click();
+    await expect(page).toHaveURL(/\/apps\/catalog$/);
+    await expect(adminSidebar.getByRole('link', { name: 'Apps', exact: true })).toHaveClass(/active/);
+    const catalog = page.getByRole('list', { name: 'Available apps' });
+    await expect(catalog.getByText('Installed')).toHaveCount(0);
+    await catalog.getByRole('link', { name: 'Install Wiki' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Install Wiki' })).toBeVisible();
+    await expect(page).toHaveTitle('Install Wiki | Atrium');
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('AppsInstall Wiki');
+
+    // Before installing: the wiki's setup steps, the provider's settings and where sign-ins go.
+    const preview = page.getByRole('region', { name: 'Setting up Wiki' });
+    await expect(preview.getByRole('listitem').first()).toHaveText(
+      "Add the lines below to BookStack's .env file and restart it.",
+    );
+    await expect(preview).toContainText('Wiki receives sign-ins at https://<your-host>/oidc/callback');
+    await expect(preview.getByLabel('Issuer', { exact: true })).toHaveValue(`${atrium.url}/oidc`);
+    await expect(preview.locator('pre')).toContainText('OIDC_CLIENT_ID=<client ID: shown after install>');
+    await expect(page.getByLabel('Redirect URI 1', { exact: true })).toHaveAttribute(
+      'placeholder',
+      'https://<your-host>/oidc/callback',
+    );
     await page.getByLabel('Launch URL').fill(`http://wiki.example.com/`);
     // Refused with the reason, beside the field.
     await page.getByLabel('Redirect URI 1', { exact: true }).fill('https://*.example.com/callback');
@@ -127,6 +150,17 @@ test.describe('apps and single sign-on', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Wiki' })).toBeVisible();
     await expect(page.locator('pre')).toContainText('OIDC_CLIENT_SECRET=<client secret: shown once');
     await expect(page.getByText(secret)).toHaveCount(0);
+    const wikiPage = page.url();
+
+    // The catalog now marks the wiki installed, and offers to manage it instead of installing it.
+    await page.goto('/apps/catalog');
+    const wikiCard = catalog.getByRole('listitem').filter({ hasText: 'Wiki' });
+    await expect(wikiCard.getByText('Installed', { exact: true })).toBeVisible();
+    await expect(wikiCard.getByRole('link', { name: 'Install Wiki' })).toHaveCount(0);
+    await expect(wikiCard.getByRole('link', { name: 'Install another Wiki' })).toBeVisible();
+    await wikiCard.getByRole('link', { name: 'Manage Wiki' }).click();
+    await expect(page).toHaveURL(wikiPage);
+    await expect(page).toHaveTitle('Wiki | Atrium');
 
     // A member of Staff sees the tile and opens the app in a new tab, arriving signed in.
     const memberPage = await signInThroughSso(

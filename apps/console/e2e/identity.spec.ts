@@ -116,6 +116,9 @@ test('on /profile a user changes their password and ends another device’s sess
   await expect(sessions.getByRole('listitem')).toHaveCount(2);
   await expect(sessions.getByText('This session')).toBeVisible();
   await sessions.getByRole('button', { name: /^End session/ }).click();
+  const confirm = page.getByRole('dialog', { name: /^End the session on / });
+  await expect(confirm).toContainText('That device will be signed out.');
+  await confirm.getByRole('button', { name: 'End session' }).click();
   await expect(sessions.getByRole('listitem')).toHaveCount(1);
   // The other device is signed out and must sign in again, not pass straight through.
   await other.goto('/application');

@@ -121,8 +121,13 @@ test('mark as read, clear all and show all', async ({ atrium, page, context, sig
   await expect(list.filter({ has: page.locator('[data-read="false"]') })).toHaveCount(0);
   await expect(page.locator('[data-testid="notification"][data-read="false"]')).toHaveCount(0);
 
-  // 'clear all' empties the dropdown and the page.
+  // 'clear all' asks first, then empties the dropdown and the page.
   await menu(page).getByRole('button', { name: 'clear all', exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: 'Clear all notifications?' });
+  await expect(confirm).toContainText('All 25 notifications will be removed.');
+  await confirm.getByRole('button', { name: 'Clear all' }).click();
+  await expect(confirm).toBeHidden();
+  await openMenu(page);
   await expect(menu(page).getByTestId('notifications-empty')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No notifications' })).toBeVisible();
 

@@ -187,6 +187,8 @@ test.describe('sidebar entries', () => {
       ['Data Migration', '/404'],
       ['Mail Settings', '/404'],
       ['Subscriptions', '/404'],
+      ['Apps', '/apps'],
+      ['Activity', '/activity'],
     ];
     for (const [name, href] of expected) {
       await expect(sidebar(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);

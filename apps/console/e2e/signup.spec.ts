@@ -33,7 +33,7 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
   await page.getByLabel('First name').fill('Nancy');
   await page.getByLabel('Last name').fill('Davolio');
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm password').fill(password);
+  await page.getByLabel('Password again').fill(password);
   await page.getByRole('button', { name: 'Create organisation' }).click();
 
   // Single sign-on with the sign-in ticket, straight into the wizard.
@@ -63,6 +63,24 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
   await expect(page.getByRole('heading', { name: 'Add users' })).toBeVisible();
   await page.getByRole('button', { name: 'Skip for now' }).click();
   await expect(page.getByRole('heading', { name: 'Choose apps' })).toBeVisible();
+  // The stepper tells a skipped step from a done one.
+  const steps = page.getByRole('list', { name: 'Setup steps' }).getByRole('listitem');
+  await expect(steps.filter({ hasText: 'Add users' })).toContainText('Skipped');
+  await expect(steps.filter({ hasText: 'Verify your domain' })).toContainText('done');
+  await expect(steps.filter({ hasText: 'Verify your domain' })).not.toContainText('Skipped');
+  // On a phone every label is whole (wrapped, never cut off).
+  await page.setViewportSize({ width: 375, height: 800 });
+  const label = steps.getByText('Organisation profile', { exact: true });
+  await expect(label).toBeVisible();
+  expect((await label.boundingBox())!.width).toBeGreaterThan(40);
+  const cutOff = await steps.evaluateAll((items) =>
+    items
+      .flatMap((item) => [item, ...item.querySelectorAll('*')])
+      .filter((element) => element.clientWidth > 1 && element.scrollWidth > element.clientWidth)
+      .map((element) => element.textContent),
+  );
+  expect(cutOff).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByRole('list', { name: 'Installed apps' })).toContainText('Cloud Storage');
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Finish and go to the admin home' }).click();

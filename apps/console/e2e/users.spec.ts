@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { installDefaultApps } from '../../server/src/modules/apps/default-apps.ts';
 import { createOrganizationWithAdmin, expect, test, type Atrium } from './support/fixtures.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
@@ -68,6 +69,10 @@ test('an admin adds a user with a password; Dashboard membership and suspension 
 
   // The admin suspends them; their next request ends their session.
   await page.getByRole('button', { name: 'Suspend' }).click();
+  await page
+    .getByRole('dialog', { name: 'Suspend Grace Hopper?' })
+    .getByRole('button', { name: 'Suspend' })
+    .click();
   await expect(page.getByText('Suspended', { exact: true })).toBeVisible();
   await userPage.goto('/users');
   await expect(userPage).toHaveURL(/\/login/);
@@ -83,6 +88,8 @@ test('an invitation link from the e-mail sets the password once; a used or expir
   const org = await createOrganizationWithAdmin(atrium.db);
   const domain = `${org.siteName}.test`;
   await verifiedDomain(atrium, org.id, domain);
+  // As every organisation made by sign-up has: cloud storage, open to everyone.
+  await installDefaultApps(atrium.db, atrium.config, { id: org.id, siteName: org.siteName });
   await signInAs(org.admin);
 
   await page.goto('/adduser');
@@ -95,6 +102,11 @@ test('an invitation link from the e-mail sets the password once; a used or expir
     page.getByText(`Ivy Invitee was added and an invitation was sent to ivy@${domain}.`),
   ).toBeVisible();
   await expect(page.getByText('Invited', { exact: true })).toBeVisible();
+  // The page is titled with their name, and lists the app open to everyone: theirs once they accept.
+  await expect(page).toHaveTitle('Ivy Invitee | Atrium');
+  await expect(page.getByRole('list', { name: 'Apps they can open' })).toHaveText('Cloud Storage');
+  await expect(page.getByText('No app is open to this user’s groups.')).toHaveCount(0);
+  await expect(page.getByText(/^An invitation link is waiting to be used until/)).toBeVisible();
 
   const link = await atrium.mailbox.waitForLink(`ivy@${domain}`);
   expect(link.startsWith(`${atrium.url}/invite/`)).toBe(true);
@@ -103,14 +115,18 @@ test('an invitation link from the e-mail sets the password once; a used or expir
   await invitee.goto(link);
   await expect(invitee.getByRole('heading', { name: 'Set your password' })).toBeVisible();
   await expect(invitee.getByText(`Choose a password for ivy@${domain}`)).toBeVisible();
-  await invitee.getByLabel('New password').fill(PASSWORD);
-  await invitee.getByLabel('Confirm the password').fill(PASSWORD);
+  await invitee.getByLabel('New password', { exact: true }).fill(PASSWORD);
+  await invitee.getByLabel('New password again').fill(PASSWORD);
   await invitee.getByRole('button', { name: 'Set password' }).click();
   await expect(invitee.getByText('Your password is set')).toBeVisible();
   // The link proved the address, so the single-use sign-in ticket opens the apps page directly.
   await invitee.getByRole('link', { name: 'Continue to your apps' }).click();
   await expect(invitee).toHaveURL(/\/application$/);
   await expect(invitee.getByRole('button', { name: 'Open profile panel' })).toBeVisible();
+  await expect(
+    invitee.getByRole('list', { name: 'Your apps' }).getByRole('link', { name: /Cloud Storage/ }),
+  ).toBeVisible();
+  await expect(invitee.getByRole('heading', { name: 'No apps yet' })).toHaveCount(0);
 
   // The same link again: refused, and it says why.
   await invitee.goto(link);
@@ -146,7 +162,7 @@ test('an invitation link from the e-mail sets the password once; a used or expir
   await expect(
     latePage.getByText('This link has expired. Ask your administrator to send you a new one.'),
   ).toBeVisible();
-  await expect(latePage.getByLabel('New password')).toBeHidden();
+  await expect(latePage.getByLabel('New password', { exact: true })).toBeHidden();
   await visitor.close();
 });
 

@@ -12,10 +12,12 @@ import { loadAppCatalog } from './modules/apps/catalog.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { organizationProfileRoutes } from './modules/organizations/organization-profile.routes.ts';
@@ -71,6 +73,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const jobs = new JobWorker(db, app.log.child({ module: 'jobs' }));
   app.decorate('jobs', jobs);
   const mailer = createMailer(config, db, app.log, jobs, deps.deliverMail);
+  registerDnsUpdateJobs(jobs, { db, config, log: app.log.child({ module: 'dns-updates' }) });
 
   registerErrorHandler(app);
   await app.register(cookie);
@@ -84,7 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
   await app.register(usersRoutes({ db, mailer, config }));
   await app.register(groupsRoutes({ db }));
-  await app.register(invitationsRoutes({ db, config }));
+  await app.register(invitationsRoutes({ db, config, mailer }));
   await app.register(appsRoutes({ db, config, catalog: loadAppCatalog(config.appCatalog) }));
   await app.register(notificationsRoutes({ db }));
   await app.register(activityRoutes({ db }));
@@ -92,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(setupRoutes({ db }));
   await app.register(organizationProfileRoutes({ db, config }));
   await app.register(dashboardRoutes({ db }));
+  await app.register(searchRoutes({ db }));
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

@@ -9,17 +9,20 @@ import { tightenPermissions } from './db/data-dir.ts';
 import { readOutbox } from './lib/mail.ts';
 import { hashPassword, passwordProblem } from './lib/passwords.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
+import { deleteOrganization } from './modules/organizations/delete-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:
  *   npm run atrium -- create-organization --name "Acme" --site acme --email ada@acme.com --password '…'
+ *   npm run atrium -- delete-organization --site acme --yes
  *   npm run atrium -- rotate-keys
  *   npm run atrium -- outbox [--to ada@acme.com]
  */
 const USAGE = `Usage:
   npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
                                         [--first-name <first>] [--last-name <last>]
+  npm run atrium -- delete-organization --site <site-name> --yes
   npm run atrium -- rotate-keys
   npm run atrium -- outbox [--to <e-mail>] [--limit <n>]`;
 
@@ -33,6 +36,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'create-organization') return createOrganizationCommand(rest);
+  if (command === 'delete-organization') return deleteOrganizationCommand(rest);
   if (command === 'rotate-keys') return rotateKeysCommand();
   if (command === 'outbox') return outboxCommand(rest);
   throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
@@ -105,6 +109,31 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
       throw new UsageError(`--email: ${email.data} is already registered`);
     }
     throw error;
+  } finally {
+    await close();
+  }
+}
+
+/** Deletes an organisation with all its users, groups, apps and data; its site record goes too. */
+async function deleteOrganizationCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { site: { type: 'string' }, yes: { type: 'boolean' } },
+    strict: true,
+  });
+  const site = values.site?.trim().toLowerCase();
+  if (!site) throw new UsageError('--site is required: the site name of the organisation to delete');
+  if (!values.yes) {
+    throw new UsageError(`--yes is required: deleting ${site} removes all its users, groups, apps and data`);
+  }
+  const { config, db, close } = await openDatabase();
+  try {
+    const deleted = await deleteOrganization(db, config, site);
+    if (!deleted) throw new UsageError(`--site: no organisation has the site name "${site}"`);
+    console.log(
+      `Deleted organisation "${deleted.name}" (${deleted.organizationId}), site ${site}.${config.siteBaseDomain}`,
+    );
+    if (config.dnsUpdate) console.log('The server removes its DNS record with its next job run.');
   } finally {
     await close();
   }

@@ -46,6 +46,69 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(new RegExp(`^Invalid setting ${setting}: `));
   });
 
+  describe('dynamic DNS updates', () => {
+    const secret = Buffer.alloc(32, 1).toString('base64');
+    const updates = {
+      SITE_BASE_DOMAIN: 'sites.example.com',
+      DNS_UPDATE_SERVER: '192.0.2.53',
+      DNS_UPDATE_ZONE: 'example.com',
+      DNS_UPDATE_TSIG: `hmac-sha256:atrium-key:${secret}`,
+      DNS_UPDATE_TARGET: 'edge.example.net',
+    };
+
+    it('are off without DNS_UPDATE_SERVER', () => {
+      expect(loadConfig(base).dnsUpdate).toBeUndefined();
+    });
+
+    it('read the server, zone, key, target and TTL', () => {
+      expect(loadConfig({ ...base, ...updates }).dnsUpdate).toEqual({
+        host: '192.0.2.53',
+        port: 53,
+        zone: 'example.com',
+        tsig: { algorithm: 'hmac-sha256', name: 'atrium-key', secret },
+        target: { cname: 'edge.example.net' },
+        ttl: 300,
+      });
+      const addressed = loadConfig({
+        ...base,
+        ...updates,
+        DNS_UPDATE_SERVER: '[2001:db8::53]:5353',
+        DNS_UPDATE_TARGET: '192.0.2.10, 2001:db8::10',
+        DNS_UPDATE_TTL: '60',
+      }).dnsUpdate;
+      expect(addressed).toMatchObject({
+        host: '2001:db8::53',
+        port: 5353,
+        target: { ipv4: ['192.0.2.10'], ipv6: ['2001:db8::10'] },
+        ttl: 60,
+      });
+    });
+
+    it.each([
+      [{ DNS_UPDATE_SERVER: 'ns1.example.com:53' }, 'DNS_UPDATE_SERVER'],
+      [{ DNS_UPDATE_SERVER: '192.0.2.53:99999' }, 'DNS_UPDATE_SERVER'],
+      [{ DNS_UPDATE_SERVER: undefined }, 'DNS_UPDATE_SERVER'],
+      [{ DNS_UPDATE_ZONE: undefined }, 'DNS_UPDATE_ZONE'],
+      [{ DNS_UPDATE_ZONE: 'other.org' }, 'DNS_UPDATE_ZONE'],
+      [{ DNS_UPDATE_ZONE: 'ple.com' }, 'DNS_UPDATE_ZONE'],
+      [{ DNS_UPDATE_TSIG: undefined }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TSIG: `atrium-key:${secret}` }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TSIG: `hmac-md4:atrium-key:${secret}` }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TSIG: 'hmac-sha256:atrium-key:not*base64!' }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TSIG: 'hmac-sha256:atrium-key:c2hvcnQ=' }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TSIG: `hmac-sha256:bad key:${secret}` }, 'DNS_UPDATE_TSIG'],
+      [{ DNS_UPDATE_TARGET: undefined }, 'DNS_UPDATE_TARGET'],
+      [{ DNS_UPDATE_TARGET: 'not a host' }, 'DNS_UPDATE_TARGET'],
+      [{ DNS_UPDATE_TARGET: 'edge.example.net, 192.0.2.1' }, 'DNS_UPDATE_TARGET'],
+      [{ DNS_UPDATE_TTL: '0' }, 'DNS_UPDATE_TTL'],
+      [{ DNS_UPDATE_TTL: 'soon' }, 'DNS_UPDATE_TTL'],
+    ])('stop start-up naming the bad setting in %o', (env, setting) => {
+      const attempt = () => loadConfig({ ...base, ...updates, ...env });
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(new RegExp(`^Invalid setting ${setting}: `));
+    });
+  });
+
   it('accepts an external account portal', () => {
     const url = 'https://accounts.example.com/me';
     expect(loadConfig({ ...base, ACCOUNT_PORTAL_URL: url }).accountPortalUrl).toBe(url);

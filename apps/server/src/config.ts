@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseDomain } from 'tldts';
 import { z } from 'zod';
+import { parseDnsUpdateSettings, type DnsUpdateSettings } from './dns-update-config.ts';
 
 /** A setting that is wrong; start-up prints its one-line message and stops. */
 export class ConfigError extends Error {
@@ -76,6 +77,11 @@ const envSchema = z.object({
     .min(100, 'expected at least 100')
     .max(30_000, 'expected at most 30000')
     .default(2000),
+  DNS_UPDATE_SERVER: z.string().optional(),
+  DNS_UPDATE_ZONE: z.string().optional(),
+  DNS_UPDATE_TSIG: z.string().optional(),
+  DNS_UPDATE_TARGET: z.string().optional(),
+  DNS_UPDATE_TTL: z.string().optional(),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -112,6 +118,8 @@ export interface Config {
   maxDomainsPerOrganization: number;
   /** Bound on one DNS lookup, retries included; past it the check reports a timeout. */
   dnsTimeoutMs: number;
+  /** RFC 2136 updates of the operator's zone (site records, DKIM); undefined: records are only shown. */
+  dnsUpdate: DnsUpdateSettings | undefined;
   /**
    * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
    * (as the function Fastify makes of one: trust the `hop` nearest hops). Never `true` (trust any
@@ -151,6 +159,8 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('DNS_SERVERS', `"${server}" is not an ip or ip:port`);
     }
   }
+  const dnsUpdate = parseDnsUpdateSettings(s, siteBaseDomain);
+  if (dnsUpdate && 'problem' in dnsUpdate) throw new ConfigError(dnsUpdate.setting, dnsUpdate.problem);
   if (s.APP_CATALOG && !existsSync(s.APP_CATALOG)) {
     throw new ConfigError('APP_CATALOG', `file ${s.APP_CATALOG} does not exist`);
   }
@@ -175,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     domainRecheckIntervalMs: s.DOMAIN_RECHECK_INTERVAL_SECONDS * 1000,
     maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,
     dnsTimeoutMs: s.DNS_TIMEOUT_MS,
+    dnsUpdate,
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),

@@ -172,6 +172,13 @@ export const appTemplateSchema = z.object({
   /** Defaults for the post-logout redirect URIs, with `{launchUrl}` like the redirect URIs. */
   postLogoutRedirectUriTemplates: z.array(z.string()),
   setupInstructions: z.string(),
+  /** What the app's OIDC settings need, known before installing (the client ID and secret come after). */
+  tokenEndpointAuthMethod: z.string(),
+  issuer: z.string(),
+  discoveryUrl: z.string(),
+  /** The configuration snippet with placeholders where the client ID, secret and app address go. */
+  configSnippet: z.string(),
+  configSnippetLanguage: z.string(),
 });
 export type AppTemplate = z.infer<typeof appTemplateSchema>;
 export const appCatalogResponseSchema = z.object({ templates: z.array(appTemplateSchema) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codeField, newPasswordField } from './credentials.ts';
 
 /** Sign-in, password reset, console session and own profile: shared by server and console. */
 
@@ -8,17 +9,6 @@ export const emailField = z
   .min(1, 'Enter your e-mail address')
   .max(254, 'This e-mail address is too long')
   .pipe(z.email('Enter a valid e-mail address'));
-
-export const codeField = z
-  .string()
-  .trim()
-  .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
-
-/** New passwords: the length rule here, the common-password check on the server. */
-export const newPasswordField = z
-  .string()
-  .min(8, 'Use at least 8 characters')
-  .max(256, 'Use at most 256 characters');
 
 export const signInPasswordBody = z.object({
   email: emailField,

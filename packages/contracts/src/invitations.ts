@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { passwordFieldSchema } from './users.ts';
+import { newPasswordField, passwordConfirmationField, passwordsMatch } from './credentials.ts';
 
 /** Public set-password links: invitations and admin-sent password resets (`/invite/:token`). */
 
@@ -15,11 +15,8 @@ export const invitationSchema = z.object({
 export type Invitation = z.infer<typeof invitationSchema>;
 
 export const acceptInvitationSchema = z
-  .object({ password: passwordFieldSchema, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    path: ['confirmPassword'],
-    message: 'The passwords do not match',
-  });
+  .object({ password: newPasswordField, confirmPassword: passwordConfirmationField })
+  .superRefine(passwordsMatch('password', 'confirmPassword'));
 export type AcceptInvitationInput = z.infer<typeof acceptInvitationSchema>;
 
 export const acceptedInvitationSchema = z.object({

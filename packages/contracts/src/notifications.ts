@@ -29,6 +29,8 @@ export const notificationListSchema = z.object({
   nextCursor: z.string().nullable(),
   /** Unread notifications of the caller in total, not only on this page. */
   unreadCount: z.number().int().min(0),
+  /** All notifications of the caller, read or not: what 'clear all' would remove. */
+  totalCount: z.number().int().min(0),
 });
 export type NotificationList = z.infer<typeof notificationListSchema>;
 

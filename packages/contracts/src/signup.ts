@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { codeField, newPasswordField, passwordConfirmationField, passwordsMatch } from './credentials.ts';
 import { labelText } from './text.ts';
 
 /** The sign-up stages of PRODUCT.md §4.1, in order. Kept on the server, not in a cookie (§9). */
@@ -92,25 +93,17 @@ export const signupSiteBodySchema = z.object({
 
 export const signupEmailBodySchema = z.object({ email: emailSchema });
 
-export const signupVerifyBodySchema = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail'),
-});
+export const signupVerifyBodySchema = z.object({ code: codeField });
 
 /** Password rules beyond length (the common-password list) are checked by the server. */
 export const signupAccountBodySchema = z
   .object({
     firstName: personNameSchema('first name'),
     lastName: personNameSchema('last name'),
-    password: z.string().min(8, 'Use at least 8 characters').max(256, 'Use at most 256 characters'),
-    passwordConfirmation: z.string().min(1, 'Enter the password again'),
+    password: newPasswordField,
+    passwordConfirmation: passwordConfirmationField,
   })
-  .refine((body) => body.password === body.passwordConfirmation, {
-    path: ['passwordConfirmation'],
-    message: 'The passwords do not match',
-  });
+  .superRefine(passwordsMatch('password', 'passwordConfirmation'));
 
 /** Going back to an earlier stage ("stage update"), e.g. to change the e-mail address. */
 export const signupStageBodySchema = z.object({ stage: z.enum(SIGNUP_STAGES) });

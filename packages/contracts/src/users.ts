@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { newPasswordField } from './credentials.ts';
 import { labelText } from './text.ts';
 
 /** Users list and user management (PRODUCT.md §4.6). Shared by the server routes and the console forms. */
@@ -74,11 +75,6 @@ export const domainNameSchema = z
   .max(253, 'Use at most 253 characters')
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'Enter a domain such as example.com');
 
-export const passwordFieldSchema = z
-  .string()
-  .min(8, 'Use at least 8 characters')
-  .max(256, 'Use at most 256 characters');
-
 export const addUserSchema = z
   .object({
     firstName: personName('first name'),
@@ -92,7 +88,7 @@ export const addUserSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.credential !== 'password') return;
-    const problem = passwordFieldSchema.safeParse(value.password ?? '');
+    const problem = newPasswordField.safeParse(value.password ?? '');
     if (!problem.success) {
       ctx.addIssue({ code: 'custom', path: ['password'], message: problem.error.issues[0]!.message });
     }
@@ -121,7 +117,7 @@ export const updateUserSchema = z.object({
 });
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
-export const setPasswordSchema = z.object({ password: passwordFieldSchema });
+export const setPasswordSchema = z.object({ password: newPasswordField });
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 export const sessionSchema = z.object({

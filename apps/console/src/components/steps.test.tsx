@@ -21,6 +21,23 @@ describe('Steps', () => {
     expect(items[1]!.getAttribute('aria-current')).toBe('step');
     expect(items[0]!.getAttribute('aria-current')).toBeNull();
     expect(items[2]!.textContent).toContain('3');
-    expect(screen.getByText('Step 2 of 3: E-mail')).toBeTruthy();
+    expect(items[0]!.textContent).toBe('Organisation, done');
+  });
+
+  it('shows every label whole and says when a step was skipped', () => {
+    render(
+      <Steps
+        label="Setup steps"
+        items={[
+          { key: 'a', label: 'Organisation profile', state: 'done' },
+          { key: 'b', label: 'Add users', state: 'skipped' },
+          { key: 'c', label: 'Choose apps', state: 'current' },
+        ]}
+      />,
+    );
+    const items = screen.getByRole('list', { name: 'Setup steps' }).querySelectorAll('li');
+    expect(items[1]!.textContent).toBe('Add users, Skipped');
+    expect(items[1]!.className).toContain('is-skipped');
+    expect(screen.getByText('Organisation profile')).toBeTruthy();
   });
 });

@@ -1,41 +1,49 @@
 import './steps.css';
-import { Check } from 'lucide-react';
+import { Check, SkipForward } from 'lucide-react';
+import type { CSSProperties } from 'react';
 
 export interface StepItem {
   key: string;
   label: string;
-  state: 'done' | 'current' | 'todo';
+  state: 'done' | 'skipped' | 'current' | 'todo';
+}
+
+function Dot({ state, number }: { state: StepItem['state']; number: number }) {
+  if (state === 'done') return <Check size={14} strokeWidth={3} />;
+  if (state === 'skipped') return <SkipForward size={12} strokeWidth={2.5} />;
+  return <>{number}</>;
 }
 
 /**
- * A numbered progress line (sign-up stages, setup steps). Narrow screens show the numbers and
- * one caption for the current step instead of squeezed labels.
+ * A numbered progress line (sign-up stages, setup steps). Labels are always whole: they wrap
+ * under their dot, and below 576 px the steps stand in two columns beside their dots instead.
+ * A skipped step has its own icon and colour and says "Skipped"; a done one says so to
+ * assistive technology.
  */
 export function Steps({ items, label }: { items: StepItem[]; label: string }) {
-  const index = items.findIndex((item) => item.state === 'current');
-  const current = items[index];
+  const rows = { '--atrium-steps-rows': Math.ceil(items.length / 2) } as CSSProperties;
   return (
-    <div className="mb-4">
-      <ol className="atrium-steps list-unstyled d-flex justify-content-between mb-2" aria-label={label}>
-        {items.map((item, i) => (
-          <li
-            key={item.key}
-            className={`atrium-steps__item is-${item.state}`}
-            aria-current={item.state === 'current' ? 'step' : undefined}
-          >
-            <span className="atrium-steps__dot" aria-hidden="true">
-              {item.state === 'done' ? <Check size={14} strokeWidth={3} /> : i + 1}
-            </span>
-            <span className="atrium-steps__label d-none d-sm-block">{item.label}</span>
-            <span className="visually-hidden d-sm-none">{item.label}</span>
-          </li>
-        ))}
-      </ol>
-      {current ? (
-        <p className="d-sm-none text-center small fw-semibold mb-0" aria-hidden="true">
-          Step {index + 1} of {items.length}: {current.label}
-        </p>
-      ) : null}
-    </div>
+    <ol className="atrium-steps list-unstyled mb-4" aria-label={label} style={rows}>
+      {items.map((item, i) => (
+        <li
+          key={item.key}
+          className={`atrium-steps__item is-${item.state}`}
+          aria-current={item.state === 'current' ? 'step' : undefined}
+        >
+          <span className="atrium-steps__dot" aria-hidden="true">
+            <Dot state={item.state} number={i + 1} />
+          </span>
+          <span className="atrium-steps__text">
+            <span className="atrium-steps__label">{item.label}</span>
+            {item.state === 'skipped' ? (
+              <span className="atrium-steps__note">
+                <span className="visually-hidden">, </span>Skipped
+              </span>
+            ) : null}
+            {item.state === 'done' ? <span className="visually-hidden">, done</span> : null}
+          </span>
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -43,7 +43,9 @@ export const paths = {
     id ? `${routes.verifyDomain}?${new URLSearchParams({ id })}` : routes.verifyDomain,
   profile: () => routes.profile,
   notFound: () => routes.notFound,
-  groups: () => routes.groups,
+  /** The groups page, with one group's members open when `groupId` is given. */
+  groups: (groupId?: string) =>
+    groupId ? `${routes.groups}?${new URLSearchParams({ group: groupId })}` : routes.groups,
   signup: () => routes.signup,
   login: () => routes.login,
   forgotPassword: () => routes.forgotPassword,

@@ -155,6 +155,15 @@ export interface SignInTicketsTable {
   consumed_at: NullableTimestamp;
 }
 
+/** A browser a user has signed in from; `device_hash` is the sha256 of its device cookie. */
+export interface KnownDevicesTable {
+  id: Generated<string>;
+  user_id: string;
+  device_hash: string;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export type SignupStageName = 'site' | 'email' | 'verify' | 'account';
 
 /** A sign-up in progress; `id` is the sha256 of the visitor's HttpOnly cookie. */
@@ -270,6 +279,7 @@ export interface Database {
   email_codes: EmailCodesTable;
   sign_in_failures: SignInFailuresTable;
   sign_in_tickets: SignInTicketsTable;
+  known_devices: KnownDevicesTable;
   domains: DomainsTable;
   invitations: InvitationsTable;
   apps: AppsTable;

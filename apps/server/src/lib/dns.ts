@@ -20,6 +20,8 @@ export interface DnsClient {
   txt(name: string): Promise<DnsAnswer<string>>;
   mx(name: string): Promise<DnsAnswer<MxRecord>>;
   cname(name: string): Promise<DnsAnswer<string>>;
+  a(name: string): Promise<DnsAnswer<string>>;
+  aaaa(name: string): Promise<DnsAnswer<string>>;
 }
 
 export interface DnsSettings {
@@ -42,6 +44,8 @@ export function createDnsClient(settings: DnsSettings): DnsClient {
     txt: (name) => lookup((r) => r.resolveTxt(name).then((rows) => rows.map((chunks) => chunks.join('')))),
     mx: (name) => lookup((r) => r.resolveMx(name)),
     cname: (name) => lookup((r) => r.resolveCname(name)),
+    a: (name) => lookup((r) => r.resolve4(name)),
+    aaaa: (name) => lookup((r) => r.resolve6(name)),
   };
 }
 

@@ -16,6 +16,9 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       root: consoleDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz next to each asset; sent when Accept-Encoding allows, with
+      // Vary: Accept-Encoding. Applies to the SPA fallback's index.html too (sendFile).
+      preCompressed: true,
       // @fastify/static 10 passes the reply here, not the raw response.
       setHeaders(reply: { header(name: string, value: string): unknown }, filePath: string) {
         // Hashed file names never change content; index.html always revalidates.

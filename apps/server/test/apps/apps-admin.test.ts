@@ -40,6 +40,19 @@ describe('catalog (available apps)', () => {
     expect(storage.redirectUriTemplates).toEqual(['{launchUrl}/apps/user_oidc/code']);
   });
 
+  it('gives each template the settings its app needs before installing, with placeholders for the client', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: admin.headers });
+    const wiki = (res.json().templates as Record<string, string>[]).find((x) => x.key === 'wiki')!;
+    expect(wiki.setupInstructions).toContain("BookStack's .env");
+    expect(wiki.issuer).toBe(new URL('/oidc', t.config.publicUrl).href);
+    expect(wiki.discoveryUrl).toBe(`${wiki.issuer}/.well-known/openid-configuration`);
+    expect(wiki.tokenEndpointAuthMethod).toBe('client_secret_post');
+    expect(wiki.configSnippetLanguage).toBe('env');
+    expect(wiki.configSnippet).toContain(`OIDC_ISSUER=${wiki.issuer}`);
+    expect(wiki.configSnippet).toContain('OIDC_CLIENT_ID=<client ID: shown after install>');
+    expect(wiki.configSnippet).toContain('OIDC_CLIENT_SECRET=<client secret: shown once after install>');
+  });
+
   it('is for admins only', async () => {
     const user = await signInAs(t.db, await createUser(t.db, org.id));
     const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: user.headers });

@@ -43,7 +43,12 @@ async function list(user: TestUser, query = '') {
     headers: (await sessionOf(user)).headers,
   });
   expect(res.statusCode).toBe(200);
-  return res.json() as { items: Notification[]; nextCursor: string | null; unreadCount: number };
+  return res.json() as {
+    items: Notification[];
+    nextCursor: string | null;
+    unreadCount: number;
+    totalCount: number;
+  };
 }
 
 async function send(user: TestUser, method: 'POST' | 'DELETE', url: string) {
@@ -157,7 +162,7 @@ describe('who gets each event kind', () => {
 });
 
 describe('listing', () => {
-  it('pages newest first by keyset, every notification exactly once, with the unread total', async () => {
+  it('pages newest first by keyset, every notification exactly once, with the unread and total counts', async () => {
     // 45 notifications, three per timestamp, so ties are broken by id across page boundaries.
     await sql`insert into notifications (organization_id, user_id, kind, title, created_at)
       select ${orgA.id}, ${orgA.admin.id}, 'user.added', 'n' || i,
@@ -169,6 +174,7 @@ describe('listing', () => {
     do {
       const page = await list(orgA.admin, `?limit=10${cursor ? `&cursor=${cursor}` : ''}`);
       expect(page.unreadCount).toBe(45);
+      expect(page.totalCount).toBe(45);
       seen.push(...page.items.map((n) => n.title));
       cursor = page.nextCursor;
       pages++;
@@ -266,7 +272,7 @@ describe('mark as read and clear all change only the caller’s notifications', 
   it('clears all', async () => {
     const res = await send(orgA.admin, 'DELETE', '/api/notifications');
     expect(res.json()).toEqual({ deleted: 2 });
-    expect(await list(orgA.admin)).toEqual({ items: [], nextCursor: null, unreadCount: 0 });
+    expect(await list(orgA.admin)).toEqual({ items: [], nextCursor: null, unreadCount: 0, totalCount: 0 });
     expect((await list(secondAdminA)).items).toHaveLength(2);
     expect((await list(orgB.admin)).items).toHaveLength(1);
   });

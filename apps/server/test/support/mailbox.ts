@@ -1,5 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 
+const CODE = /\b(\d{6})\b/;
+
 export interface ReceivedMail {
   to: string[];
   subject: string;
@@ -56,14 +58,24 @@ export class Mailbox {
   /** The newest message to an address (optionally whose subject matches), waiting for it to arrive. */
   async waitFor(
     to: string,
-    options: { subject?: RegExp; after?: number; timeoutMs?: number } = {},
+    options: {
+      subject?: RegExp;
+      after?: number;
+      timeoutMs?: number;
+      where?: (mail: ReceivedMail) => boolean;
+    } = {},
   ): Promise<ReceivedMail> {
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     const address = to.toLowerCase();
     for (;;) {
       const found = this.messages
         .slice(options.after ?? 0)
-        .filter((m) => m.to.includes(address) && (!options.subject || options.subject.test(m.subject)))
+        .filter(
+          (m) =>
+            m.to.includes(address) &&
+            (!options.subject || options.subject.test(m.subject)) &&
+            (!options.where || options.where(m)),
+        )
         .at(-1);
       if (found) return found;
       const left = deadline - Date.now();
@@ -78,12 +90,13 @@ export class Mailbox {
     }
   }
 
-  /** The 6-digit code in the newest message to an address. */
+  /**
+   * The 6-digit code in the newest message to an address that carries one: notices (a password
+   * changed, a new sign-in) sent around the same time are passed over.
+   */
   async waitForCode(to: string, options: { subject?: RegExp; after?: number } = {}): Promise<string> {
-    const mail = await this.waitFor(to, options);
-    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
-    if (!code) throw new Error(`The mail to ${to} carries no 6-digit code: ${mail.text}`);
-    return code;
+    const mail = await this.waitFor(to, { ...options, where: (m) => CODE.test(m.text) });
+    return CODE.exec(mail.text)![1]!;
   }
 
   /** The first http(s) link in the newest message to an address. */
@@ -144,15 +157,24 @@ function collectParts(headers: Record<string, string>, body: string): Array<{ ty
 function decodeBody(body: string, encoding = '7bit'): string {
   const e = encoding.toLowerCase();
   if (e === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (e === 'quoted-printable') {
-    const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => `%${h}`);
-    try {
-      return decodeURIComponent(bytes);
-    } catch {
-      return bytes;
+  if (e === 'quoted-printable') return decodeQuotedPrintable(body);
+  return body;
+}
+
+/** Soft line breaks dropped, =XX turned back into bytes, the bytes read as UTF-8 (a literal % stays). */
+function decodeQuotedPrintable(body: string): string {
+  const text = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === '=' ? /^[0-9A-F]{2}$/i.exec(text.slice(i + 1, i + 3))?.[0] : undefined;
+    if (hex) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(text[i]!, 'utf8'));
     }
   }
-  return body;
+  return Buffer.from(bytes).toString('utf8');
 }
 
 function decodeWords(value: string): string {

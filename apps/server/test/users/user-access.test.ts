@@ -9,6 +9,7 @@ import {
   type TestUser,
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { installBody } from '../apps/helpers.ts';
 import { as } from './helpers.ts';
 
 let t: TestApp;
@@ -73,6 +74,20 @@ describe('a user’s page', () => {
     });
     expect(detail.body.sessions).toHaveLength(1);
     expect((await admin.get(`/api/users/${org.admin.id}`)).body.isSelf).toBe(true);
+  });
+
+  it('lists the apps open to everyone for an invited user too, and none while suspended', async () => {
+    const installed = await admin.post('/api/apps', installBody({ title: 'Team Wiki' }));
+    expect(installed.status).toBe(201);
+    const invited = await createUser(t.db, org.id, { firstName: 'Ivy', lastName: 'Invitee' });
+    await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', invited.id).execute();
+    const detail = await admin.get(`/api/users/${invited.id}`);
+    expect(detail.body.status).toBe('invited');
+    expect(detail.body.apps).toEqual([{ id: installed.body.app.id, name: 'Team Wiki' }]);
+
+    await t.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', invited.id).execute();
+    expect((await admin.get(`/api/users/${invited.id}`)).body.apps).toEqual([]);
+    await admin.delete(`/api/apps/${installed.body.app.id}`);
   });
 
   it('renames a user', async () => {

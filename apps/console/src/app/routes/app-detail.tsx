@@ -1,13 +1,15 @@
-import { ExternalLink, RefreshCw } from 'lucide-react';
+import { ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { usePageTitle } from '../../components/page-title.tsx';
 import { useAppDetail } from '../../features/apps/api/app-detail.ts';
 import { useGroupOptions } from '../../features/apps/api/group-options.ts';
 import { useRotateAppSecret } from '../../features/apps/api/rotate-secret.ts';
 import { useUpdateApp } from '../../features/apps/api/update-app.ts';
 import { AppConnection } from '../../features/apps/components/app-connection.tsx';
+import { ClientSecretCard } from '../../features/apps/components/client-secret-card.tsx';
 import { AppForm } from '../../features/apps/components/app-form.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
@@ -24,6 +26,7 @@ export default function AppDetailPage() {
   const update = useUpdateApp(appId);
   const rotate = useRotateAppSecret(appId);
   const [saved, setSaved] = useState(false);
+  usePageTitle(detail.data?.title);
 
   if (detail.error instanceof ApiError && detail.error.status === 404) {
     return (
@@ -70,31 +73,7 @@ export default function AppDetailPage() {
       <div className="row g-4">
         <div className="col-12 col-xl-7">
           <AppConnection app={app} />
-          <div className="card atrium-card mb-4">
-            <div className="card-body">
-              <h2 className="h6">Client secret</h2>
-              <p className="small text-body-secondary">
-                The secret was shown once, at install. Rotating it makes a new one and stops the old one at
-                once; update the app with the new secret.
-              </p>
-              {rotate.isError ? (
-                <Alert variant="danger">
-                  <Alert.Heading as="h3" className="h6">
-                    The secret could not be rotated
-                  </Alert.Heading>
-                  <p className="mb-0">{rotate.error.message}</p>
-                </Alert>
-              ) : null}
-              <button
-                type="button"
-                className="btn btn-outline-primary d-inline-flex align-items-center gap-2"
-                disabled={rotate.isPending}
-                onClick={() => rotate.mutate()}
-              >
-                <RefreshCw size={16} aria-hidden="true" /> {rotate.isPending ? 'Rotating…' : 'Rotate secret'}
-              </button>
-            </div>
-          </div>
+          <ClientSecretCard title={app.title} rotate={rotate} />
         </div>
         <div className="col-12 col-xl-5">
           <div className="card atrium-card mb-4">

@@ -3,11 +3,13 @@ import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { usePageTitle } from '../../components/page-title.tsx';
 import { useCatalog } from '../../features/apps/api/catalog.ts';
 import { useGroupOptions } from '../../features/apps/api/group-options.ts';
 import { useInstallApp } from '../../features/apps/api/install-app.ts';
 import { AppConnection } from '../../features/apps/components/app-connection.tsx';
 import { AppForm, redirectUrisFor } from '../../features/apps/components/app-form.tsx';
+import { InstallPreview } from '../../features/apps/components/install-preview.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
 import { paths } from '../../lib/paths.ts';
@@ -42,6 +44,8 @@ export default function AppInstallPage() {
   const install = useInstallApp();
   // Held only in this page's state: leaving the page forgets the secret for good.
   const [result, setResult] = useState<AppWithSecretResponse | null>(null);
+  const template = catalog.data?.find((t) => t.key === templateKey);
+  usePageTitle(template ? `Install ${template.title}` : undefined);
 
   if (!catalog.isSuccess || !groups.isSuccess) {
     const error = catalog.error ?? groups.error;
@@ -56,7 +60,6 @@ export default function AppInstallPage() {
       />
     );
   }
-  const template = catalog.data.find((t) => t.key === templateKey);
   if (!template) return <NotFoundPage />;
 
   if (result) {
@@ -87,18 +90,26 @@ export default function AppInstallPage() {
         description={template.description}
         actions={<img src={template.image} alt="" width={48} height={48} />}
       />
-      <div className="card atrium-card">
-        <div className="card-body">
-          <AppForm
-            defaultValues={initialValues(template)}
-            groups={groups.data}
-            redirectUriTemplates={template.redirectUriTemplates}
-            postLogoutRedirectUriTemplates={template.postLogoutRedirectUriTemplates}
-            submitLabel="Install"
-            onSubmit={async (values) =>
-              setResult(await install.mutateAsync({ ...values, templateKey: template.key }))
-            }
-          />
+      <div className="row g-4">
+        {/* Beside the form from 1200 px; above it on narrower screens, read before filling it in. */}
+        <div className="col-12 col-xl-5 order-xl-last">
+          <InstallPreview template={template} />
+        </div>
+        <div className="col-12 col-xl-7">
+          <div className="card atrium-card">
+            <div className="card-body">
+              <AppForm
+                defaultValues={initialValues(template)}
+                groups={groups.data}
+                redirectUriTemplates={template.redirectUriTemplates}
+                postLogoutRedirectUriTemplates={template.postLogoutRedirectUriTemplates}
+                submitLabel="Install"
+                onSubmit={async (values) =>
+                  setResult(await install.mutateAsync({ ...values, templateKey: template.key }))
+                }
+              />
+            </div>
+          </div>
         </div>
       </div>
     </>

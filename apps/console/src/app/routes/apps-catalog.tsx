@@ -1,44 +1,49 @@
-import { Link } from 'react-router';
+import type { InstalledApp } from '@atrium/contracts/apps';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCatalog } from '../../features/apps/api/catalog.ts';
+import { useInstalledApps } from '../../features/apps/api/installed-apps.ts';
+import { CatalogCard } from '../../features/apps/components/catalog-card.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
-import { paths } from '../../lib/paths.ts';
 
-/** "Available apps": the catalog an admin installs from. */
+function installedByTemplate(apps: InstalledApp[]): Map<string, InstalledApp[]> {
+  const groups = new Map<string, InstalledApp[]>();
+  for (const app of apps) groups.set(app.templateKey, [...(groups.get(app.templateKey) ?? []), app]);
+  return groups;
+}
+
+/** "Available apps": the catalog an admin installs from, marking what is installed already. */
 export default function AppsCatalogPage() {
   const catalog = useCatalog();
+  const installed = useInstalledApps();
+  if (!catalog.isSuccess || !installed.isSuccess) {
+    return (
+      <>
+        <PageHeader title="Add an app" />
+        <QueryState
+          error={catalog.error ?? installed.error}
+          what="the catalog"
+          onRetry={() => {
+            void catalog.refetch();
+            void installed.refetch();
+          }}
+        />
+      </>
+    );
+  }
+  const byTemplate = installedByTemplate(installed.data);
   return (
     <>
       <PageHeader
         title="Add an app"
         description="Choose an app. You set its addresses and who can open it on the next step."
       />
-      {catalog.isSuccess ? (
-        <ul className="row g-3 list-unstyled mb-0" aria-label="Available apps">
-          {catalog.data.map((template) => (
-            <li key={template.key} className="col-12 col-md-6 col-xl-4">
-              <div className="card atrium-card h-100">
-                <div className="card-body d-flex gap-3">
-                  <img src={template.image} alt="" width={48} height={48} className="flex-shrink-0" />
-                  <div className="d-flex flex-column">
-                    <h2 className="h6 mb-1">{template.title}</h2>
-                    <p className="small text-body-secondary mb-3">{template.description}</p>
-                    <Link
-                      to={paths.appInstall(template.key)}
-                      className="btn btn-outline-primary btn-sm mt-auto align-self-start"
-                      aria-label={`Install ${template.title}`}
-                    >
-                      Install
-                    </Link>
-                  </div>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <QueryState error={catalog.error} what="the catalog" onRetry={() => void catalog.refetch()} />
-      )}
+      <ul className="row g-3 list-unstyled mb-0" aria-label="Available apps">
+        {catalog.data.map((template) => (
+          <li key={template.key} className="col-12 col-md-6 col-xl-4">
+            <CatalogCard template={template} installed={byTemplate.get(template.key) ?? []} />
+          </li>
+        ))}
+      </ul>
     </>
   );
 }

@@ -10,6 +10,9 @@ import { StatCards } from '../../features/dashboard/components/stat-cards.tsx';
 export default function DashboardPage() {
   const user = useCurrentUser();
   const dashboard = useDashboard();
+  const setup = dashboard.data?.setup;
+  // Once every step is done the checklist is one line, and the activity takes the width.
+  const setupDone = setup !== undefined && setup.openSteps.length === 0;
   return (
     <>
       <PageHeader
@@ -26,10 +29,10 @@ export default function DashboardPage() {
       ) : null}
       <StatCards counts={dashboard.data?.counts} />
       <div className="row g-3">
-        <div className="col-12 col-xl-7">
-          <SetupChecklist setup={dashboard.data?.setup} />
+        <div className={setupDone ? 'col-12' : 'col-12 col-xl-7'}>
+          <SetupChecklist setup={setup} />
         </div>
-        <div className="col-12 col-xl-5">
+        <div className={setupDone ? 'col-12' : 'col-12 col-xl-5'}>
           <RecentActivity count={10} />
         </div>
       </div>

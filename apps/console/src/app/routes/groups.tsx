@@ -2,20 +2,23 @@ import type { Group } from '@atrium/contracts/groups';
 import { Pencil, Trash2, UsersRound } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import Table from 'react-bootstrap/Table';
+import { useSearchParams } from 'react-router';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { groupActions, useGroupMutation, useGroups } from '../../features/groups/api/groups.ts';
 import { GroupNameForm } from '../../features/groups/components/group-form.tsx';
 import { GroupMembersPanel } from '../../features/groups/components/group-members-panel.tsx';
-import { ActionError } from '../../features/users/components/action-error.tsx';
 
 /** PRODUCT.md §4.7: groups with member counts; create, rename, delete; a group's members beside. */
 export default function GroupsPage() {
   const groups = useGroups();
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // The open group lives in the address (?group=id), so the header search can link to a group.
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('group');
+  const setSelectedId = (id: string | null) => setParams(id ? { group: id } : {}, { replace: true });
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const create = useGroupMutation(groupActions.create);
@@ -126,45 +129,33 @@ export default function GroupsPage() {
           {selected ? <GroupMembersPanel key={selected.id} group={selected} /> : null}
         </div>
       </div>
-      <Modal
+      <ConfirmDialog
         show={deleting !== null}
-        onHide={() => setDeleting(null)}
-        centered
-        aria-labelledby="delete-group-title"
+        title={`Delete ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete group"
+        pendingLabel="Deleting…"
+        pending={remove.isPending}
+        error={remove.error}
+        errorTitle="The group was not deleted"
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(null);
+              setSelectedId(null);
+            },
+          })
+        }
+        onCancel={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
       >
-        <Modal.Header closeButton closeLabel="Cancel">
-          <Modal.Title id="delete-group-title" as="h2" className="h5">
-            Delete {deleting?.name}?
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <ActionError title="The group could not be deleted" error={remove.error} />
-          <p className="mb-0">
-            Its {deleting?.memberCount ?? 0} members stay in the organisation; apps shared only with this
-            group stop being available to them.
-          </p>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            variant="danger"
-            disabled={remove.isPending}
-            onClick={() =>
-              deleting &&
-              remove.mutate(deleting.id, {
-                onSuccess: () => {
-                  setDeleting(null);
-                  setSelectedId(null);
-                },
-              })
-            }
-          >
-            Delete group
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        <p className="mb-0">
+          Its {deleting?.memberCount ?? 0} members stay in the organisation; apps shared only with{' '}
+          {deleting?.name} stop being available to them.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { BellOff } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -10,6 +10,7 @@ import {
   useMarkNotificationRead,
 } from '../../features/notifications/api/change-notifications.ts';
 import { useNotificationPages } from '../../features/notifications/api/get-notifications.ts';
+import { ClearNotificationsDialog } from '../../features/notifications/components/clear-notifications-dialog.tsx';
 import { NotificationItem } from '../../features/notifications/components/notification-item.tsx';
 import '../../features/notifications/components/notifications.css';
 import { PRODUCT_NAME } from '../../lib/constants.ts';
@@ -20,6 +21,7 @@ export default function NotificationsPage() {
   const markRead = useMarkNotificationRead();
   const markAll = useMarkAllNotificationsRead();
   const clearAll = useClearNotifications();
+  const [askingClear, setAskingClear] = useState(false);
 
   useEffect(() => {
     document.title = `Notifications | ${PRODUCT_NAME}`;
@@ -27,7 +29,7 @@ export default function NotificationsPage() {
 
   const items = pages.data?.pages.flatMap((page) => page.items) ?? [];
   const unread = pages.data?.pages[0]?.unreadCount ?? 0;
-  const failure = markRead.error ?? markAll.error ?? clearAll.error;
+  const failure = markRead.error ?? markAll.error;
 
   return (
     <>
@@ -49,13 +51,24 @@ export default function NotificationsPage() {
             <Button
               variant="outline-danger"
               size="sm"
-              disabled={items.length === 0 || clearAll.isPending}
-              onClick={() => clearAll.mutate()}
+              disabled={items.length === 0}
+              onClick={() => setAskingClear(true)}
             >
               Clear all
             </Button>
           </>
         }
+      />
+      <ClearNotificationsDialog
+        show={askingClear}
+        total={pages.data?.pages[0]?.totalCount ?? items.length}
+        pending={clearAll.isPending}
+        error={clearAll.error}
+        onConfirm={() => clearAll.mutate(undefined, { onSuccess: () => setAskingClear(false) })}
+        onCancel={() => {
+          setAskingClear(false);
+          clearAll.reset();
+        }}
       />
       {failure ? (
         <Alert variant="danger">

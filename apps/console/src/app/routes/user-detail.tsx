@@ -1,6 +1,7 @@
 import Alert from 'react-bootstrap/Alert';
 import { Link, useLocation, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { usePageTitle } from '../../components/page-title.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { useUserDetail } from '../../features/users/api/user-detail.ts';
 import { UserAppsCard } from '../../features/users/components/user-apps-card.tsx';
@@ -22,6 +23,7 @@ export default function UserDetailPage() {
   const location = useLocation();
   const created = (location.state as CreatedState | null)?.created;
   const user = useUserDetail(userId);
+  usePageTitle(user.data?.name);
 
   if (!user.data) {
     if (user.error instanceof ApiError && (user.error.status === 404 || user.error.status === 400)) {

@@ -20,6 +20,6 @@ export async function userMayOpenClient(
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   if (!installed) return true;
-  const apps = await selectAppsForUser(db, organizationId, userId, clientId);
+  const apps = await selectAppsForUser(db, organizationId, userId, { onlyClientId: clientId });
   return apps.length > 0;
 }

@@ -31,8 +31,25 @@ function fallbackTemplate(key: string): CatalogTemplate {
   };
 }
 
-/** A catalog entry for one organisation: `{siteUrl}` filled in, `{launchUrl}` left for the form. */
-export function templateView(template: CatalogTemplate, siteUrl: string): AppTemplate {
+/** Stand-ins in the snippet shown before installing: the client exists only after. */
+export const CLIENT_ID_PLACEHOLDER = '<client ID: shown after install>';
+export const INSTALL_SECRET_PLACEHOLDER = '<client secret: shown once after install>';
+/** The app's own address in URL hints, until the admin enters it. */
+export const APP_HOST_PLACEHOLDER = 'https://<your-host>';
+
+/**
+ * A catalog entry for one organisation: `{siteUrl}` filled in, `{launchUrl}` left for the form,
+ * and the same settings the installed app's page shows, with placeholders for what install makes.
+ */
+export function templateView(
+  template: CatalogTemplate,
+  siteUrl: string,
+  config: Pick<Config, 'publicUrl'>,
+): AppTemplate {
+  const endpoints = providerEndpoints(config);
+  const launchUrl =
+    fillPlaceholders(template.launchUrl, { siteUrl }).replace(/\/+$/, '') || APP_HOST_PLACEHOLDER;
+  const filled = (uris: string[]) => uris.map((uri) => fillPlaceholders(uri, { siteUrl, launchUrl }));
   return {
     key: template.key,
     title: template.title,
@@ -45,6 +62,19 @@ export function templateView(template: CatalogTemplate, siteUrl: string): AppTem
       fillPlaceholders(uri, { siteUrl }),
     ),
     setupInstructions: template.setupInstructions,
+    tokenEndpointAuthMethod: template.tokenEndpointAuthMethod,
+    issuer: endpoints.issuer,
+    discoveryUrl: endpoints.discoveryUrl,
+    configSnippet: fillPlaceholders(template.configSnippet.template, {
+      ...endpoints,
+      clientId: CLIENT_ID_PLACEHOLDER,
+      clientSecret: INSTALL_SECRET_PLACEHOLDER,
+      redirectUri: filled(template.redirectUris)[0] ?? `${APP_HOST_PLACEHOLDER}/callback`,
+      postLogoutRedirectUri: filled(template.postLogoutRedirectUris)[0] ?? '',
+      backchannelLogoutUri: '',
+      launchUrl,
+    }),
+    configSnippetLanguage: template.configSnippet.language,
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { UserStatus } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 
 export interface AppRow {
@@ -194,14 +195,15 @@ export async function deleteApp(db: DbOrTrx, organizationId: string, appId: stri
 }
 
 /**
- * The apps a user may open: active user, same organisation, and the app is open to everyone
- * or shared with one of the user's groups. One query.
+ * The apps a user may open: a user of this organisation in one of `statuses` (by default only
+ * active users, who can sign in), and the app is open to everyone or shared with one of the
+ * user's groups. One query.
  */
 export async function selectAppsForUser(
   db: DbOrTrx,
   organizationId: string,
   userId: string,
-  onlyClientId?: string,
+  { onlyClientId, statuses = ['active'] }: { onlyClientId?: string; statuses?: UserStatus[] } = {},
 ): Promise<AppRow[]> {
   let query = db.selectFrom('apps as a').select(appColumns).where('a.organization_id', '=', organizationId);
   if (onlyClientId !== undefined) query = query.where('a.client_id', '=', onlyClientId);
@@ -213,7 +215,7 @@ export async function selectAppsForUser(
           .select(sql`1`.as('one'))
           .where('u.id', '=', userId)
           .where('u.organization_id', '=', organizationId)
-          .where('u.status', '=', 'active'),
+          .where('u.status', 'in', statuses),
       ),
     )
     .where((eb) =>

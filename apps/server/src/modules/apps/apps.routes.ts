@@ -9,18 +9,13 @@ import {
   updateAppBodySchema,
   userApplicationsResponseSchema,
 } from '@atrium/contracts/apps';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../plugins/auth-guard.ts';
+import { actorOf } from '../organizations/actor.ts';
 import * as service from './apps.service.ts';
 
 const tags = ['apps'];
-
-function actorOf(request: FastifyRequest): service.Actor {
-  const principal = principalOf(request);
-  return { userId: principal.userId, organizationId: principal.organizationId, ip: request.ip };
-}
 
 /**
  * The catalog ("available apps"), installed apps ("selected apps"), install / change / rotate /

@@ -10,6 +10,7 @@ import type {
 } from '@atrium/contracts/apps';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
+import type { Actor } from '../organizations/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { newClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
@@ -37,13 +38,6 @@ export interface AppsDeps {
   catalog: AppCatalog;
 }
 
-/** Who is acting, for permissions (organisation) and the activity log. */
-export interface Actor {
-  userId: string;
-  organizationId: string;
-  ip?: string | null;
-}
-
 const appLink = (appId: string) => `/apps/${appId}`;
 
 async function actorLabel(db: DbOrTrx, actor: Actor): Promise<{ userId: string; label: string }> {
@@ -57,7 +51,7 @@ async function siteUrlOfOrganization(deps: AppsDeps, organizationId: string): Pr
 /** "Available apps": the catalog as this organisation sees it. */
 export async function listCatalog(deps: AppsDeps, organizationId: string): Promise<AppTemplate[]> {
   const site = await siteUrlOfOrganization(deps, organizationId);
-  return deps.catalog.templates.map((t) => templateView(t, site));
+  return deps.catalog.templates.map((t) => templateView(t, site, deps.config));
 }
 
 /** "Selected apps": what the organisation installed, with who may open each. */

@@ -1,29 +1,57 @@
+import { renderEmail } from '../../lib/email-template.ts';
 import type { MailMessage } from '../../lib/mail.ts';
 import { CODE_TTL_SECONDS } from './email-codes.ts';
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const minutes = CODE_TTL_SECONDS / 60;
 
-/** One code e-mail, plain text and HTML; the code is also what the outbox logs without SMTP. */
-function codeMail(to: string, subject: string, intro: string, code: string): MailMessage {
-  const ignore = 'If you did not ask for this, ignore this e-mail: nothing changes without the code.';
+/** The account a code is for: its address and its organisation. */
+export interface CodeRecipient {
+  email: string;
+  organizationName: string;
+}
+
+/** One code e-mail; the code is also what the outbox logs without SMTP. */
+function codeMail(
+  to: CodeRecipient,
+  words: { subject: string; heading: string; intro: string },
+  code: string,
+): MailMessage {
   return {
-    to,
-    subject,
+    to: to.email,
     secretForOutboxLog: code,
-    text: `${intro}\n\n    ${code}\n\nThe code works for ${minutes} minutes. Never share it with anyone.\n\n${ignore}\n\n— Atrium\n`,
-    html: `<!DOCTYPE html><html><body style="font-family:system-ui,sans-serif;color:#1f2933">
-<p>${escape(intro)}</p>
-<p style="font-size:28px;font-weight:600;letter-spacing:6px;margin:24px 0">${escape(code)}</p>
-<p>The code works for ${minutes} minutes. Never share it with anyone.</p>
-<p style="color:#52606d">${escape(ignore)}</p>
-<p>— Atrium</p>
-</body></html>`,
+    ...renderEmail({
+      subject: words.subject,
+      organizationName: to.organizationName,
+      heading: words.heading,
+      paragraphs: [words.intro],
+      code,
+      notes: [
+        `The code works for ${minutes} minutes. Never share it with anyone.`,
+        'If you did not ask for this, ignore this e-mail: nothing changes without the code.',
+      ],
+      footer: `Sent by Atrium to ${to.email}, who has an account at ${to.organizationName}.`,
+    }),
   };
 }
 
-export const signInCodeMail = (to: string, code: string) =>
-  codeMail(to, 'Your Atrium sign-in code', 'Use this code to finish signing in to Atrium:', code);
+export const signInCodeMail = (to: CodeRecipient, code: string) =>
+  codeMail(
+    to,
+    {
+      subject: 'Your Atrium sign-in code',
+      heading: 'Your sign-in code',
+      intro: `Use this code to finish signing in to ${to.organizationName} on Atrium:`,
+    },
+    code,
+  );
 
-export const passwordResetCodeMail = (to: string, code: string) =>
-  codeMail(to, 'Your Atrium password reset code', 'Use this code to choose a new Atrium password:', code);
+export const passwordResetCodeMail = (to: CodeRecipient, code: string) =>
+  codeMail(
+    to,
+    {
+      subject: 'Your Atrium password reset code',
+      heading: 'Your password reset code',
+      intro: `Use this code to choose a new password for your account at ${to.organizationName}:`,
+    },
+    code,
+  );

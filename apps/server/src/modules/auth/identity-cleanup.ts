@@ -1,10 +1,14 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
+import { purgeForgottenDevices } from './known-devices.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 
-/** Deletes what can no longer be used: expired provider models, sessions, codes, tickets, old failures. */
+/**
+ * Deletes what can no longer be used: expired provider models, sessions, codes, tickets, old
+ * failures, browsers whose device cookie has expired.
+ */
 export async function purgeExpiredIdentityData(db: Db): Promise<void> {
   await db
     .deleteFrom('oidc_payloads')
@@ -26,6 +30,7 @@ export async function purgeExpiredIdentityData(db: Db): Promise<void> {
     .deleteFrom('sign_in_failures')
     .where('failed_at', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
+  await purgeForgottenDevices(db);
 }
 
 /** In the server process (not in most tests): a purge every 10 minutes; several processes may run it. */

@@ -46,6 +46,6 @@ export async function registerIdentity(
   await app.register(interactionsRoutes({ db, config, mailer, provider }));
   await app.register(ssoRoutes({ db, config, sso }));
   await app.register(passwordResetRoutes({ db, config, mailer }));
-  await app.register(profileRoutes({ db }));
+  await app.register(profileRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);
 }

@@ -13,6 +13,7 @@ import {
 import { AppError } from '../../lib/errors.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
 import { findLatestCode } from './email-codes.ts';
+import { deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
 import {
   checkPasswordAndSendCode,
   checkSignInCode,
@@ -77,7 +78,14 @@ export const interactionsRoutes =
             found?.uid === uid && found.prompt.name === 'login'
               ? await consumeSignInTicket(db, ticket)
               : undefined;
-          if (userId) return reply.redirect(await finish(request, reply, userId), 303);
+          if (userId) {
+            // The first sign-in of a new account (sign-up, invitation) or right after a reset by
+            // link: the browser is remembered without a "new sign-in" e-mail.
+            const device = deviceTokenOf(request);
+            await rememberDevice(db, userId, device);
+            keepDeviceCookie(reply, deps.config, device);
+            return reply.redirect(await finish(request, reply, userId), 303);
+          }
         }
         // A signed-in user the app is closed to (another organisation, or outside the app's groups):
         // the console's access page; the interaction stays unfinished, so no code is issued.
@@ -182,11 +190,14 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
+        const device = deviceTokenOf(request);
         const { userId } = await checkSignInCode(deps, {
           context: interaction.uid,
           code: request.body.code,
           ip: request.ip,
+          device: { token: device, userAgent: request.headers['user-agent'] },
         });
+        keepDeviceCookie(reply, deps.config, device);
         return { redirectTo: await finish(request, reply, userId) };
       },
     );

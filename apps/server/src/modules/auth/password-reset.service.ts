@@ -29,10 +29,11 @@ export function startPasswordReset(
   const identifier = email.trim().toLowerCase();
   void (async () => {
     const user = await deps.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', identifier)
-      .where('status', '=', 'active')
+      .selectFrom('users as u')
+      .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+      .select(['u.id', 'o.name as organizationName'])
+      .where('u.email', '=', identifier)
+      .where('u.status', '=', 'active')
       .executeTakeFirst();
     if (!user) return;
     // Queued with the code: a mail server that is down delays the message, never drops it.
@@ -40,7 +41,11 @@ export function startPasswordReset(
       deps.db,
       deps.config,
       { purpose: 'password-reset', identifier },
-      { mailer: deps.mailer, message: (code) => passwordResetCodeMail(identifier, code) },
+      {
+        mailer: deps.mailer,
+        message: (code) =>
+          passwordResetCodeMail({ email: identifier, organizationName: user.organizationName }, code),
+      },
     );
     await deps.mailer.deliverNow(mailJobId!);
   })().catch((error: unknown) => {
@@ -92,6 +97,11 @@ export async function completePasswordReset(
       target: { type: 'user', id: user.id, label },
       ip: input.ip,
     });
-    await notifyPasswordChanged(trx, { organizationId: user.organization_id, userId: user.id }, 'reset');
+    await notifyPasswordChanged(
+      trx,
+      deps,
+      { organizationId: user.organization_id, userId: user.id },
+      'reset',
+    );
   });
 }

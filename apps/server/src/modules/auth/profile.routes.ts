@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { changePasswordBody, ownSessionsResponse } from '@atrium/contracts/auth';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
@@ -15,7 +17,7 @@ const tags = ['profile'];
 
 /** The signed-in user's own password and console sessions (/profile). */
 export const profileRoutes =
-  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
 
@@ -127,6 +129,7 @@ export const profileRoutes =
           });
           await notifyPasswordChanged(
             trx,
+            deps,
             { organizationId: principal.organizationId, userId: user.id },
             'changed',
           );

@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/database.ts';
+import type { Db, DbOrTrx } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
-import { signInCodeMail } from './auth-mail.ts';
+import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
+import { describeUserAgent } from '../../lib/user-agent.ts';
+import { newSignInMail } from '../notifications/notice-mail.ts';
+import { rememberDevice } from './known-devices.ts';
 import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from './throttle.ts';
 
@@ -36,9 +39,10 @@ export async function checkPasswordAndSendCode(
   if (throttle.blocked) throw throttleError(throttle.blocked);
 
   const user = await db
-    .selectFrom('users')
-    .select(['id', 'password_hash', 'status'])
-    .where('email', '=', identifier)
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['u.id', 'u.password_hash', 'u.status', 'o.name as organizationName'])
+    .where('u.email', '=', identifier)
     .executeTakeFirst();
   const canSignIn = user?.password_hash && user.status !== 'invited';
   const ok = canSignIn
@@ -67,7 +71,11 @@ export async function checkPasswordAndSendCode(
     db,
     config,
     { purpose: 'sign-in', identifier, context: input.context },
-    { mailer, message: (code) => signInCodeMail(identifier, code) },
+    {
+      mailer,
+      message: (code) =>
+        signInCodeMail({ email: identifier, organizationName: user!.organizationName }, code),
+    },
   );
   return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverNow(mailJobId!) };
 }
@@ -79,13 +87,27 @@ export async function resendSignInCode(
 ): Promise<{ resendAvailableAt: Date; codeSent: boolean }> {
   const latest = await findLatestCode(deps.db, { purpose: 'sign-in', context });
   if (!latest) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
+  const recipient = await codeRecipient(deps.db, latest.identifier);
   const { resendAvailableAt, mailJobId } = await issueEmailCode(
     deps.db,
     deps.config,
     { purpose: 'sign-in', identifier: latest.identifier, context },
-    { mailer: deps.mailer, message: (code) => signInCodeMail(latest.identifier, code) },
+    { mailer: deps.mailer, message: (code) => signInCodeMail(recipient, code) },
   );
   return { resendAvailableAt, codeSent: await deps.mailer.deliverNow(mailJobId!) };
+}
+
+/** The address a code goes to and its organisation's name, which the e-mail shows. */
+async function codeRecipient(db: DbOrTrx, email: string): Promise<CodeRecipient> {
+  const row = await db
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['u.email', 'o.name as organizationName'])
+    .where('u.email', '=', email)
+    .executeTakeFirst();
+  // The account was deleted while its sign-in was in progress.
+  if (!row) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
+  return { email: row.email, organizationName: row.organizationName };
 }
 
 /**
@@ -95,7 +117,7 @@ export async function resendSignInCode(
  */
 export async function checkSignInCode(
   deps: SignInDeps,
-  input: { context: string; code: string; ip: string },
+  input: { context: string; code: string; ip: string; device: { token: string; userAgent?: string } },
 ): Promise<{ userId: string }> {
   const { db, config } = deps;
   const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
@@ -114,16 +136,30 @@ export async function checkSignInCode(
   );
   return db.transaction().execute(async (trx) => {
     const user = await trx
-      .updateTable('users')
+      .updateTable('users as u')
       .set({ last_sign_in_at: sql`now()` })
-      .where('email', '=', identifier)
-      .where('status', '=', 'active')
-      .returning('id')
+      .from('organizations as o')
+      .whereRef('o.id', '=', 'u.organization_id')
+      .where('u.email', '=', identifier)
+      .where('u.status', '=', 'active')
+      .returning(['u.id', 'u.email', 'u.first_name', 'o.name'])
       .executeTakeFirst();
     if (!user)
       throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
     // Password and code were both right: the run of consecutive failures ends.
     await clearFailures(trx, identifier);
+    // From a browser this account has not used: its owner hears of it. The e-mail is only queued
+    // here; the worker sends it once the answer is out, so the sign-in never waits for it.
+    if (await rememberDevice(trx, user.id, input.device.token)) {
+      await deps.mailer.queue(
+        trx,
+        newSignInMail(
+          config,
+          { email: user.email, firstName: user.first_name, organizationName: user.name },
+          { at: new Date(), browser: describeUserAgent(input.device.userAgent), ip: input.ip },
+        ),
+      );
+    }
     return { userId: user.id };
   });
 }

@@ -7,24 +7,18 @@ import {
   domainResponseSchema,
   verifyDomainResponseSchema,
 } from '@atrium/contracts/domains';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
-import { principalOf } from '../../plugins/auth-guard.ts';
 import { createDomainRecheckJob } from './domain-recheck.job.ts';
+import { actorOf } from '../organizations/actor.ts';
 import * as service from './domains.service.ts';
 import { proxyHostsRoutes } from './proxy-hosts.routes.ts';
 
 const tags = ['domains'];
 const admin = { access: 'admin' } as const;
-
-function callerOf(request: FastifyRequest): service.Caller {
-  const { userId, organizationId } = principalOf(request);
-  return { userId, organizationId, ip: request.ip };
-}
 
 /**
  * The seed spec's "domain: TXT record, add, DNS mapping, DNS retrieval, verification, view,
@@ -56,7 +50,7 @@ export const domainsRoutes =
           response: { 200: domainListSchema },
         },
       },
-      async (request) => service.listDomains(serviceDeps, callerOf(request)),
+      async (request) => service.listDomains(serviceDeps, actorOf(request)),
     );
 
     app.post(
@@ -74,7 +68,7 @@ export const domainsRoutes =
       async (request, reply) =>
         reply
           .status(201)
-          .send({ domain: await service.addDomain(serviceDeps, callerOf(request), request.body.name) }),
+          .send({ domain: await service.addDomain(serviceDeps, actorOf(request), request.body.name) }),
     );
 
     app.get(
@@ -90,7 +84,7 @@ export const domainsRoutes =
         },
       },
       async (request) => ({
-        domain: await service.getDomain(serviceDeps, callerOf(request), request.params.id),
+        domain: await service.getDomain(serviceDeps, actorOf(request), request.params.id),
       }),
     );
 
@@ -106,7 +100,7 @@ export const domainsRoutes =
           response: { 200: verifyDomainResponseSchema },
         },
       },
-      async (request) => service.verifyDomain(serviceDeps, callerOf(request), request.params.id),
+      async (request) => service.verifyDomain(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.post(
@@ -122,7 +116,7 @@ export const domainsRoutes =
         },
       },
       async (request) => ({
-        domain: await service.makePrimary(serviceDeps, callerOf(request), request.params.id),
+        domain: await service.makePrimary(serviceDeps, actorOf(request), request.params.id),
       }),
     );
 
@@ -139,7 +133,7 @@ export const domainsRoutes =
           response: { 200: dnsMappingSchema },
         },
       },
-      async (request) => service.dnsMapping(serviceDeps, callerOf(request), request.params.id),
+      async (request) => service.dnsMapping(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.get(
@@ -154,7 +148,7 @@ export const domainsRoutes =
           response: { 200: deletionCheckSchema },
         },
       },
-      async (request) => service.deletionCheck(serviceDeps, callerOf(request), request.params.id),
+      async (request) => service.deletionCheck(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.delete(
@@ -170,7 +164,7 @@ export const domainsRoutes =
         },
       },
       async (request, reply) => {
-        await service.deleteDomain(serviceDeps, callerOf(request), request.params.id);
+        await service.deleteDomain(serviceDeps, actorOf(request), request.params.id);
         return reply.status(204).send(null);
       },
     );

@@ -7,6 +7,7 @@ import type {
 } from '@atrium/contracts/domains';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
+import type { Actor } from '../organizations/actor.ts';
 import { randomBase32 } from '../../lib/crypto.ts';
 import type { DnsClient } from '../../lib/dns.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
@@ -29,24 +30,19 @@ export interface DomainsDeps {
 }
 
 /** The signed-in admin; every operation is confined to their organisation. */
-export interface Caller {
-  organizationId: string;
-  userId: string;
-  ip: string | null;
-}
 
 const DELETION_USERS_SHOWN = 50;
 
-export async function listDomains(deps: DomainsDeps, caller: Caller): Promise<DomainList> {
+export async function listDomains(deps: DomainsDeps, caller: Actor): Promise<DomainList> {
   const rows = await repo.listDomains(deps.db, caller.organizationId);
   return { domains: rows.map(toDomainSummary), limit: deps.config.maxDomainsPerOrganization };
 }
 
-export async function getDomain(deps: DomainsDeps, caller: Caller, id: string): Promise<DomainDetail> {
+export async function getDomain(deps: DomainsDeps, caller: Actor, id: string): Promise<DomainDetail> {
   return toDomainDetail(await mustFind(deps.db, caller, id));
 }
 
-export async function addDomain(deps: DomainsDeps, caller: Caller, input: string): Promise<DomainDetail> {
+export async function addDomain(deps: DomainsDeps, caller: Actor, input: string): Promise<DomainDetail> {
   const normalized = normalizeDomainName(input, deps.config.siteBaseDomain);
   if (!normalized.ok) throw fieldError('name', normalized.problem);
   const name = normalized.name;
@@ -97,7 +93,7 @@ export async function addDomain(deps: DomainsDeps, caller: Caller, input: string
 
 export async function verifyDomain(
   deps: DomainsDeps,
-  caller: Caller,
+  caller: Actor,
   id: string,
 ): Promise<VerifyDomainResponse> {
   const row = await mustFind(deps.db, caller, id);
@@ -123,7 +119,7 @@ export async function verifyDomain(
   return { domain: toDomainDetail(stored.row), check: stored.check };
 }
 
-export async function makePrimary(deps: DomainsDeps, caller: Caller, id: string): Promise<DomainDetail> {
+export async function makePrimary(deps: DomainsDeps, caller: Actor, id: string): Promise<DomainDetail> {
   const row = await deps.db.transaction().execute(async (trx) => {
     await repo.lockOrganization(trx, caller.organizationId);
     const current = await mustFind(trx, caller, id);
@@ -148,7 +144,7 @@ export async function makePrimary(deps: DomainsDeps, caller: Caller, id: string)
   return toDomainDetail(row);
 }
 
-export async function dnsMapping(deps: DomainsDeps, caller: Caller, id: string): Promise<DnsMapping> {
+export async function dnsMapping(deps: DomainsDeps, caller: Actor, id: string): Promise<DnsMapping> {
   const row = await mustFind(deps.db, caller, id);
   if (row.state !== 'verified') {
     throw conflict(
@@ -166,12 +162,12 @@ export async function dnsMapping(deps: DomainsDeps, caller: Caller, id: string):
   return { domain: toDomainSummary(row), records, checkedAt: new Date().toISOString() };
 }
 
-export async function deletionCheck(deps: DomainsDeps, caller: Caller, id: string): Promise<DeletionCheck> {
+export async function deletionCheck(deps: DomainsDeps, caller: Actor, id: string): Promise<DeletionCheck> {
   const row = await mustFind(deps.db, caller, id);
   return checkDeletion(deps.db, caller.organizationId, row);
 }
 
-export async function deleteDomain(deps: DomainsDeps, caller: Caller, id: string): Promise<void> {
+export async function deleteDomain(deps: DomainsDeps, caller: Actor, id: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     await repo.lockOrganization(trx, caller.organizationId);
     const row = await repo.findDomain(trx, caller.organizationId, id, { forUpdate: true });
@@ -221,7 +217,7 @@ async function checkDeletion(
   return { allowed: reasons.length === 0, reasons, users, userCount: total };
 }
 
-async function mustFind(db: DbOrTrx, caller: Caller, id: string): Promise<repo.DomainRow> {
+async function mustFind(db: DbOrTrx, caller: Actor, id: string): Promise<repo.DomainRow> {
   const row = await repo.findDomain(db, caller.organizationId, id);
   if (!row) throw notFound('Domain');
   return row;

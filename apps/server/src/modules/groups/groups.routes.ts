@@ -9,11 +9,9 @@ import {
   membersQuerySchema,
 } from '@atrium/contracts/groups';
 import { okSchema } from '@atrium/contracts/users';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database.ts';
-import { principalOf } from '../../plugins/auth-guard.ts';
-import type { Actor } from '../users/users.deps.ts';
+import { actorOf } from '../organizations/actor.ts';
 import {
   addGroupMembers,
   createGroup,
@@ -26,16 +24,6 @@ import {
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['groups'];
-
-function actorOf(request: FastifyRequest): Actor {
-  const principal = principalOf(request);
-  return {
-    userId: principal.userId,
-    organizationId: principal.organizationId,
-    ip: request.ip,
-    log: request.log,
-  };
-}
 
 /** Groups and their members (PRODUCT.md §4.7). Admins only; other orgs' groups are 404. */
 export const groupsRoutes =

@@ -3,7 +3,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import { fieldError, forbidden, notFound } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { revokeAccessLostToApp, revokeAppAccessLostByUser } from '../apps/revoke-lost-access.ts';
-import type { Actor } from '../users/users.deps.ts';
+import type { Actor } from '../organizations/actor.ts';
 import { actorLabel } from '../users/users.repository.ts';
 import { assertDashboardKeepsAnAdmin } from './dashboard-rule.ts';
 import {

@@ -7,6 +7,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import { bindTicketToBrowser } from '../auth/sign-in-tickets.ts';
 import { acceptLink, describeLink } from './invitations.service.ts';
 
@@ -15,7 +16,7 @@ const PUBLIC_LIMIT = { access: 'public' as const, rateLimit: { max: 20, timeWind
 
 /** `/invite/:token` and `/reset-password/:token` pages talk to these two endpoints. */
 export const invitationsRoutes =
-  (deps: { db: Db; config: Config }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/invitations/:token',
@@ -46,7 +47,7 @@ export const invitationsRoutes =
         },
       },
       async (request, reply) => {
-        const accepted = await acceptLink(deps.db, request.params.token, request.body.password, request.ip);
+        const accepted = await acceptLink(deps, request.params.token, request.body.password, request.ip);
         bindTicketToBrowser(reply, deps.config, accepted.next);
         return accepted;
       },

@@ -1,6 +1,8 @@
 import type { AcceptedInvitation, Invitation } from '@atrium/contracts/invitations';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import { hashPassword, passwordProblem } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { issueSignInTicket } from '../auth/sign-in-tickets.ts';
@@ -57,11 +59,12 @@ export async function describeLink(db: Db, token: string): Promise<Invitation> {
  * browser straight in and opens the apps page.
  */
 export async function acceptLink(
-  db: Db,
+  deps: { db: Db; config: Config; mailer: Mailer },
   token: string,
   password: string,
   ip: string | null,
 ): Promise<AcceptedInvitation> {
+  const { db } = deps;
   const link = await usableLink(db, token);
   const problem = passwordProblem(password);
   if (problem) throw fieldError('password', problem);
@@ -82,6 +85,7 @@ export async function acceptLink(
     if (link.purpose === 'reset') {
       await notifyPasswordChanged(
         trx,
+        deps,
         { organizationId: link.organization_id, userId: link.user_id },
         'reset',
       );

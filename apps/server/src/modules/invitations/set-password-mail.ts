@@ -1,5 +1,6 @@
 import { SET_PASSWORD_LINK_HOURS } from '@atrium/contracts/users';
 import type { Config } from '../../config.ts';
+import { renderEmail, utcTime } from '../../lib/email-template.ts';
 import type { MailMessage } from '../../lib/mail.ts';
 import type { LinkPurpose } from './invitations.repository.ts';
 
@@ -9,6 +10,7 @@ export function setPasswordUrl(config: Config, purpose: LinkPurpose, token: stri
   return new URL(`/${page}/${encodeURIComponent(token)}`, config.publicUrl).href;
 }
 
+/** An invitation, or a reset an administrator sent: the link is the button (and the outbox's log line). */
 export function setPasswordMail(
   config: Config,
   link: { purpose: LinkPurpose; token: string; expiresAt: Date },
@@ -16,23 +18,27 @@ export function setPasswordMail(
   context: { organizationName: string; adminName: string },
 ): MailMessage {
   const url = setPasswordUrl(config, link.purpose, link.token);
-  const expires = `${link.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const org = context.organizationName;
   const invite = link.purpose === 'invite';
-  const subject = invite
-    ? `You have been invited to ${context.organizationName}`
-    : `Choose a new password for ${context.organizationName}`;
-  const intro = invite
-    ? `${context.adminName} created an account for you (${user.email}) at ${context.organizationName}.\nChoose your password to start using it:`
-    : `${context.adminName} asked for your password at ${context.organizationName} (${user.email}) to be reset.\nChoose a new password:`;
-  const text = [
-    `Hello ${user.firstName},`,
-    '',
-    intro,
-    '',
-    url,
-    '',
-    `The link works once and expires in ${SET_PASSWORD_LINK_HOURS} hours (${expires}).`,
-    'If you did not expect this e-mail, you can ignore it.',
-  ].join('\n');
-  return { to: user.email, subject, text, secretForOutboxLog: url };
+  return {
+    to: user.email,
+    secretForOutboxLog: url,
+    ...renderEmail({
+      subject: invite ? `You have been invited to ${org}` : `Choose a new password for ${org}`,
+      organizationName: org,
+      heading: invite ? `Welcome to ${org}` : 'Choose a new password',
+      paragraphs: [
+        `Hello ${user.firstName},`,
+        invite
+          ? `${context.adminName} created an account for you (${user.email}) at ${org}. Choose your password to start using it.`
+          : `${context.adminName} asked for your password at ${org} (${user.email}) to be reset. Choose a new password.`,
+      ],
+      button: { label: invite ? 'Choose your password' : 'Choose a new password', url },
+      notes: [
+        `The link works once and expires in ${SET_PASSWORD_LINK_HOURS} hours (${utcTime(link.expiresAt)}).`,
+        'If you did not expect this e-mail, you can ignore it.',
+      ],
+      footer: `Sent by Atrium to ${user.email} for ${org}.`,
+    }),
+  };
 }

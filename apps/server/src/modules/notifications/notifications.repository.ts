@@ -53,6 +53,17 @@ export async function countUnread(db: DbOrTrx, who: Recipient): Promise<number> 
   return Number(row.count);
 }
 
+/** Read or not; served by the index on (user_id, created_at). */
+export async function countAll(db: DbOrTrx, who: Recipient): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', who.userId)
+    .where('organization_id', '=', who.organizationId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Whether the recipient has this notification at all (read or not). */
 export async function markRead(db: DbOrTrx, who: Recipient, id: string): Promise<boolean> {
   const found = await db

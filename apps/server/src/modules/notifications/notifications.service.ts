@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { notFound } from '../../lib/errors.ts';
 import { decodeCursor } from '../../lib/keyset.ts';
 import {
+  countAll,
   countUnread,
   deleteAll,
   listNotifications,
@@ -24,18 +25,22 @@ function toNotification(row: NotificationRow): Notification {
   };
 }
 
-/** One page of the caller's notifications with the caller's unread total (for the badge). */
+/**
+ * One page of the caller's notifications with the caller's unread total (for the badge) and
+ * their total (what 'clear all' would remove).
+ */
 export async function notificationsPage(
   db: Db,
   who: Recipient,
   query: { limit: number; cursor?: string | undefined },
 ): Promise<NotificationList> {
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const [page, unreadCount] = await Promise.all([
+  const [page, unreadCount, totalCount] = await Promise.all([
     listNotifications(db, who, { limit: query.limit, after }),
     countUnread(db, who),
+    countAll(db, who),
   ]);
-  return { items: page.rows.map(toNotification), nextCursor: page.nextCursor, unreadCount };
+  return { items: page.rows.map(toNotification), nextCursor: page.nextCursor, unreadCount, totalCount };
 }
 
 /** Someone else's notification is "not found", exactly like one that never existed. */

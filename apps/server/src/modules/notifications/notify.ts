@@ -1,4 +1,7 @@
+import type { Config } from '../../config.ts';
 import type { DbOrTrx } from '../../db/database.ts';
+import type { Mailer } from '../../lib/mail.ts';
+import { passwordChangedMail, type PasswordChange } from './notice-mail.ts';
 
 /*
  * The internal API other areas call to notify people: one line in a service, inside the
@@ -127,7 +130,7 @@ export async function notifySetupStepsLeft(
 }
 
 const IF_NOT_YOU = 'If this was not you, tell your administrator.';
-const PASSWORD_CHANGES = {
+const PASSWORD_CHANGES: Record<PasswordChange, { title: string; body: string }> = {
   changed: {
     title: 'Your password was changed',
     body: `Your other sessions were signed out. ${IF_NOT_YOU}`,
@@ -137,18 +140,20 @@ const PASSWORD_CHANGES = {
     body: `You were signed out everywhere. ${IF_NOT_YOU}`,
   },
   reset: { title: 'Your password was reset', body: `You were signed out everywhere. ${IF_NOT_YOU}` },
-} as const;
+};
 
 /**
  * "Password changed on your account", to the account's owner only, however it changed, so a
- * change they did not make stands out.
+ * change they did not make stands out: in the console and by e-mail, both queued in the
+ * change's transaction (the worker sends the e-mail once the answer is out).
  *
- *   await notifyPasswordChanged(trx, { organizationId, userId }, 'reset');
+ *   await notifyPasswordChanged(trx, { mailer, config }, { organizationId, userId }, 'reset');
  */
 export async function notifyPasswordChanged(
   db: DbOrTrx,
+  mail: { mailer: Mailer; config: Config },
   user: { organizationId: string; userId: string },
-  how: keyof typeof PASSWORD_CHANGES,
+  how: PasswordChange,
 ): Promise<void> {
   await notifyUsers(db, [user.userId], {
     organizationId: user.organizationId,
@@ -156,4 +161,20 @@ export async function notifyPasswordChanged(
     ...PASSWORD_CHANGES[how],
     link: '/profile',
   });
+  const owner = await db
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['u.email', 'u.first_name', 'o.name'])
+    .where('u.id', '=', user.userId)
+    .where('u.organization_id', '=', user.organizationId)
+    .executeTakeFirstOrThrow();
+  await mail.mailer.queue(
+    db,
+    passwordChangedMail(
+      mail.config,
+      { email: owner.email, firstName: owner.first_name, organizationName: owner.name },
+      how,
+      new Date(),
+    ),
+  );
 }

@@ -1,8 +1,25 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { DbOrTrx } from '../../db/database.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
 import type { SessionPrincipal } from '../auth/sessions.repository.ts';
 
+/** The signed-in admin acting on their organisation, as every admin route hands it to a service. */
+export interface Actor {
+  userId: string;
+  organizationId: string;
+  /** For the activity log. */
+  ip: string | null;
+  log: FastifyBaseLogger;
+}
+
+/** The one way a route names who acts: the session's user and organisation, and where from. */
+export function actorOf(request: FastifyRequest): Actor {
+  const { userId, organizationId } = principalOf(request);
+  return { userId, organizationId, ip: request.ip, log: request.log };
+}
+
 /** The signed-in admin as the activity log names them ("First Last"). */
-export async function actorOf(
+export async function actorLabelOf(
   db: DbOrTrx,
   principal: Pick<SessionPrincipal, 'userId' | 'organizationId'>,
 ): Promise<{ userId: string; label: string }> {

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database, DbOrTrx } from '../../db/database.ts';
 import { installDefaultApps } from '../apps/default-apps.ts';
+import { queueSiteRecord } from '../dns-updates/dns-updates.service.ts';
 
 /** PRODUCT.md §4.7: the system admin group; its members are the organisation's admins. */
 export const ADMIN_GROUP_NAME = 'Dashboard';
@@ -21,7 +22,8 @@ export interface CreatedOrganization {
 
 /**
  * An organisation with its first admin: the organisation, the admin user, the system `Dashboard`
- * group with the admin in it, and the default apps — all or nothing. Pass an open transaction to
+ * group with the admin in it, the default apps, and (with DNS_UPDATE_SERVER) the job that publishes
+ * its site record — all or nothing. Pass an open transaction to
  * make it part of a larger one (sign-up); given the database, it opens its own (operator command).
  * A taken site name or e-mail surfaces as the unique violation (SQLSTATE 23505) for the caller to map.
  */
@@ -65,5 +67,6 @@ export async function createOrganization(
     .values({ group_id: group.id, user_id: admin.id, organization_id: org.id })
     .execute();
   await installDefaultApps(trx, config, { id: org.id, siteName: input.siteName });
+  await queueSiteRecord(trx, config, input.siteName);
   return { organizationId: org.id, adminUserId: admin.id, dashboardGroupId: group.id };
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
-import { actorOf } from './actor.ts';
+import { actorLabelOf } from './actor.ts';
 import { getOrganizationProfile, saveOrganizationProfile } from './organization-profile.service.ts';
 
 const tags = ['organization'];
@@ -43,7 +43,7 @@ export const organizationProfileRoutes =
         return saveOrganizationProfile(
           deps,
           principal.organizationId,
-          await actorOf(deps.db, principal),
+          await actorLabelOf(deps.db, principal),
           request.body,
           request.ip,
         );

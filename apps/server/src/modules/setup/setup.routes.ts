@@ -8,7 +8,7 @@ import { emptyBodySchema } from '@atrium/contracts/signup';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
-import { actorOf } from '../organizations/actor.ts';
+import { actorLabelOf } from '../organizations/actor.ts';
 import { completeSetup, getProgress, markStep, moveTo } from './setup.service.ts';
 
 const tags = ['setup'];
@@ -78,7 +78,7 @@ export const setupRoutes =
       },
       async (request) => {
         const principal = principalOf(request);
-        return completeSetup(db, principal.organizationId, await actorOf(db, principal));
+        return completeSetup(db, principal.organizationId, await actorLabelOf(db, principal));
       },
     );
   };

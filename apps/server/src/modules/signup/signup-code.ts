@@ -6,6 +6,7 @@ import {
   findLatestCode,
   issueEmailCode,
 } from '../auth/email-codes.ts';
+import { signupCodeMail } from './signup-code-mail.ts';
 import type { SignupDeps } from './signup.service.ts';
 import type { SignupFlow } from './signup.repository.ts';
 
@@ -27,17 +28,7 @@ export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promis
     { purpose: PURPOSE, identifier: email, context: flow.id },
     {
       mailer: deps.mailer,
-      message: (code) => ({
-        to: email,
-        subject: 'Your Atrium verification code',
-        text:
-          `Your code to confirm this address for ${flow.organizationName ?? 'your organisation'} on Atrium: ${code}\n\n` +
-          `It works for 10 minutes. If you did not start a sign-up, ignore this message.\n`,
-        html:
-          `<p>Your code to confirm this address on Atrium:</p><p style="font-size:24px;letter-spacing:4px"><strong>${code}</strong></p>` +
-          `<p>It works for 10 minutes. If you did not start a sign-up, ignore this message.</p>`,
-        secretForOutboxLog: code,
-      }),
+      message: (code) => signupCodeMail(email, flow.organizationName ?? 'your organisation', code),
     },
   );
   return deps.mailer.deliverNow(mailJobId!);

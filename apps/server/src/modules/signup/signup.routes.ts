@@ -191,6 +191,8 @@ export const signupRoutes =
       async (request, reply) => {
         const flow = await requireFlow(deps.db, cookieOf(request), 'account');
         const result = await finishSignup(deps, flow, request.body, request.ip);
+        // The new site's DNS record (with DNS_UPDATE_SERVER) is queued: publish it now.
+        app.jobs.wake();
         reply.clearCookie(SIGNUP_COOKIE, clearedSignupCookieOptions(deps.config));
         bindTicketToBrowser(reply, deps.config, result.redirectTo);
         return result;

@@ -15,7 +15,8 @@ import {
   setUserStatus,
   type UserRow,
 } from './users.repository.ts';
-import type { Actor, UsersDeps } from './users.deps.ts';
+import type { Actor } from '../organizations/actor.ts';
+import type { UsersDeps } from './users.deps.ts';
 import { notifyPasswordChanged } from '../notifications/notify.ts';
 import { endConsoleSession } from '../auth/end-console-session.ts';
 
@@ -94,11 +95,12 @@ export async function removeUser(db: Db, actor: Actor, userId: string): Promise<
  * pending set-password link stops working. Your own password is changed on your profile.
  */
 export async function adminSetPassword(
-  db: Db,
+  deps: UsersDeps,
   actor: Actor,
   userId: string,
   password: string,
 ): Promise<void> {
+  const { db } = deps;
   const user = await targetOf(db, actor, userId, 'Change your own password on your profile page');
   if (user.status === 'suspended') throw conflict('Reactivate this user before setting a password');
   const problem = passwordProblem(password);
@@ -116,7 +118,7 @@ export async function adminSetPassword(
       target: { type: 'user', id: userId, label: user.email },
       ip: actor.ip,
     });
-    await notifyPasswordChanged(trx, { organizationId: actor.organizationId, userId }, 'set-by-admin');
+    await notifyPasswordChanged(trx, deps, { organizationId: actor.organizationId, userId }, 'set-by-admin');
   });
 }
 

@@ -1,6 +1,7 @@
 import type { SortDirection, UserSort, UserStatus } from '@atrium/contracts/users';
 import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import { prefixPattern } from '../../lib/prefix-pattern.ts';
 import type { UserCursor } from './user-cursor.ts';
 
 export interface UserListFilter {
@@ -42,16 +43,6 @@ function sortKey(sort: UserSort): RawBuilder<unknown> {
 
 function cursorValue(sort: UserSort, value: string): RawBuilder<unknown> {
   return sort === 'created' || sort === 'lastSignIn' ? sql`${value}::timestamptz` : sql`${value}`;
-}
-
-/** `ann` → `ann%`, with LIKE's own wildcards in the search text taken literally. */
-export function prefixPattern(q: string): string {
-  return (
-    q
-      .toLowerCase()
-      .replace(/\s+/g, ' ')
-      .replace(/[\\%_]/g, '\\$&') + '%'
-  );
 }
 
 /** One keyset page of an organisation's users (`limit` rows after `cursor`). */

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Mailer } from '../../lib/mail.ts';
@@ -8,12 +7,4 @@ export interface UsersDeps {
   db: Db;
   mailer: Mailer;
   config: Config;
-}
-
-/** The admin acting, as the routes know them. */
-export interface Actor {
-  userId: string;
-  organizationId: string;
-  ip: string | null;
-  log: FastifyBaseLogger;
 }

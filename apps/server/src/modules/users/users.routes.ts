@@ -12,7 +12,6 @@ import {
   userSessionParamsSchema,
   usersPageSchema,
 } from '@atrium/contracts/users';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../plugins/auth-guard.ts';
@@ -28,21 +27,12 @@ import {
 import { exportUsersCsv } from './users-export.ts';
 import { listUsers } from './users-list.service.ts';
 import { addUser, getUserDetail, updateUser } from './users.service.ts';
-import type { Actor, UsersDeps } from './users.deps.ts';
+import { actorOf } from '../organizations/actor.ts';
+import type { UsersDeps } from './users.deps.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['users'];
 const ok = { ok: true as const };
-
-function actorOf(request: FastifyRequest): Actor {
-  const principal = principalOf(request);
-  return {
-    userId: principal.userId,
-    organizationId: principal.organizationId,
-    ip: request.ip,
-    log: request.log,
-  };
-}
 
 /** Users of the caller's organisation (PRODUCT.md §4.6). Admins only; other orgs' users are 404. */
 export const usersRoutes =
@@ -223,7 +213,7 @@ export const usersRoutes =
         },
       },
       async (request) => {
-        await adminSetPassword(db, actorOf(request), request.params.id, request.body.password);
+        await adminSetPassword(deps, actorOf(request), request.params.id, request.body.password);
         return ok;
       },
     );

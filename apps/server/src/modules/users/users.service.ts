@@ -21,7 +21,8 @@ import {
   updateUserNames,
   type UserRow,
 } from './users.repository.ts';
-import type { Actor, UsersDeps } from './users.deps.ts';
+import type { Actor } from '../organizations/actor.ts';
+import type { UsersDeps } from './users.deps.ts';
 
 export const ADDRESS_IN_USE = 'This address is already in use';
 

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes, setViewportWidth } from '../../../test-utils.tsx';
 import AdminLayout, { sidebarDisplayClass, sidebarZone } from './admin-layout.tsx';
@@ -39,7 +39,11 @@ describe('AdminLayout', () => {
     expect(screen.getByRole('link', { name: 'Atrium admin home' })).toHaveProperty('pathname', '/dashboard');
     expect(screen.getByRole('img', { name: 'Atrium' }).getAttribute('width')).toBe('180');
     expect(toggle().getAttribute('href')).toBe('#');
-    expect(screen.getByRole('link', { name: 'Apps' })).toHaveProperty('pathname', '/application');
+    expect(within(screen.getByTestId('header-right')).getByRole('link', { name: 'Apps' })).toHaveProperty(
+      'pathname',
+      '/application',
+    );
+    expect(within(sidebar()).getByRole('link', { name: 'Apps' })).toHaveProperty('pathname', '/apps');
     expect(screen.getByRole('button', { name: 'Open profile panel' })).toBeTruthy();
   });
 
@@ -111,23 +115,85 @@ describe('header search', () => {
   });
 });
 
+// The server is asked after a pause in typing; a loaded machine may take a while to render.
+const WAIT = { timeout: 5000 };
+const USER_ID = '6f1c2a4e-0000-4000-8000-000000000001';
+const GROUP_ID = '6f1c2a4e-0000-4000-8000-000000000002';
+
+/** The server's search answer: a user and a group for "dom…", nothing for anything else. */
+function stubSearch() {
+  const fetch = vi.fn(async (url: string) => {
+    const q = new URL(url, 'http://console.test').searchParams.get('q') ?? '';
+    const found = q.startsWith('dom');
+    return Response.json({
+      users: found ? [{ id: USER_ID, label: 'Dominic Lee', secondary: 'dom@acme.test' }] : [],
+      groups: found ? [{ id: GROUP_ID, label: 'Domain admins', secondary: null }] : [],
+      domains: [],
+      apps: [],
+    });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+
 describe('header search results', () => {
-  it('lists matching pages and opens the first on Enter', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("lists matching pages at once, then the server's finds under their headings", async () => {
     setViewportWidth(1280);
+    const fetch = stubSearch();
+    renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    fireEvent.change(screen.getByPlaceholderText('Search . . .'), { target: { value: 'dom' } });
+    expect(screen.getByRole('group', { name: 'Pages' }).textContent).toBe('PagesDomain');
+    const users = await screen.findByRole('group', { name: 'Users' }, WAIT);
+    expect(users.textContent).toBe('UsersDominic Leedom@acme.test');
+    expect(screen.getByRole('group', { name: 'Groups' }).textContent).toBe('GroupsDomain admins');
+    expect(screen.queryByRole('group', { name: 'Domains' })).toBeNull();
+    expect(fetch).toHaveBeenCalledWith('/api/search?q=dom', expect.anything());
+  });
+
+  it('walks every result with the arrow keys and opens the active one on Enter', async () => {
+    setViewportWidth(1280);
+    stubSearch();
+    const { router } = renderAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
+    const input = screen.getByRole('combobox');
+    fireEvent.change(input, { target: { value: 'dom' } });
+    await screen.findByRole('group', { name: 'Users' }, WAIT);
+    const activeLabel = () =>
+      document.getElementById(input.getAttribute('aria-activedescendant') ?? '')?.textContent;
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(activeLabel()).toBe('Domain');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(activeLabel()).toBe('Dominic Leedom@acme.test');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(activeLabel()).toBe('Domain');
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(activeLabel()).toBe('Domain admins');
+    expect(screen.getByRole('option', { name: 'Domain admins' }).getAttribute('aria-selected')).toBe('true');
+    fireEvent.submit(input.closest('form')!);
+    expect(router.state.location.pathname + router.state.location.search).toBe(`/groups?group=${GROUP_ID}`);
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('opens the first result on Enter when none is active', () => {
+    setViewportWidth(1280);
+    stubSearch();
     const { router } = renderAdmin();
     fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
     const input = screen.getByPlaceholderText('Search . . .');
     fireEvent.change(input, { target: { value: 'dom' } });
-    const results = screen.getByRole('list', { name: 'Search results' });
-    expect(results.textContent).toBe('Domain');
     fireEvent.submit(input.closest('form')!);
     expect(router.state.location.pathname).toBe('/domain');
   });
 
-  it('says when nothing matches', () => {
+  it('says when nothing matches', async () => {
+    stubSearch();
     renderAdmin();
     fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
     fireEvent.change(screen.getByPlaceholderText('Search . . .'), { target: { value: 'zzz' } });
-    expect(screen.getByText('No pages match “zzz”.')).toBeTruthy();
+    expect(await screen.findByText('No results for “zzz”', {}, WAIT)).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { AUTO_COLLAPSE_MAX, AUTO_COLLAPSE_MIN, SIDEBAR_BREAKPOINT } from '../../../lib/constants.ts';
+import { PageTitleProvider } from '../../../components/page-title.tsx';
 import { useWindowWidth } from '../../../lib/use-window-width.ts';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 import { AdminHeader } from './header.tsx';
@@ -86,10 +87,12 @@ export default function AdminLayout() {
         />
       ) : null}
       <main className="atrium-main" id="main-content" tabIndex={-1}>
-        <Breadcrumbs />
-        <div className="atrium-page">
-          <Outlet />
-        </div>
+        <PageTitleProvider>
+          <Breadcrumbs />
+          <div className="atrium-page">
+            <Outlet />
+          </div>
+        </PageTitleProvider>
       </main>
     </div>
   );

@@ -26,11 +26,11 @@ describe('Breadcrumbs', () => {
     expect(document.title).toBe('Domain | Atrium');
   });
 
-  it('follows the seed spec titles for every sidebar entry', async () => {
+  it('follows the seed spec titles for every sidebar entry; the document title is capitalised', async () => {
     renderAt(<Breadcrumbs />, '/organization');
     await screen.findByRole('navigation', { name: 'Breadcrumb' });
     expect(crumbs()).toEqual(['', 'Admin Console', 'organization']);
-    expect(document.title).toBe('organization | Atrium');
+    expect(document.title).toBe('Organization | Atrium');
   });
 
   it('shows a secondary page under its sidebar entry', async () => {

@@ -3,16 +3,21 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PRODUCT_NAME } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
-import { findBreadcrumb, navigation, type NavigationItem } from './navigation.ts';
+import { usePageTitleFor } from '../../../components/page-title.tsx';
+import { findBreadcrumb, navigation, withPageTitle, type NavigationItem } from './navigation.ts';
 
+/** The document title; capitalised, as the seed spec's lowercase `organization` label is not. */
 export function pageTitle(itemTitle: string): string {
-  return `${itemTitle} | ${PRODUCT_NAME}`;
+  return `${itemTitle.charAt(0).toUpperCase()}${itemTitle.slice(1)} | ${PRODUCT_NAME}`;
 }
 
-/** Home icon, group title, item title; the document title follows the item title. */
+/**
+ * Home icon, group title, item title; the document title follows the item title. A page that
+ * names itself (usePageTitle) replaces the item title.
+ */
 export function Breadcrumbs({ items = navigation }: { items?: NavigationItem[] }) {
   const { pathname } = useLocation();
-  const trail = findBreadcrumb(pathname, items);
+  const trail = withPageTitle(findBreadcrumb(pathname, items), pathname, usePageTitleFor(pathname));
 
   useEffect(() => {
     document.title = pageTitle(trail.item.title);

@@ -1,15 +1,20 @@
 import { Search, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useSearchResults } from '../../../features/search/api/search.ts';
+import { SearchResults, type SearchStatus } from '../../../features/search/components/search-results.tsx';
+import { searchOptions, type SearchOption } from '../../../features/search/search-options.ts';
 import {
   HEADER_SEARCH_BREAKPOINT,
   SEARCH_COLLAPSE_DELAY,
   SEARCH_NARROW_WIDTH,
 } from '../../../lib/constants.ts';
+import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { navigation, type NavigationItem } from './navigation.ts';
 
 const WIDE_WIDTH = '240px';
-
+/** Typing pauses this long (ms) before the server is asked. */
+const SEARCH_DEBOUNCE = 250;
 /** Console pages whose sidebar title contains the query, ignoring case. */
 export function searchPages(query: string, items: NavigationItem[] = navigation): NavigationItem[] {
   const needle = query.trim().toLowerCase();
@@ -25,25 +30,57 @@ export function searchPages(query: string, items: NavigationItem[] = navigation)
   return found;
 }
 
+function pageOptions(query: string): SearchOption[] {
+  return searchPages(query).map((item) => ({
+    key: `pages-${item.id}`,
+    kind: 'pages',
+    label: item.title,
+    secondary: null,
+    href: item.url ?? '#',
+    icon: item.icon,
+    classes: item.classes,
+  }));
+}
+
 /**
  * The header search box. Pressing its button expands it; the close icon shrinks it, and its layout
  * collapses SEARCH_COLLAPSE_DELAY later. `onOpenChange` reports when the box takes up room (open,
- * or still collapsing), so the header can hide its right-hand area below 600 px.
+ * or still collapsing), so the header can hide its right-hand area below 600 px. Typing lists
+ * matching console pages at once and, after a pause, the organisation's users, groups, domains
+ * and apps from the server; ArrowDown/ArrowUp walk every result, Enter opens one, Escape closes.
  */
 export function NavSearch({ width, onOpenChange }: { width: number; onOpenChange: (open: boolean) => void }) {
   const [expanded, setExpanded] = useState(false);
   const [present, setPresent] = useState(false);
   const [query, setQuery] = useState('');
+  const [activeKey, setActiveKey] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const timer = useRef<number | undefined>(undefined);
   const inputId = useId();
   const resultsId = useId();
   const navigate = useNavigate();
-  const results = searchPages(query);
   const narrow = width < HEADER_SEARCH_BREAKPOINT;
+
+  const trimmed = query.trim();
+  const settled = useDebouncedValue(expanded ? trimmed : '', SEARCH_DEBOUNCE);
+  const found = useSearchResults(settled);
+  const options = searchOptions(pageOptions(trimmed), settled ? found.data : undefined);
+  const active = options.find((option) => option.key === activeKey);
+  const status: SearchStatus =
+    settled !== trimmed || found.isFetching
+      ? { state: 'searching' }
+      : found.error
+        ? { state: 'failed', message: found.error.message }
+        : { state: 'done' };
+  const listOpen = expanded && trimmed.length > 0;
+  const optionId = (key: string) => `${resultsId}-${key}`;
+  const activeId = listOpen && active ? optionId(active.key) : undefined;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
   useEffect(() => onOpenChange(present), [present, onOpenChange]);
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [activeId]);
 
   function open() {
     window.clearTimeout(timer.current);
@@ -55,24 +92,39 @@ export function NavSearch({ width, onOpenChange }: { width: number; onOpenChange
   function close() {
     setExpanded(false);
     setQuery('');
+    setActiveKey(null);
     timer.current = window.setTimeout(() => setPresent(false), SEARCH_COLLAPSE_DELAY);
+  }
+
+  function pick(option: SearchOption | undefined) {
+    if (!option) return;
+    close();
+    void navigate(option.href);
+  }
+
+  function onInputKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    if (options.length === 0) return;
+    const at = active ? options.indexOf(active) : -1;
+    const step = event.key === 'ArrowDown' ? 1 : -1;
+    const next =
+      at === -1 && step === -1 ? options.length - 1 : (at + step + options.length) % options.length;
+    setActiveKey(options[next]!.key);
   }
 
   return (
     <div
       className={`atrium-search${present ? ' is-present' : ''}${expanded ? ' is-open' : ''}`}
       role="search"
+      aria-label="Search the console"
     >
       {present ? (
         <form
           className="atrium-search__form"
           onSubmit={(event) => {
             event.preventDefault();
-            const first = results[0];
-            if (first?.url) {
-              close();
-              void navigate(first.url);
-            }
+            pick(active ?? options[0]);
           }}
           onKeyDown={(event) => {
             if (event.key === 'Escape') close();
@@ -86,11 +138,20 @@ export function NavSearch({ width, onOpenChange }: { width: number; onOpenChange
             ref={inputRef}
             id={inputId}
             type="search"
+            role="combobox"
             className="form-control atrium-search__input"
             placeholder="Search . . ."
             value={query}
-            onChange={(event) => setQuery(event.target.value)}
-            aria-controls={query.trim() ? resultsId : undefined}
+            maxLength={100}
+            onChange={(event) => {
+              setQuery(event.target.value);
+              setActiveKey(null);
+            }}
+            onKeyDown={onInputKeyDown}
+            aria-expanded={listOpen}
+            aria-controls={listOpen ? resultsId : undefined}
+            aria-autocomplete="list"
+            aria-activedescendant={activeId}
             autoComplete="off"
             style={{ width: expanded ? (narrow ? SEARCH_NARROW_WIDTH : WIDE_WIDTH) : 0 }}
           />
@@ -102,26 +163,16 @@ export function NavSearch({ width, onOpenChange }: { width: number; onOpenChange
           >
             <X size={18} aria-hidden="true" />
           </button>
-          {expanded && query.trim() ? (
-            <div id={resultsId} className="atrium-search__results card shadow">
-              {results.length > 0 ? (
-                <ul className="list-unstyled mb-0 py-1" aria-label="Search results">
-                  {results.map((item) => {
-                    const Icon = item.icon;
-                    return (
-                      <li key={item.id}>
-                        <Link to={item.url ?? '#'} className="atrium-search__result" onClick={() => close()}>
-                          {Icon ? <Icon size={16} aria-hidden="true" /> : null}
-                          <span className={item.classes}>{item.title}</span>
-                        </Link>
-                      </li>
-                    );
-                  })}
-                </ul>
-              ) : (
-                <p className="small text-body-secondary mb-0 px-3 py-2">No pages match “{query.trim()}”.</p>
-              )}
-            </div>
+          {listOpen ? (
+            <SearchResults
+              id={resultsId}
+              query={trimmed}
+              options={options}
+              activeKey={active?.key ?? null}
+              optionId={optionId}
+              status={status}
+              onPick={close}
+            />
           ) : null}
         </form>
       ) : (

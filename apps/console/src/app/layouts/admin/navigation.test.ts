@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../lib/paths.ts';
-import { findBreadcrumb, navigation, type NavigationItem } from './navigation.ts';
+import { findBreadcrumb, navigation, withPageTitle, type NavigationItem } from './navigation.ts';
 
 const group = navigation[0]!;
 const entries = group.children ?? [];
@@ -12,7 +12,7 @@ describe('navigation config', () => {
     expect(group.title).toBe('Admin Console');
   });
 
-  it('has the eight entries of the seed spec, then Activity, each with an icon', () => {
+  it('has the eight entries of the seed spec, then Apps and Activity, each with an icon', () => {
     expect(entries.map((item) => item.title)).toEqual([
       'Admin home',
       'organization',
@@ -22,6 +22,7 @@ describe('navigation config', () => {
       'Data Migration',
       'Mail Settings',
       'Subscriptions',
+      'Apps',
       'Activity',
     ]);
     for (const item of entries) {
@@ -40,6 +41,7 @@ describe('navigation config', () => {
       'Data Migration': '/404',
       'Mail Settings': '/404',
       Subscriptions: '/404',
+      Apps: '/apps',
       Activity: '/activity',
     });
   });
@@ -67,6 +69,23 @@ describe('findBreadcrumb', () => {
     const trail = findBreadcrumb('/addomain');
     expect(trail.parents.map((crumb) => crumb.title)).toEqual(['Domain']);
     expect(trail.item.title).toBe('Add a domain');
+  });
+
+  it('places the catalog and the install page under Apps', () => {
+    expect(findBreadcrumb('/apps/catalog').parents.map((crumb) => crumb.title)).toEqual(['Apps']);
+    const install = findBreadcrumb('/apps/install/wiki');
+    expect(install.parents.map((crumb) => crumb.title)).toEqual(['Apps']);
+    expect(install.item.title).toBe('Install an app');
+  });
+
+  it('lets a page name itself: under its entry, or in place of a secondary page title', () => {
+    const user = withPageTitle(findBreadcrumb('/users/u1'), '/users/u1', 'Grace Hopper');
+    expect(user.parents.map((crumb) => crumb.title)).toEqual(['Users']);
+    expect(user.item).toEqual({ title: 'Grace Hopper', url: '/users/u1' });
+    const install = withPageTitle(findBreadcrumb('/apps/install/wiki'), '/apps/install/wiki', 'Install Wiki');
+    expect(install.parents.map((crumb) => crumb.title)).toEqual(['Apps']);
+    expect(install.item.title).toBe('Install Wiki');
+    expect(withPageTitle(findBreadcrumb('/users'), '/users', undefined).item.title).toBe('Users');
   });
 
   it('falls back to the dashboard for unknown paths (the catch-all shows it)', () => {

@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import {
+  AppWindow,
   Building2,
   CreditCard,
   DatabaseZap,
@@ -29,7 +30,10 @@ export interface NavigationItem {
   children?: NavigationItem[];
 }
 
-/** The admin sidebar: one group, titled for an admin area, with the seed spec's eight entries. */
+/**
+ * The admin sidebar: one group, titled for an admin area, with the seed spec's eight entries,
+ * then Apps and Activity (PRODUCT.md §3).
+ */
 export const navigation: NavigationItem[] = [
   {
     id: 'admin',
@@ -58,6 +62,8 @@ export const navigation: NavigationItem[] = [
       },
       { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.notFound },
       { id: 'subscriptions', title: 'Subscriptions', type: 'item', icon: CreditCard, url: routes.notFound },
+      // Not in the seed spec (PRODUCT.md §3): installed apps, with the catalog a click away.
+      { id: 'apps', title: 'Apps', type: 'item', icon: AppWindow, url: routes.apps },
       // Not in the seed spec: the organisation's activity log (issue 8).
       { id: 'activity', title: 'Activity', type: 'item', icon: History, url: routes.activity },
     ],
@@ -73,9 +79,9 @@ export const secondaryPages: Record<string, { title: string; parent?: string }> 
   [routes.notifications]: { title: 'Notifications' },
   [routes.setup]: { title: 'Set up your organisation' },
   [routes.notFound]: { title: 'Page not found' },
-  // Apps are managed from the apps page and the dashboard, not a sidebar entry (the seed spec's eight).
-  [routes.apps]: { title: 'Apps' },
-  [routes.appsCatalog]: { title: 'Add an app' },
+  [routes.appsCatalog]: { title: 'Add an app', parent: 'apps' },
+  // The install page names the app itself (usePageTitle); this is its title until the catalog loads.
+  [routes.appInstall.replace('/:templateKey', '')]: { title: 'Install an app', parent: 'apps' },
 };
 
 /** A path under a secondary page (e.g. /apps/<id>) belongs to the longest such page. */
@@ -160,6 +166,17 @@ export function findBreadcrumb(pathname: string, items: NavigationItem[] = navig
   );
   if (under) return toTrail(under);
   return toTrail(fallback(items));
+}
+
+/**
+ * The trail once the page has named itself (a user's name, "Install Wiki"): the name replaces
+ * the item's title; on a page under a sidebar entry (/users/<id>) the entry becomes a parent.
+ */
+export function withPageTitle(trail: BreadcrumbTrail, pathname: string, title: string | undefined) {
+  if (!title) return trail;
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (trail.item.url === path) return { ...trail, item: { ...trail.item, title, classes: undefined } };
+  return { ...trail, parents: [...trail.parents, trail.item], item: { title, url: path } };
 }
 
 function fallback(items: NavigationItem[]): Found {

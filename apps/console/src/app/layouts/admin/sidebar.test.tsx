@@ -57,12 +57,21 @@ describe('sidebar navigation', () => {
       'Data Migration',
       'Mail Settings',
       'Subscriptions',
+      'Apps',
+      'Activity',
     ]) {
       expect(screen.getByRole('link', { name: title })).toBeTruthy();
     }
     expect(screen.getByRole('link', { name: 'Admin home' }).className).toContain('active');
     expect(screen.getByRole('link', { name: 'Groups' })).toHaveProperty('pathname', '/groups');
     expect(screen.getByRole('link', { name: 'Mail Settings' })).toHaveProperty('pathname', '/404');
+    expect(screen.getByRole('link', { name: 'Apps' })).toHaveProperty('pathname', '/apps');
+  });
+
+  it('highlights the entry a page lies under (the catalog under Apps)', () => {
+    renderAt(<NavContent items={navigation} onItemClick={() => {}} />, '/apps/catalog');
+    expect(screen.getByRole('link', { name: 'Apps' }).className).toContain('active');
+    expect(screen.getByRole('link', { name: 'Admin home' }).className).not.toContain('active');
   });
 
   it('opens and highlights a collapse menu when the path contains its id', () => {

@@ -65,7 +65,8 @@ function NavItem({ item, onItemClick }: NavProps & { item: NavigationItem }) {
     <li className="atrium-nav__entry">
       <NavLink
         to={url}
-        end
+        // Highlighted on the pages under it too (the catalog under Apps, a user under Users).
+        end={url === '/'}
         className={({ isActive }) => cx('atrium-nav__link', isActive && 'active')}
         target={item.target ? '_blank' : undefined}
         rel={item.target ? 'noopener noreferrer' : undefined}

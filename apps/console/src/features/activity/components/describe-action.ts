@@ -1,7 +1,20 @@
 import { activityKinds } from '@atrium/contracts/activity';
 
+/** Actions whose words do not read right when spelled out from their id. */
+const ACTION_WORDS: Record<string, string> = {
+  dns: 'DNS',
+  'dns.record_published': 'DNS record published',
+  'dns.record_failed': 'DNS record could not be published',
+};
+
 /** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */
 export function describeAction(action: string): string {
+  const words = ACTION_WORDS[action];
+  if (words) return words;
+  return spellOut(action);
+}
+
+function spellOut(action: string): string {
   const words = action.replaceAll('.', ' ').replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

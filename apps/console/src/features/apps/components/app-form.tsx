@@ -11,6 +11,7 @@ import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { Controller, useForm, type FieldPath } from 'react-hook-form';
 import { ApiError } from '../../../lib/api-client.ts';
+import { APP_HOST_HINT, urlHints } from './url-hints.ts';
 
 /** `{launchUrl}` in the template's redirect URIs follows the launch URL until the admin edits them. */
 export function redirectUrisFor(templates: string[], launchUrl: string): string[] {
@@ -47,6 +48,10 @@ export function AppForm({
   const redirectUris = watch('redirectUris');
   const postLogoutUris = watch('postLogoutRedirectUris') ?? [];
   const openToEveryone = watch('openToEveryone');
+  // For a new install, the empty fields show the template's addresses (https://<your-host>/…).
+  const installing = redirectUriTemplates !== undefined;
+  const redirectHints = urlHints(redirectUriTemplates ?? []);
+  const logoutHints = urlHints(postLogoutRedirectUriTemplates ?? []);
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
@@ -91,7 +96,7 @@ export function AppForm({
         <Form.Control
           type="url"
           inputMode="url"
-          placeholder="https://app.example.com"
+          placeholder={installing ? APP_HOST_HINT : 'https://app.example.com'}
           {...register('launchUrl', {
             onChange: (event: { target: { value: string } }) => {
               if (redirectUriTemplates && redirectUriTemplates.length > 0 && !urisTouched) {
@@ -125,7 +130,7 @@ export function AppForm({
                 aria-label={`Redirect URI ${index + 1}`}
                 type="url"
                 inputMode="url"
-                placeholder="https://app.example.com/callback"
+                placeholder={redirectHints[index] ?? redirectHints[0] ?? 'https://app.example.com/callback'}
                 {...register(`redirectUris.${index}`, { onChange: () => setUrisTouched(true) })}
                 isInvalid={!!errors.redirectUris?.[index]}
               />
@@ -178,7 +183,7 @@ export function AppForm({
                 aria-label={`Post-logout redirect URI ${index + 1}`}
                 type="url"
                 inputMode="url"
-                placeholder="https://app.example.com/"
+                placeholder={logoutHints[index] ?? logoutHints[0] ?? 'https://app.example.com/'}
                 {...register(`postLogoutRedirectUris.${index}`, {
                   onChange: () => setLogoutUrisTouched(true),
                 })}
@@ -223,7 +228,7 @@ export function AppForm({
         <Form.Control
           type="url"
           inputMode="url"
-          placeholder="https://app.example.com/backchannel-logout"
+          placeholder={`${installing ? APP_HOST_HINT : 'https://app.example.com'}/backchannel-logout`}
           aria-describedby="app-backchannel-logout-uri-help"
           {...register('backchannelLogoutUri', { setValueAs: (value: unknown) => value ?? '' })}
           isInvalid={!!errors.backchannelLogoutUri}

@@ -1,22 +1,21 @@
 import { changePasswordBody } from '@atrium/contracts/auth';
+import { passwordConfirmationField, passwordsMatch } from '@atrium/contracts/credentials';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useChangePassword } from '../api/profile.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
 const formSchema = changePasswordBody
-  .extend({ confirmation: z.string().min(1, 'Enter the new password again') })
-  .refine((v) => v.newPassword === v.confirmation, {
-    path: ['confirmation'],
-    message: 'The passwords do not match',
-  });
+  .extend({ confirmation: passwordConfirmationField })
+  .superRefine(passwordsMatch('newPassword', 'confirmation'));
 type FormValues = z.infer<typeof formSchema>;
 
 /** Change password with the current one; the server signs out every other session. */
@@ -60,27 +59,11 @@ export function ChangePasswordForm() {
         />
         <Form.Control.Feedback type="invalid">{errors.currentPassword?.message}</Form.Control.Feedback>
       </Form.Group>
-      <Form.Group className="mb-3" controlId="profile-new-password">
-        <Form.Label>New password</Form.Label>
-        <Form.Control
-          {...register('newPassword')}
-          type="password"
-          autoComplete="new-password"
-          isInvalid={!!errors.newPassword}
-        />
-        <Form.Text>At least 8 characters. Common passwords are refused.</Form.Text>
-        <Form.Control.Feedback type="invalid">{errors.newPassword?.message}</Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="profile-confirm-password">
-        <Form.Label>New password again</Form.Label>
-        <Form.Control
-          {...register('confirmation')}
-          type="password"
-          autoComplete="new-password"
-          isInvalid={!!errors.confirmation}
-        />
-        <Form.Control.Feedback type="invalid">{errors.confirmation?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <NewPasswordFields
+        idPrefix="profile"
+        password={{ registration: register('newPassword'), error: errors.newPassword?.message }}
+        confirmation={{ registration: register('confirmation'), error: errors.confirmation?.message }}
+      />
       <Button type="submit" disabled={isSubmitting}>
         {isSubmitting ? 'Saving…' : 'Change password'}
       </Button>

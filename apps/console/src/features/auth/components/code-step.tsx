@@ -5,6 +5,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
+import { CodeField } from '../../../components/code-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useResendCode, useSubmitCode } from '../api/interaction.ts';
@@ -78,19 +79,12 @@ export function CodeStep({
           open and enter the code when it comes.
         </Alert>
       )}
-      <Form.Group className="mb-3" controlId="login-code">
-        <Form.Label>Sign-in code</Form.Label>
-        <Form.Control
-          {...register('code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="atrium-code-input"
-          isInvalid={!!errors.code}
-          autoFocus
-        />
-        <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CodeField
+        controlId="login-code"
+        label="Sign-in code"
+        registration={register('code')}
+        error={errors.code?.message}
+      />
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
         <Button
           variant="link"

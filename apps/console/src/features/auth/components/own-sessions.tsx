@@ -1,7 +1,10 @@
+import type { OwnSession } from '@atrium/contracts/auth';
 import { Monitor } from 'lucide-react';
+import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useEndSession, useOwnSessions } from '../api/profile.ts';
 import { ErrorAlert } from './error-alert.tsx';
@@ -39,6 +42,7 @@ function deviceName(userAgent: string | null): string {
 export function OwnSessions() {
   const sessions = useOwnSessions();
   const end = useEndSession();
+  const [ending, setEnding] = useState<OwnSession | null>(null);
   if (sessions.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label="Loading sessions" />;
   if (sessions.isError) {
@@ -46,7 +50,6 @@ export function OwnSessions() {
   }
   return (
     <>
-      {end.error instanceof ApiError ? <ErrorAlert error={end.error} onClose={() => end.reset()} /> : null}
       <ul className="list-group list-group-flush" aria-label="Active sessions">
         {sessions.data.map((session) => (
           <li key={session.id} className="list-group-item d-flex align-items-center gap-3 px-0">
@@ -69,8 +72,7 @@ export function OwnSessions() {
               <Button
                 variant="outline-danger"
                 size="sm"
-                disabled={end.isPending && end.variables === session.id}
-                onClick={() => end.mutate(session.id)}
+                onClick={() => setEnding(session)}
                 aria-label={`End session: ${deviceName(session.userAgent)}, signed in ${when(session.createdAt)}`}
               >
                 End
@@ -79,6 +81,31 @@ export function OwnSessions() {
           </li>
         ))}
       </ul>
+      <ConfirmDialog
+        show={ending !== null}
+        title={`End the session on ${deviceName(ending?.userAgent ?? null)}?`}
+        confirmLabel="End session"
+        pendingLabel="Ending…"
+        pending={end.isPending}
+        error={end.error}
+        errorTitle="The session was not ended"
+        onConfirm={() => ending && end.mutate(ending.id, { onSuccess: () => setEnding(null) })}
+        onCancel={() => {
+          setEnding(null);
+          end.reset();
+        }}
+      >
+        <p className="mb-2">
+          That device will be signed out. To use the console or an app again there, it has to sign in with
+          password and code.
+        </p>
+        {ending ? (
+          <p className="small text-body-secondary mb-0">
+            Signed in {when(ending.createdAt)}
+            {ending.ip ? ` · ${ending.ip}` : ''} · last active {when(ending.lastSeenAt)}
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </>
   );
 }

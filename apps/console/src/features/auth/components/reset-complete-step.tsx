@@ -1,11 +1,14 @@
 import { passwordResetCompleteBody } from '@atrium/contracts/auth';
+import { passwordConfirmationField, passwordsMatch } from '@atrium/contracts/credentials';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { CodeField } from '../../../components/code-field.tsx';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useCompletePasswordReset, useStartPasswordReset } from '../api/password-reset.ts';
@@ -14,11 +17,8 @@ import { useCountdown } from './use-countdown.ts';
 
 const formSchema = passwordResetCompleteBody
   .pick({ code: true, password: true })
-  .extend({ confirmation: z.string().min(1, 'Enter the new password again') })
-  .refine((v) => v.password === v.confirmation, {
-    path: ['confirmation'],
-    message: 'The passwords do not match',
-  });
+  .extend({ confirmation: passwordConfirmationField })
+  .superRefine(passwordsMatch('password', 'confirmation'));
 type FormValues = z.infer<typeof formSchema>;
 
 /** Forgot password, step 2: the e-mailed code and the new password. */
@@ -70,40 +70,17 @@ export function ResetCompleteStep({
         If an account exists for <strong>{email}</strong>, we sent a code to it. It works for 10 minutes.
       </Alert>
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
-      <Form.Group className="mb-3" controlId="reset-code">
-        <Form.Label>Code from the e-mail</Form.Label>
-        <Form.Control
-          {...register('code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="atrium-code-input"
-          isInvalid={!!errors.code}
-          autoFocus
-        />
-        <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="reset-password">
-        <Form.Label>New password</Form.Label>
-        <Form.Control
-          {...register('password')}
-          type="password"
-          autoComplete="new-password"
-          isInvalid={!!errors.password}
-        />
-        <Form.Text>At least 8 characters. Common passwords are refused.</Form.Text>
-        <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="reset-confirmation">
-        <Form.Label>New password again</Form.Label>
-        <Form.Control
-          {...register('confirmation')}
-          type="password"
-          autoComplete="new-password"
-          isInvalid={!!errors.confirmation}
-        />
-        <Form.Control.Feedback type="invalid">{errors.confirmation?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CodeField
+        controlId="reset-code"
+        label="Code from the e-mail"
+        registration={register('code')}
+        error={errors.code?.message}
+      />
+      <NewPasswordFields
+        idPrefix="reset"
+        password={{ registration: register('password'), error: errors.password?.message }}
+        confirmation={{ registration: register('confirmation'), error: errors.confirmation?.message }}
+      />
       <div className="mb-4 small">
         <Button
           variant="link"

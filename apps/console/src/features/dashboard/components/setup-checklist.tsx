@@ -19,6 +19,19 @@ const STEP_LINKS: Record<SetupStep, { text: string; to: () => string }> = {
  */
 export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefined }) {
   const open = setup?.openSteps ?? [];
+  if (setup && open.length === 0) {
+    return (
+      <section className="card atrium-card" aria-labelledby="setup-title" data-testid="setup-checklist">
+        <div className="card-body py-3 px-4 d-flex flex-wrap align-items-center gap-2">
+          <CheckCircle2 size={20} className="text-success flex-shrink-0" aria-hidden="true" />
+          <h2 className="h6 mb-0" id="setup-title">
+            Set up your organisation
+          </h2>
+          <span className="text-body-secondary">Every setup step is done.</span>
+        </div>
+      </section>
+    );
+  }
   return (
     <section className="card atrium-card h-100" aria-labelledby="setup-title" data-testid="setup-checklist">
       <div className="card-header bg-transparent border-0 pt-3 px-4">
@@ -26,27 +39,20 @@ export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefine
           Set up your organisation
         </h2>
       </div>
-      {setup && open.length === 0 ? (
-        <div className="card-body flex-grow-0 pt-2 px-4 d-flex align-items-center gap-2 text-body-secondary">
-          <CheckCircle2 size={20} className="text-success" aria-hidden="true" />
-          Every setup step is done.
-        </div>
-      ) : (
-        <ul className="list-group list-group-flush px-2 pb-2">
-          {open.map((step) => (
-            <li key={step} className="list-group-item border-0 d-flex align-items-start gap-3 py-3">
-              <Circle size={20} className="text-body-tertiary flex-shrink-0 mt-1" aria-hidden="true" />
-              <div className="flex-grow-1 min-w-0">
-                <div className="fw-medium">{SETUP_STEP_TITLES[step]}</div>
-                <div className="small text-body-secondary">{STEP_LINKS[step].text}</div>
-              </div>
-              <Link to={STEP_LINKS[step].to()} className="btn btn-sm btn-outline-primary flex-shrink-0">
-                Start<span className="visually-hidden">: {SETUP_STEP_TITLES[step]}</span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ul className="list-group list-group-flush px-2 pb-2">
+        {open.map((step) => (
+          <li key={step} className="list-group-item border-0 d-flex align-items-start gap-3 py-3">
+            <Circle size={20} className="text-body-tertiary flex-shrink-0 mt-1" aria-hidden="true" />
+            <div className="flex-grow-1 min-w-0">
+              <div className="fw-medium">{SETUP_STEP_TITLES[step]}</div>
+              <div className="small text-body-secondary">{STEP_LINKS[step].text}</div>
+            </div>
+            <Link to={STEP_LINKS[step].to()} className="btn btn-sm btn-outline-primary flex-shrink-0">
+              Start<span className="visually-hidden">: {SETUP_STEP_TITLES[step]}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

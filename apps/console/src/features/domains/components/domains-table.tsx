@@ -1,3 +1,4 @@
+import './domains-table.css';
 import type { DomainSummary } from '@atrium/contracts/domains';
 import { Star, Trash2 } from 'lucide-react';
 import Badge from 'react-bootstrap/Badge';
@@ -23,11 +24,14 @@ export interface DomainsTableProps {
   busyId: string | null;
 }
 
-/** Name (in Unicode), state, primary, verified at, last checked and actions (PRODUCT.md §4.5). */
+/**
+ * Name (in Unicode), state, primary, verified at, last checked and actions (PRODUCT.md §4.5).
+ * Secondary columns give way as the screen narrows; on a phone each row stacks (domains-table.css).
+ */
 export function DomainsTable({ domains, onMakePrimary, onDelete, busyId }: DomainsTableProps) {
   return (
     <div className="table-responsive">
-      <Table hover className="align-middle mb-0">
+      <Table hover className="atrium-domains-table align-middle mb-0">
         <thead>
           <tr>
             <th scope="col">Domain</th>
@@ -72,7 +76,7 @@ export function DomainsTable({ domains, onMakePrimary, onDelete, busyId }: Domai
                   <div className="text-body-secondary">{OUTCOME_SHORT[domain.lastCheck.outcome]}</div>
                 ) : null}
               </td>
-              <td>
+              <td className="atrium-domains-table__actions">
                 <div className="d-flex flex-wrap justify-content-end gap-2">
                   <Link
                     to={paths.verifyDomain(domain.id)}

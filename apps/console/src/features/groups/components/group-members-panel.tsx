@@ -13,6 +13,7 @@ import { ActionError } from '../../users/components/action-error.tsx';
 import { UserStatusBadge } from '../../users/components/user-status-badge.tsx';
 import { useGroupMembers } from '../api/group-members.ts';
 import { groupActions, useGroupMutation } from '../api/groups.ts';
+import { RemoveMemberDialog } from './remove-member-dialog.tsx';
 
 /** A group's members (50 at a time) with remove buttons, and a search to add people. */
 export function GroupMembersPanel({ group }: { group: Group }) {
@@ -24,6 +25,7 @@ export function GroupMembersPanel({ group }: { group: Group }) {
   );
   const add = useGroupMutation((userId: string) => groupActions.addMembers(group.id, [userId]));
   const remove = useGroupMutation((userId: string) => groupActions.removeMember(group.id, userId));
+  const [leaving, setLeaving] = useState<{ id: string; name: string } | null>(null);
   const list = members.data?.pages.flatMap((p) => p.members) ?? [];
   const memberIds = new Set(list.map((m) => m.id));
   const matches = search.trim()
@@ -41,14 +43,7 @@ export function GroupMembersPanel({ group }: { group: Group }) {
             Members of Dashboard are administrators. It always keeps at least one active member.
           </p>
         ) : null}
-        <ActionError
-          title="The members could not be changed"
-          error={add.error ?? remove.error}
-          onClose={() => {
-            add.reset();
-            remove.reset();
-          }}
-        />
+        <ActionError title="The members could not be changed" error={add.error} onClose={() => add.reset()} />
         <Form.Group controlId="group-add-member" className="mb-2">
           <Form.Label className="small mb-1">Add people</Form.Label>
           <Form.Control
@@ -104,8 +99,7 @@ export function GroupMembersPanel({ group }: { group: Group }) {
                     variant="outline-danger"
                     size="sm"
                     aria-label={`Remove ${member.name} from ${group.name}`}
-                    disabled={remove.isPending}
-                    onClick={() => remove.mutate(member.id)}
+                    onClick={() => setLeaving(member)}
                   >
                     <X size={16} aria-hidden="true" />
                   </Button>
@@ -126,6 +120,16 @@ export function GroupMembersPanel({ group }: { group: Group }) {
           </Button>
         ) : null}
       </Card.Body>
+      <RemoveMemberDialog
+        removal={leaving && { memberName: leaving.name, groupName: group.name, isSystem: group.isSystem }}
+        pending={remove.isPending}
+        error={remove.error}
+        onConfirm={() => leaving && remove.mutate(leaving.id, { onSuccess: () => setLeaving(null) })}
+        onCancel={() => {
+          setLeaving(null);
+          remove.reset();
+        }}
+      />
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../../../test-utils.tsx';
 import { NotificationsMenu } from './notifications-menu.tsx';
@@ -34,7 +34,9 @@ function stubApi() {
       else if (init.method === 'DELETE') items = [];
       const unreadCount = items.filter((n) => !n.read).length;
       const body =
-        init.method === 'GET' ? { items, nextCursor: null, unreadCount } : { unreadCount, deleted: 2 };
+        init.method === 'GET'
+          ? { items, nextCursor: null, unreadCount, totalCount: items.length }
+          : { unreadCount, deleted: 2 };
       return new Response(JSON.stringify(body), {
         status: 200,
         headers: { 'Content-Type': 'application/json' },
@@ -75,9 +77,22 @@ describe('notifications dropdown', () => {
     expect(calls).toContain(`POST /api/notifications/${unreadOne.id}/read`);
     expect(screen.queryByTestId('notifications-badge')).toBeNull();
 
+    // 'clear all' asks first, naming how many go; Cancel leaves them, the red button clears them.
     fireEvent.click(screen.getByRole('button', { name: 'clear all' }));
-    await screen.findByTestId('notifications-empty');
+    let dialog = await screen.findByRole('dialog', { name: 'Clear all notifications?' });
+    expect(dialog.textContent).toContain('All 2 notifications will be removed.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls).not.toContain('DELETE /api/notifications');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'clear all' }));
+    dialog = await screen.findByRole('dialog', { name: 'Clear all notifications?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Clear all' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls).toContain('DELETE /api/notifications');
+    fireEvent.click(screen.getByRole('button', { name: 'Notifications' }));
+    await screen.findByTestId('notifications-empty');
   });
 
   it('marks all as read', async () => {

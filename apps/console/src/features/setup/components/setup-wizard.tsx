@@ -15,12 +15,12 @@ function Stepper({ progress }: { progress: SetupProgress }) {
     <Steps
       label="Setup steps"
       items={SETUP_PAGES.map((page, index) => {
-        const finished =
-          page !== 'finish' && (progress.done.includes(page) || progress.skipped.includes(page));
+        const done = page !== 'finish' && progress.done.includes(page);
+        const skipped = page !== 'finish' && progress.skipped.includes(page);
         return {
           key: page,
           label: SETUP_STEP_TITLES[page],
-          state: index === current ? 'current' : finished ? 'done' : 'todo',
+          state: index === current ? 'current' : done ? 'done' : skipped ? 'skipped' : 'todo',
         };
       })}
     />

@@ -1,12 +1,11 @@
 import { signupAccountBodySchema, type SignupState } from '@atrium/contracts/signup';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import { useForm } from 'react-hook-form';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useCreateAccount, type AccountBody } from '../api/create-account.ts';
@@ -20,7 +19,6 @@ export function AccountStage({ state }: { state: SignupState }) {
   const createAccount = useCreateAccount();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const [showPassword, setShowPassword] = useState(false);
   const { register, handleSubmit, setError, formState } = useForm<AccountBody>({
     resolver: zodResolver(signupAccountBodySchema),
     defaultValues: { firstName: '', lastName: '', password: '', passwordConfirmation: '' },
@@ -42,7 +40,6 @@ export function AccountStage({ state }: { state: SignupState }) {
     }
   });
 
-  const type = showPassword ? 'text' : 'password';
   return (
     <Form noValidate onSubmit={onSubmit}>
       <FormAlert
@@ -70,38 +67,15 @@ export function AccountStage({ state }: { state: SignupState }) {
           <Form.Control.Feedback type="invalid">{errors.lastName?.message}</Form.Control.Feedback>
         </Form.Group>
       </div>
-      <Form.Group className="mb-3" controlId="signup-password">
-        <Form.Label>Password</Form.Label>
-        <InputGroup hasValidation>
-          <Form.Control
-            {...register('password')}
-            type={type}
-            autoComplete="new-password"
-            aria-describedby="signup-password-help"
-            isInvalid={!!errors.password}
-          />
-          <Button
-            variant="outline-secondary"
-            onClick={() => setShowPassword((v) => !v)}
-            aria-label={showPassword ? 'Hide password' : 'Show password'}
-            aria-pressed={showPassword}
-          >
-            {showPassword ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
-          </Button>
-          <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-        </InputGroup>
-        <Form.Text id="signup-password-help">At least 8 characters; common passwords are refused.</Form.Text>
-      </Form.Group>
-      <Form.Group className="mb-4" controlId="signup-password-confirmation">
-        <Form.Label>Confirm password</Form.Label>
-        <Form.Control
-          {...register('passwordConfirmation')}
-          type={type}
-          autoComplete="new-password"
-          isInvalid={!!errors.passwordConfirmation}
-        />
-        <Form.Control.Feedback type="invalid">{errors.passwordConfirmation?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <NewPasswordFields
+        idPrefix="signup"
+        label="Password"
+        password={{ registration: register('password'), error: errors.password?.message }}
+        confirmation={{
+          registration: register('passwordConfirmation'),
+          error: errors.passwordConfirmation?.message,
+        }}
+      />
       <Button type="submit" className="w-100" disabled={isSubmitting}>
         {isSubmitting ? 'Creating your organisation…' : 'Create organisation'}
       </Button>

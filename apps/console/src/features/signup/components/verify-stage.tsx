@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
+import { CodeField } from '../../../components/code-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useChangeStage, useResendCode, useVerifyCode } from '../api/signup-state.ts';
@@ -63,19 +64,12 @@ export function VerifyStage({ state }: { state: SignupState }) {
       <p className="text-body-secondary small">
         We sent a 6-digit code to <strong>{state.email}</strong>. It works for 10 minutes.
       </p>
-      <Form.Group className="mb-3" controlId="signup-code">
-        <Form.Label>Verification code</Form.Label>
-        <Form.Control
-          {...register('code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          className="atrium-code-input"
-          isInvalid={!!errors.code}
-          autoFocus
-        />
-        <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CodeField
+        controlId="signup-code"
+        label="Verification code"
+        registration={register('code')}
+        error={errors.code?.message}
+      />
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
         <Button
           variant="link"

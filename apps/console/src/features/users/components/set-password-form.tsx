@@ -4,13 +4,12 @@ import {
   type AcceptedInvitation,
 } from '@atrium/contracts/invitations';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import { useForm, type FieldPath } from 'react-hook-form';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useAcceptSetPasswordLink } from '../api/set-password-link.ts';
 
@@ -25,7 +24,6 @@ export function SetPasswordForm({
   onDone: (accepted: AcceptedInvitation) => void;
 }) {
   const accept = useAcceptSetPasswordLink(token);
-  const [show, setShow] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<AcceptInvitationInput>({
     resolver: zodResolver(acceptInvitationSchema),
@@ -58,36 +56,11 @@ export function SetPasswordForm({
       ) : null}
       {/* Lets password managers file the new password under the right account. */}
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
-      <Form.Group className="mb-3" controlId="set-password">
-        <Form.Label>New password</Form.Label>
-        <InputGroup hasValidation>
-          <Form.Control
-            type={show ? 'text' : 'password'}
-            autoComplete="new-password"
-            {...register('password')}
-            isInvalid={!!errors.password}
-          />
-          <Button
-            variant="outline-secondary"
-            aria-label={show ? 'Hide password' : 'Show password'}
-            onClick={() => setShow((v) => !v)}
-          >
-            {show ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
-          </Button>
-          <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-        </InputGroup>
-        <Form.Text>At least 8 characters; very common passwords are refused.</Form.Text>
-      </Form.Group>
-      <Form.Group className="mb-3" controlId="set-password-confirm">
-        <Form.Label>Confirm the password</Form.Label>
-        <Form.Control
-          type={show ? 'text' : 'password'}
-          autoComplete="new-password"
-          {...register('confirmPassword')}
-          isInvalid={!!errors.confirmPassword}
-        />
-        <Form.Control.Feedback type="invalid">{errors.confirmPassword?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <NewPasswordFields
+        idPrefix="set"
+        password={{ registration: register('password'), error: errors.password?.message }}
+        confirmation={{ registration: register('confirmPassword'), error: errors.confirmPassword?.message }}
+      />
       <Button type="submit" className="w-100" disabled={isSubmitting}>
         Set password
       </Button>

@@ -6,6 +6,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { groupActions, useGroupMutation, useGroups } from '../../groups/api/groups.ts';
+import { RemoveMemberDialog } from '../../groups/components/remove-member-dialog.tsx';
 import { ActionError } from './action-error.tsx';
 
 /** The user's groups; membership of Dashboard makes them an admin at once. */
@@ -14,6 +15,7 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
   const [choice, setChoice] = useState('');
   const add = useGroupMutation((groupId: string) => groupActions.addMembers(groupId, [user.id]));
   const remove = useGroupMutation((groupId: string) => groupActions.removeMember(groupId, user.id));
+  const [leaving, setLeaving] = useState<UserDetail['groups'][number] | null>(null);
   const memberOf = new Set(user.groups.map((g) => g.id));
   const available = (groups.data?.groups ?? []).filter((g) => !memberOf.has(g.id));
   return (
@@ -22,14 +24,7 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
         <Card.Title as="h2" className="h5 mb-3">
           Groups
         </Card.Title>
-        <ActionError
-          title="The groups could not be changed"
-          error={add.error ?? remove.error}
-          onClose={() => {
-            add.reset();
-            remove.reset();
-          }}
-        />
+        <ActionError title="The groups could not be changed" error={add.error} onClose={() => add.reset()} />
         {user.groups.length === 0 ? (
           <p className="text-body-secondary">Not in any group.</p>
         ) : (
@@ -49,8 +44,7 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
                   variant="outline-danger"
                   size="sm"
                   aria-label={`Remove from ${group.name}`}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate(group.id)}
+                  onClick={() => setLeaving(group)}
                 >
                   <X size={16} aria-hidden="true" />
                 </Button>
@@ -81,6 +75,16 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
           </Button>
         </Form>
       </Card.Body>
+      <RemoveMemberDialog
+        removal={leaving && { memberName: user.name, groupName: leaving.name, isSystem: leaving.isSystem }}
+        pending={remove.isPending}
+        error={remove.error}
+        onConfirm={() => leaving && remove.mutate(leaving.id, { onSuccess: () => setLeaving(null) })}
+        onCancel={() => {
+          setLeaving(null);
+          remove.reset();
+        }}
+      />
     </Card>
   );
 }

@@ -72,8 +72,8 @@ export function UserPasswordCard({ user }: { user: UserDetail }) {
         ) : null}
         {user.pendingLink ? (
           <p className="small">
-            A {user.pendingLink.purpose === 'invite' ? 'invitation' : 'password reset'} link is waiting to be
-            used until {formatDateTime(user.pendingLink.expiresAt)}.
+            {user.pendingLink.purpose === 'invite' ? 'An invitation' : 'A password reset'} link is waiting to
+            be used until {formatDateTime(user.pendingLink.expiresAt)}.
           </p>
         ) : null}
         <Form noValidate onSubmit={submit} className="mb-3">

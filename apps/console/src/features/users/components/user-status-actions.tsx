@@ -1,17 +1,19 @@
 import type { UserDetail } from '@atrium/contracts/users';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Modal from 'react-bootstrap/Modal';
 import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { userActions, useUserAction } from '../api/user-actions.ts';
 import { ActionError } from './action-error.tsx';
 
-/** Suspend / reactivate and delete (behind a confirmation). Not offered for yourself. */
+/** Suspend / reactivate and delete; suspend and delete ask first. Not offered for yourself. */
 export function UserStatusActions({ user }: { user: UserDetail }) {
   const navigate = useNavigate();
-  const [confirming, setConfirming] = useState(false);
-  const suspend = useUserAction(user.id, () => userActions.suspend(user.id));
+  const [asking, setAsking] = useState<'suspend' | 'delete' | null>(null);
+  const suspend = useUserAction(user.id, () => userActions.suspend(user.id), {
+    onSuccess: () => setAsking(null),
+  });
   const reactivate = useUserAction(user.id, () => userActions.reactivate(user.id));
   const remove = useUserAction(user.id, () => userActions.remove(user.id), {
     keepDetail: false,
@@ -22,19 +24,17 @@ export function UserStatusActions({ user }: { user: UserDetail }) {
       <p className="small text-body-secondary mb-0">This is you: you cannot suspend or delete yourself.</p>
     );
   }
+  const cancel = () => {
+    setAsking(null);
+    suspend.reset();
+    remove.reset();
+  };
   return (
     <>
       <ActionError
-        title={
-          user.status === 'suspended'
-            ? 'The user could not be reactivated'
-            : 'The user could not be suspended'
-        }
-        error={suspend.error ?? reactivate.error}
-        onClose={() => {
-          suspend.reset();
-          reactivate.reset();
-        }}
+        title="The user could not be reactivated"
+        error={reactivate.error}
+        onClose={() => reactivate.reset()}
       />
       <div className="d-flex flex-wrap gap-2">
         {user.status === 'suspended' ? (
@@ -46,45 +46,46 @@ export function UserStatusActions({ user }: { user: UserDetail }) {
             Reactivate
           </Button>
         ) : (
-          <Button
-            variant="outline-warning"
-            disabled={suspend.isPending}
-            onClick={() => suspend.mutate(undefined)}
-          >
+          <Button variant="outline-warning" onClick={() => setAsking('suspend')}>
             Suspend
           </Button>
         )}
-        <Button variant="outline-danger" onClick={() => setConfirming(true)}>
+        <Button variant="outline-danger" onClick={() => setAsking('delete')}>
           Delete
         </Button>
       </div>
-      <Modal
-        show={confirming}
-        onHide={() => setConfirming(false)}
-        centered
-        aria-labelledby="delete-user-title"
+      <ConfirmDialog
+        show={asking === 'suspend'}
+        title={`Suspend ${user.name}?`}
+        confirmLabel="Suspend"
+        pendingLabel="Suspending…"
+        pending={suspend.isPending}
+        error={suspend.error}
+        errorTitle="The user was not suspended"
+        onConfirm={() => suspend.mutate(undefined)}
+        onCancel={cancel}
       >
-        <Modal.Header closeButton closeLabel="Cancel">
-          <Modal.Title id="delete-user-title" as="h2" className="h5">
-            Delete {user.name}?
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <ActionError title="The user could not be deleted" error={remove.error} />
-          <p className="mb-0">
-            {user.email} will be signed out everywhere and removed with their group memberships. This cannot
-            be undone.
-          </p>
-        </Modal.Body>
-        <Modal.Footer>
-          <Button variant="outline-secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate(undefined)}>
-            Delete user
-          </Button>
-        </Modal.Footer>
-      </Modal>
+        <p className="mb-0">
+          {user.name} will be signed out everywhere, in the console and in every app, and cannot sign in until
+          reactivated.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        show={asking === 'delete'}
+        title={`Delete ${user.name}?`}
+        confirmLabel="Delete user"
+        pendingLabel="Deleting…"
+        pending={remove.isPending}
+        error={remove.error}
+        errorTitle="The user was not deleted"
+        onConfirm={() => remove.mutate(undefined)}
+        onCancel={cancel}
+      >
+        <p className="mb-0">
+          {user.name} ({user.email}) will be signed out everywhere and removed with their group memberships.
+          This cannot be undone.
+        </p>
+      </ConfirmDialog>
     </>
   );
 }

@@ -48,7 +48,7 @@ export function UsersToolbar({
   }, [text, filter, onChange]);
 
   return (
-    <div className="row g-2 mb-3" role="search">
+    <div className="row g-2 mb-3" role="search" aria-label="Filter users">
       <Form.Group className="col-md-6" controlId="users-search">
         <Form.Label className="small mb-1">Search users</Form.Label>
         <InputGroup>

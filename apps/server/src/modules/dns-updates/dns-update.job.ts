@@ -1,0 +1,107 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import type { DnsUpdateSettings } from '../../dns-update-config.ts';
+import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { PermanentJobError, type JobContext, type JobWorker } from '../jobs/job-worker.ts';
+import { changeProblem } from './dns-update-check.ts';
+import {
+  DKIM_RECORD_JOB,
+  dkimRecordChange,
+  dkimRecordName,
+  SITE_RECORD_JOB,
+  siteRecordChange,
+  siteRecordName,
+  type DkimRecordPayload,
+  type SiteRecordPayload,
+} from './dns-updates.service.ts';
+import { DnsUpdateRefused, nsupdateProblem, sendUpdate, type RecordChange } from './nsupdate.ts';
+
+/** 10 s, 20 s, 40 s… up to 30 minutes between tries. */
+const BACKOFF = { baseMs: 10_000, capMs: 30 * 60_000 };
+
+/**
+ * The jobs that keep the operator's zone in step (RFC 2136 updates signed with TSIG). Each run
+ * sends the whole wanted state of one name and then checks it with a query to the same server,
+ * so running a job twice, or out of order with another for the same name, ends right.
+ */
+export function registerDnsUpdateJobs(
+  worker: JobWorker,
+  deps: { db: Db; config: Config; log: FastifyBaseLogger },
+): void {
+  const settings = deps.config.dnsUpdate;
+  if (!settings) return;
+  // Not a bad setting, so no refusal to start: the jobs wait (and retry) until it is installed.
+  const problem = nsupdateProblem();
+  if (problem) deps.log.error(`DNS_UPDATE_SERVER is set but ${problem}`);
+  const server = settings.host.includes(':')
+    ? `[${settings.host}]:${settings.port}`
+    : `${settings.host}:${settings.port}`;
+  const dns = createDnsClient({ dnsServers: [server], dnsTimeoutMs: deps.config.dnsTimeoutMs });
+
+  worker.register(
+    SITE_RECORD_JOB,
+    async (payload, context) => {
+      const { siteName } = payload as SiteRecordPayload;
+      // The database decides: an organisation created again under the name keeps its record.
+      const organization = await deps.db
+        .selectFrom('organizations')
+        .select(['id', 'name'])
+        .where('site_name', '=', siteName)
+        .executeTakeFirst();
+      const name = siteRecordName(deps.config, siteName);
+      const change = siteRecordChange(name, settings.target, organization !== undefined);
+      await applyChange(settings, dns, change, context, async (outcome) => {
+        // A removed record's organisation is gone, and its activity log with it: the job row tells.
+        if (!organization) return;
+        await recordActivity(deps.db, {
+          organizationId: organization.id,
+          actor: null,
+          action: outcome.ok ? 'dns.record_published' : 'dns.record_failed',
+          target: { type: 'dns_record', id: name, label: name },
+          details: outcome.ok ? { records: change.records } : { error: outcome.error },
+        });
+      });
+    },
+    { backoff: BACKOFF },
+  );
+
+  worker.register(
+    DKIM_RECORD_JOB,
+    async (payload, context) => {
+      const { selector, value } = payload as DkimRecordPayload;
+      const name = dkimRecordName(deps.config, selector);
+      await applyChange(settings, dns, dkimRecordChange(name, value), context, async () => undefined);
+    },
+    { backoff: BACKOFF },
+  );
+}
+
+type Outcome = { ok: true } | { ok: false; error: string };
+
+/**
+ * Sends the change and checks it. A refusal (wrong key) ends the job at once; anything else
+ * (server down, an answer that does not match yet) is retried. `report` runs on success and
+ * when the job fails for good.
+ */
+async function applyChange(
+  settings: DnsUpdateSettings,
+  dns: DnsClient,
+  change: RecordChange,
+  { job, log }: JobContext,
+  report: (outcome: Outcome) => Promise<void>,
+): Promise<void> {
+  try {
+    await sendUpdate(settings, change);
+    const problem = await changeProblem(dns, change);
+    if (problem) throw new Error(`The update of ${change.name} was sent but ${problem}`);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const forGood = error instanceof DnsUpdateRefused || job.attempts >= job.max_attempts;
+    if (forGood) await report({ ok: false, error: message });
+    throw error instanceof DnsUpdateRefused ? new PermanentJobError(message) : error;
+  }
+  log.info({ name: change.name, records: change.records }, 'DNS records updated');
+  await report({ ok: true });
+}

@@ -1,0 +1,86 @@
+import type { Config } from '../../config.ts';
+import type { SiteRecordTarget } from '../../dns-update-config.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import { enqueue } from '../jobs/jobs.repository.ts';
+import type { DnsRecord, RecordChange } from './nsupdate.ts';
+
+/** Keeps `<site>.<SITE_BASE_DOMAIN>` in step with the organisation that has that site name. */
+export const SITE_RECORD_JOB = 'dns.site-record';
+/** Publishes or removes a DKIM key at `<selector>._domainkey.<mail domain>`. */
+export const DKIM_RECORD_JOB = 'dns.dkim-record';
+/** With the backoff of the job, about two hours of tries: a DNS server down for a while catches up. */
+export const DNS_JOB_MAX_ATTEMPTS = 12;
+
+export interface SiteRecordPayload {
+  siteName: string;
+}
+
+export interface DkimRecordPayload {
+  selector: string;
+  /** The TXT value (`v=DKIM1; k=rsa; p=…`); null removes the record. */
+  value: string | null;
+}
+
+/**
+ * Queues the site record of `siteName` to be made to match the database: published while an
+ * organisation has that site name, removed once none has. Call it in the transaction that
+ * creates or deletes the organisation; nothing happens without DNS_UPDATE_SERVER. The job has
+ * no organisation_id: deleting the organisation must not delete the job that removes its record.
+ */
+export async function queueSiteRecord(db: DbOrTrx, config: Config, siteName: string): Promise<void> {
+  if (!config.dnsUpdate) return;
+  const payload: SiteRecordPayload = { siteName };
+  await enqueue(db, { kind: SITE_RECORD_JOB, payload, maxAttempts: DNS_JOB_MAX_ATTEMPTS });
+}
+
+/**
+ * DKIM of the mail host's own domain: publish the key of a new selector now and, when rotating,
+ * remove the previous selector's once mail signed with it has been delivered (`removePreviousAt`).
+ * Mail (Postfix, DKIM signing) is not built yet: this has no caller until it lands.
+ */
+export async function queueDkimRecords(
+  db: DbOrTrx,
+  config: Config,
+  key: { selector: string; value: string; previousSelector?: string; removePreviousAt?: Date },
+): Promise<void> {
+  if (!config.dnsUpdate) return;
+  const publish: DkimRecordPayload = { selector: key.selector, value: key.value };
+  await enqueue(db, { kind: DKIM_RECORD_JOB, payload: publish, maxAttempts: DNS_JOB_MAX_ATTEMPTS });
+  if (!key.previousSelector || key.previousSelector === key.selector) return;
+  const remove: DkimRecordPayload = { selector: key.previousSelector, value: null };
+  await enqueue(db, {
+    kind: DKIM_RECORD_JOB,
+    payload: remove,
+    maxAttempts: DNS_JOB_MAX_ATTEMPTS,
+    ...(key.removePreviousAt ? { runAt: key.removePreviousAt } : {}),
+  });
+}
+
+export function siteRecordName(config: Pick<Config, 'siteBaseDomain'>, siteName: string): string {
+  return `${siteName}.${config.siteBaseDomain}`;
+}
+
+/** `mail.example.com` sends for `example.com`: its DKIM keys live under that domain. */
+export function dkimRecordName(config: Pick<Config, 'mailHost'>, selector: string): string {
+  const mailDomain = config.mailHost.includes('.')
+    ? config.mailHost.slice(config.mailHost.indexOf('.') + 1)
+    : config.mailHost;
+  return `${selector}._domainkey.${mailDomain}`;
+}
+
+/** The site record's change: the target's records while the organisation exists, none after. */
+export function siteRecordChange(name: string, target: SiteRecordTarget, exists: boolean): RecordChange {
+  const records: DnsRecord[] = !exists
+    ? []
+    : 'cname' in target
+      ? [{ type: 'CNAME', value: target.cname }]
+      : [
+          ...target.ipv4.map((value): DnsRecord => ({ type: 'A', value })),
+          ...target.ipv6.map((value): DnsRecord => ({ type: 'AAAA', value })),
+        ];
+  return { name, types: ['CNAME', 'A', 'AAAA'], records };
+}
+
+export function dkimRecordChange(name: string, value: string | null): RecordChange {
+  return { name, types: ['TXT'], records: value === null ? [] : [{ type: 'TXT', value }] };
+}

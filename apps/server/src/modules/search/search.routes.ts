@@ -1,0 +1,27 @@
+import { searchQuerySchema, searchResultsSchema } from '@atrium/contracts/search';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/database.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import { searchOrganization } from './search.service.ts';
+
+/** The admin header's search box. Admins only, within the caller's organisation. */
+export const searchRoutes =
+  ({ db }: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      '/api/search',
+      {
+        config: { access: 'admin' },
+        schema: {
+          operationId: 'search',
+          tags: ['search'],
+          summary:
+            'Users, groups, domains and apps whose name (or a user’s last name or e-mail) starts with q',
+          querystring: searchQuerySchema,
+          response: { 200: searchResultsSchema },
+        },
+      },
+      async (request) =>
+        searchOrganization(db, principalOf(request).organizationId, request.query.q, request.query.limit),
+    );
+  };
