@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
+import { Resolver } from 'node:dns/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +73,27 @@ export class TestBindServer {
       child.once('exit', (code) => reject(new Error(`named exited (${code}) on port ${this.port}:\n${log}`)));
       child.once('error', reject);
     });
+    await this.untilZoneAnswers();
+  }
+
+  /**
+   * named says "running" once it listens; on a loaded machine the zone (replayed from its journal)
+   * can still answer SERVFAIL for a moment after that. Ready is when the zone's SOA answers.
+   */
+  private async untilZoneAnswers(): Promise<void> {
+    const resolver = new Resolver({ timeout: 1_000, tries: 1 });
+    resolver.setServers([`127.0.0.1:${this.port}`]);
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      try {
+        await resolver.resolveSoa(this.zone);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`named on port ${this.port} never served ${this.zone}: ${error}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
   }
 
   /** Stops named and waits until it is gone (the port no longer answers). */
