@@ -1,8 +1,9 @@
 // Lighthouse scores of the built console, mobile and desktop: the real server on a fresh embedded
 // database with a small organisation, audited by Debian's headless Chromium. Each page runs
 // several times and the median is reported, since the machine is shared. Build first.
-//   npm run build && npm run lighthouse [-- --runs 3] [--only /login,/dashboard]
-import { existsSync } from 'node:fs';
+//   npm run build && npm run lighthouse [-- --runs 3] [--only /login,/dashboard] [--save DIR] [--form mobile]
+// --save writes each run's full report (lhr JSON) to DIR, to see what a score is made of.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
@@ -14,6 +15,10 @@ import { createTestApp } from '../apps/server/test/support/test-app.ts';
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const saveArg = process.argv.indexOf('--save');
+const saveDir = saveArg > 0 ? path.resolve(process.argv[saveArg + 1]!) : undefined;
+if (saveDir) mkdirSync(saveDir, { recursive: true });
+let saved = 0;
 
 if (!existsSync(path.resolve(import.meta.dirname, '../apps/console/dist/index.html'))) {
   throw new Error('Build the console first: npm run build');
@@ -81,6 +86,10 @@ async function audit(url: string, signedIn: boolean, formFactor: 'mobile' | 'des
     formFactor === 'desktop' ? desktopConfig : undefined,
   ).finally(() => chrome.kill());
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (saveDir) {
+    const name = `${++saved}-${formFactor}${url.replace(/\W+/g, '-')}.json`;
+    writeFileSync(path.join(saveDir, name), JSON.stringify(result.lhr));
+  }
   const { categories, runtimeError } = result.lhr;
   if (runtimeError) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
   // A signed-in page that lands on the sign-in screen would be measuring the wrong page.
@@ -115,7 +124,11 @@ async function withRetry<T>(run: () => Promise<T>, attempts = 3): Promise<T> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 try {
-  for (const formFactor of ['mobile', 'desktop'] as const) {
+  const formArg = process.argv.indexOf('--form');
+  const formFactors = (['mobile', 'desktop'] as const).filter(
+    (f) => formArg < 0 || process.argv[formArg + 1] === f,
+  );
+  for (const formFactor of formFactors) {
     const rows: string[] = [];
     for (const page of pages) {
       const runs: Scores[] = [];
