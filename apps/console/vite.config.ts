@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
+import { chunkOf } from './vite-chunks.ts';
 import { precompress } from './vite-precompress.ts';
 
 // The built console is served by the Atrium server at / (SPA fallback), same origin as /api.
@@ -23,6 +24,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0,
+    rollupOptions: { output: { manualChunks: chunkOf } },
   },
   server: {
     port: 5173,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYSTEM_ACTOR } from './activity-kinds.ts';
 
 /** One entry of the organisation's activity log: who did what to which object, when and from where. */
 export const activityEntrySchema = z.object({
@@ -14,18 +15,6 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
-/** Kinds the filter offers; an action's kind is the part before its first dot. */
-export const activityKinds = [
-  { value: 'organization', label: 'Organisation' },
-  { value: 'setup', label: 'Setup' },
-  { value: 'domain', label: 'Domains' },
-  { value: 'user', label: 'Users' },
-  { value: 'group', label: 'Groups' },
-  { value: 'app', label: 'Apps' },
-] as const;
-
-/** 'system' filters the entries without a user actor. */
-export const SYSTEM_ACTOR = 'system';
 export const ACTIVITY_PAGE_MAX = 200;
 
 const filterFields = z.object({

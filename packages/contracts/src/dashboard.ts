@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SETUP_STEPS } from './setup.ts';
+import { SETUP_STEPS } from './setup-steps.ts';
 
 export const recentActivityEntrySchema = z.object({
   id: z.string(),

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from '@atrium/contracts/activity';
+import { SYSTEM_ACTOR } from '@atrium/contracts/activity-kinds';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import { afterCursor, createdAtKey, pageOf, type KeysetPosition } from '../../lib/keyset.ts';

@@ -1,5 +1,5 @@
 import type { ActivityEntry as ActivityEntryDto, ActivityList } from '@atrium/contracts/activity';
-import { SYSTEM_ACTOR } from '@atrium/contracts/activity';
+import { SYSTEM_ACTOR } from '@atrium/contracts/activity-kinds';
 import type { Db } from '../../db/database.ts';
 import { CSV_BOM, csvRow } from '../../lib/csv.ts';
 import { decodeCursor, type KeysetPosition } from '../../lib/keyset.ts';

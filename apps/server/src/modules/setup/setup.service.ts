@@ -1,13 +1,12 @@
+import { SETUP_STEP_NOT_DONE, type SetupProgress } from '@atrium/contracts/setup';
 import {
   SETUP_PAGES,
   SETUP_STEPS,
-  SETUP_STEP_NOT_DONE,
   SETUP_STEP_TITLES,
   SKIPPABLE_STEPS,
   type SetupPage,
-  type SetupProgress,
   type SetupStep,
-} from '@atrium/contracts/setup';
+} from '@atrium/contracts/setup-steps';
 import type { Transaction } from 'kysely';
 import type { Database, Db, DbOrTrx } from '../../db/database.ts';
 import { AppError, conflict, fieldError } from '../../lib/errors.ts';

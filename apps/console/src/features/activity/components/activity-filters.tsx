@@ -1,4 +1,5 @@
-import { activityKinds, type ActivityFilter } from '@atrium/contracts/activity';
+import type { ActivityFilter } from '@atrium/contracts/activity';
+import { activityKinds } from '@atrium/contracts/activity-kinds';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';

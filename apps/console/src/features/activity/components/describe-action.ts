@@ -1,4 +1,4 @@
-import { activityKinds } from '@atrium/contracts/activity';
+import { activityKinds } from '@atrium/contracts/activity-kinds';
 
 /** Actions whose words do not read right when spelled out from their id. */
 const ACTION_WORDS: Record<string, string> = {

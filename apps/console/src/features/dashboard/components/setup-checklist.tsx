@@ -1,5 +1,5 @@
 import type { Dashboard } from '@atrium/contracts/dashboard';
-import { SETUP_STEP_TITLES, type SetupStep } from '@atrium/contracts/setup';
+import { SETUP_STEP_TITLES, type SetupStep } from '@atrium/contracts/setup-steps';
 import { CheckCircle2, Circle } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';

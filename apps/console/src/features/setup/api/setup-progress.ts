@@ -1,4 +1,5 @@
-import type { SetupPage, SetupProgress, SetupStep } from '@atrium/contracts/setup';
+import type { SetupProgress } from '@atrium/contracts/setup';
+import type { SetupPage, SetupStep } from '@atrium/contracts/setup-steps';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { setupKeys } from './keys.ts';

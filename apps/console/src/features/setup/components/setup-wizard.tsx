@@ -1,4 +1,5 @@
-import { SETUP_PAGES, SETUP_STEP_TITLES, type SetupPage, type SetupProgress } from '@atrium/contracts/setup';
+import type { SetupProgress } from '@atrium/contracts/setup';
+import { SETUP_PAGES, SETUP_STEP_TITLES, type SetupPage } from '@atrium/contracts/setup-steps';
 import Button from 'react-bootstrap/Button';
 import { Steps } from '../../../components/steps.tsx';
 import { useMoveStep } from '../api/setup-progress.ts';

@@ -1,4 +1,5 @@
-import { SETUP_STEPS, SETUP_STEP_TITLES, type SetupProgress } from '@atrium/contracts/setup';
+import type { SetupProgress } from '@atrium/contracts/setup';
+import { SETUP_STEPS, SETUP_STEP_TITLES } from '@atrium/contracts/setup-steps';
 import { CheckCircle2, Circle } from 'lucide-react';
 import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';

@@ -1,0 +1,22 @@
+// Plain values, without zod, so pages that only show step titles do not load the schemas.
+
+/**
+ * The setup wizard's steps (PRODUCT.md §4.4), in order; `finish` is the last page, not a step
+ * that can be done or skipped.
+ */
+export const SETUP_STEPS = ['profile', 'domain', 'verify', 'users', 'apps'] as const;
+export type SetupStep = (typeof SETUP_STEPS)[number];
+export const SETUP_PAGES = [...SETUP_STEPS, 'finish'] as const;
+export type SetupPage = (typeof SETUP_PAGES)[number];
+
+/** Steps that may be skipped: verify ("verify later") and add users. */
+export const SKIPPABLE_STEPS: ReadonlySet<SetupStep> = new Set(['verify', 'users']);
+
+export const SETUP_STEP_TITLES: Record<SetupPage, string> = {
+  profile: 'Organisation profile',
+  domain: 'Add a domain',
+  verify: 'Verify your domain',
+  users: 'Add users',
+  apps: 'Choose apps',
+  finish: 'Finish',
+};
