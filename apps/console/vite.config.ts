@@ -1,13 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
-import { chunkOf } from './vite-chunks.ts';
+import { chunkOf, preloadChunks } from './vite-chunks.ts';
 import { precompress } from './vite-precompress.ts';
 
 // The built console is served by the Atrium server at / (SPA fallback), same origin as /api.
 export default defineConfig({
   // The hoisted plugin is typed against the root's Vite (pulled in by Vitest), this workspace builds
   // with its own Vite 7; the plugin supports both, only their type declarations differ.
-  plugins: [react() as unknown as PluginOption, precompress()],
+  plugins: [react() as unknown as PluginOption, preloadChunks(['ui', 'icons']), precompress()],
   base: '/',
   css: {
     preprocessorOptions: {
