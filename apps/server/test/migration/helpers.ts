@@ -63,3 +63,27 @@ export async function usersOf(test: TestApp, organizationId: string) {
   }
   return Object.fromEntries(byEmail);
 }
+
+/**
+ * Runs the job queue until `done` holds. `drain` alone can return while the worker's own loop
+ * (woken by the upload) still holds the job: on PostgreSQL the two claims really race.
+ */
+export async function runJobsUntil(test: TestApp, done: () => Promise<boolean>): Promise<void> {
+  for (;;) {
+    await test.app.jobs.drain();
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Runs the queue until the import has finished (done, failed or cancelled). */
+export async function finishImport(test: TestApp, importId: string): Promise<void> {
+  await runJobsUntil(test, async () => {
+    const row = await test.db
+      .selectFrom('user_imports')
+      .select('status')
+      .where('id', '=', importId)
+      .executeTakeFirstOrThrow();
+    return !['queued', 'running'].includes(row.status);
+  });
+}

@@ -11,7 +11,7 @@ import {
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, as } from '../users/helpers.ts';
-import { fixture, startImport, usersOf } from './helpers.ts';
+import { finishImport, fixture, startImport, usersOf } from './helpers.ts';
 
 let t: TestApp;
 let org: TestOrganization;
@@ -34,7 +34,7 @@ afterAll(async () => {
 async function importAndWait(csv: string | Buffer, fileName = 'users.csv') {
   const started = await startImport(t, admin, csv, fileName);
   expect(started.status).toBe(202);
-  await t.app.jobs.drain();
+  await finishImport(t, started.body.id);
   return (await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`)).body;
 }
 
@@ -61,7 +61,7 @@ describe('importing users from a file', () => {
       rowsDone: 0,
       startedBy: 'Ada Admin',
     });
-    await t.app.jobs.drain();
+    await finishImport(t, started.body.id);
     const job = (await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`)).body;
     expect(job).toMatchObject({
       status: 'done',
@@ -161,8 +161,9 @@ describe('importing users from a file', () => {
       ...[1, 2, 3, 4].map((i) => `In,Vited${i},invited${i}@acme.test,yes`),
     ].join('\n');
     const before = new Date();
-    expect((await startImport(t, admin, csv)).status).toBe(202);
-    await t.app.jobs.drain();
+    const started = await startImport(t, admin, csv);
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
     const mails = await t.db
       .selectFrom('jobs')
       .select('run_at')

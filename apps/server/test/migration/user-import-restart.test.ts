@@ -8,7 +8,7 @@ import {
 import { createTestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { addDomain, as } from '../users/helpers.ts';
-import { startImport } from './helpers.ts';
+import { finishImport, runJobsUntil, startImport } from './helpers.ts';
 
 let database: TestDatabase;
 let org: TestOrganization;
@@ -57,7 +57,15 @@ describe('an import across a restart', () => {
     });
     const started = await startImport(first, admin, csv);
     expect(started.status).toBe(202);
-    await first.app.jobs.drain();
+    // Until the first server's attempt has ended (its job is queued again for a retry).
+    await runJobsUntil(first, async () => {
+      const row = await database.db
+        .selectFrom('jobs')
+        .select(['status', 'attempts'])
+        .where('kind', '=', 'migration.user-import')
+        .executeTakeFirstOrThrow();
+      return row.status === 'queued' && row.attempts === 1;
+    });
     const midway = await as(first, admin).get(`/api/migration/user-imports/${started.body.id}`);
     expect(midway.body).toMatchObject({ status: 'running', rowsDone: 2, counts: { create: 2 } });
     await first.close();
@@ -70,7 +78,7 @@ describe('an import across a restart', () => {
       .where('status', '=', 'queued')
       .execute();
     const second = await createTestApp({ database, deps: { migration: { importBatchSize: 2 } } });
-    await second.app.jobs.drain();
+    await finishImport(second, started.body.id);
     const done = await as(second, admin).get(`/api/migration/user-imports/${started.body.id}`);
     expect(done.body).toMatchObject({
       status: 'done',
@@ -108,7 +116,7 @@ describe('an import across a restart', () => {
       },
     });
     const started = await startImport(app, admin, cancelCsv, 'cancel.csv');
-    await app.app.jobs.drain();
+    await finishImport(app, started.body.id);
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled' } });
     const job = await as(app, admin).get(`/api/migration/user-imports/${started.body.id}`);
     expect(job.body).toMatchObject({ status: 'cancelled', rowsDone: 2, counts: { create: 2 } });
