@@ -100,6 +100,24 @@ const wizardSession = await signInAs(atrium.db, {
   organizationId: wizardOrg.organizationId,
 });
 
+// A finished import on the Data Migration page: Google Workspace's export, one row in error.
+const importCsv = [
+  'First Name [Required],Last Name [Required],Email Address [Required],Password [Required],Org Unit Path [Required]',
+  'Margaret,Hamilton,margaret@acme.example,****,/Engineering',
+  'Linus,Torvalds,linus@acme.example,****,/Engineering',
+  'Radia,Perlman,radia@acme.example,****,/',
+  'Grace,Hopper,grace@acme.example,****,/Research',
+  'Weak,Password,weak@acme.example,password,/',
+].join('\n');
+const importRes = await atrium.app.inject({
+  method: 'POST',
+  url: '/api/migration/user-imports?fileName=google-users.csv',
+  payload: importCsv,
+  headers: { ...session.headers, 'content-type': 'text/csv' },
+});
+if (importRes.statusCode !== 202) throw new Error(`import: ${importRes.statusCode} ${importRes.body}`);
+await atrium.app.jobs.drain();
+
 const pages: [name: string, url: string][] = [
   ['dashboard', '/dashboard'],
   ['organization', '/organization'],
@@ -113,6 +131,7 @@ const pages: [name: string, url: string][] = [
   ['apps-catalog', '/apps/catalog'],
   ['app-install', '/apps/install/wiki'],
   ['activity', '/activity'],
+  ['data-migration', '/data-migration'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
   ['application', '/application'],

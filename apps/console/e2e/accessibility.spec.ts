@@ -134,6 +134,7 @@ for (const width of widths) {
         { name: 'the install form', url: '/apps/install/wiki' },
         { name: "an app's page", url: `/apps/${appId}` },
         { name: '/activity', url: '/activity' },
+        { name: '/data-migration', url: '/data-migration' },
         { name: '/notifications', url: '/notifications' },
         { name: '/profile', url: '/profile' },
         {
