@@ -1,0 +1,85 @@
+// The CSV user import (issue 16): rows per second of a dry run and of an import, and the peak
+// resident memory, for 10,000 and 150,000 rows (BENCH_IMPORT_ROWS=10000,150000 by default), each
+// size in a fresh process so its peak RSS is its own. Through the real routes with the file
+// streamed in, and the job queue doing the writing. PGlite by default; TEST_DATABASE_URL=postgres://…
+// for PostgreSQL. Rows carry two groups each and no password (hashing one costs ~50 ms by design,
+// which would measure argon2, not the import). Measures only; never fails on a figure.
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
+import { createOrganizationWithAdmin, signInAs } from '../test/support/fixtures.ts';
+import { createTestApp } from '../test/support/test-app.ts';
+import { addDomain } from '../test/users/helpers.ts';
+
+const child = process.env.BENCH_IMPORT_CHILD;
+
+if (!child) {
+  const sizes = (process.env.BENCH_IMPORT_ROWS ?? '10000,150000').split(',').map(Number);
+  for (const rows of sizes) {
+    const result = spawnSync(process.execPath, [import.meta.filename], {
+      stdio: 'inherit',
+      env: { ...process.env, BENCH_IMPORT_CHILD: String(rows) },
+    });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+  process.exit(0);
+}
+
+const ROWS = Number(child);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
+
+/** The file, generated as it is read: the bench holds no copy of it. */
+function file(): Readable {
+  async function* lines() {
+    yield 'First name,Last name,E-mail,Groups\r\n';
+    const CHUNK = 1000;
+    for (let i = 0; i < ROWS; i += CHUNK) {
+      let chunk = '';
+      for (let j = i; j < Math.min(ROWS, i + CHUNK); j++) {
+        chunk += `Person,"Number ${j}",person${j}@bench.test,"Team ${j % 20}; Site ${j % 7}"\r\n`;
+      }
+      yield chunk;
+    }
+  }
+  return Readable.from(lines());
+}
+
+const t = await createTestApp();
+try {
+  const org = await createOrganizationWithAdmin(t.db);
+  await addDomain(t.db, org.id, 'bench.test', 'verified');
+  const session = await signInAs(t.db, org.admin);
+  const db = t.database.url ? 'PostgreSQL' : 'PGlite';
+  const send = (url: string) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...session.headers, 'content-type': 'text/csv' },
+      payload: file(),
+    });
+
+  let started = performance.now();
+  const dry = await send('/api/migration/user-imports/dry-run');
+  if (dry.statusCode !== 200) throw new Error(`dry run: ${dry.statusCode} ${dry.body}`);
+  let seconds = (performance.now() - started) / 1000;
+  console.log(
+    `${db}, ${ROWS.toLocaleString('en')} rows — dry run: ${seconds.toFixed(1)} s, ${Math.round(ROWS / seconds).toLocaleString('en')} rows/s, peak RSS ${mb(peakRss())}`,
+  );
+
+  started = performance.now();
+  const start = await send('/api/migration/user-imports?fileName=bench.csv');
+  if (start.statusCode !== 202) throw new Error(`import: ${start.statusCode} ${start.body}`);
+  const uploaded = (performance.now() - started) / 1000;
+  await t.app.jobs.drain();
+  seconds = (performance.now() - started) / 1000;
+  const job = await t.db
+    .selectFrom('user_imports')
+    .select(['status', 'created_count', 'error_count'])
+    .executeTakeFirstOrThrow();
+  console.log(
+    `${db}, ${ROWS.toLocaleString('en')} rows — import: ${seconds.toFixed(1)} s (upload and staging ${uploaded.toFixed(1)} s), ${Math.round(ROWS / seconds).toLocaleString('en')} rows/s, peak RSS ${mb(peakRss())}; ${job.status}, ${job.created_count.toLocaleString('en')} created, ${job.error_count} errors`,
+  );
+} finally {
+  await t.close();
+}
