@@ -118,6 +118,18 @@ const importRes = await atrium.app.inject({
 if (importRes.statusCode !== 202) throw new Error(`import: ${importRes.statusCode} ${importRes.body}`);
 await atrium.app.jobs.drain();
 
+const dryRunCsv = Buffer.from(
+  [
+    'First name,Last name,E-mail,Groups,Password',
+    'Margaret,Hamilton,margaret@acme.example,Engineering,',
+    'Tim,Berners-Lee,tim@acme.example,Engineering; Research,',
+    'Weak,Password,weak@acme.example,,password',
+    'Hank,Scorpio,hank@globex.example,,',
+    'Tim,Again,tim@acme.example,,',
+    'Frances,Allen,frances@acme.example,Research,',
+  ].join('\n'),
+);
+
 const pages: [name: string, url: string][] = [
   ['dashboard', '/dashboard'],
   ['organization', '/organization'],
@@ -188,6 +200,14 @@ for (const width of WIDTHS) {
   await page.getByPlaceholder('Search . . .').press('ArrowDown');
   await page.getByPlaceholder('Search . . .').press('ArrowDown');
   await shoot(page, width, 'search-results');
+  // A dry run with errors, as the admin reads it before importing.
+  await page.goto(`${origin}/data-migration`);
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: dryRunCsv });
+  await page.getByRole('button', { name: 'Check the file' }).click();
+  await page.getByTestId('dry-run').waitFor();
+  await shoot(page, width, 'data-migration-dry-run');
 
   const wizard = await browser.newContext({ viewport: { width, height: 800 } });
   const [wizardName, wizardValue] = wizardSession.cookie.split('=') as [string, string];

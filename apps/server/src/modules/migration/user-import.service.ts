@@ -317,12 +317,15 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
   const orgName = await organizationName(db, orgId);
   const batchSize = deps.importBatchSize ?? WRITE_BATCH;
   let cursor = start.cursor_row;
+  let createdSoFar = start.created_count;
   let batchNumber = 0;
   for (;;) {
     const staged = await nextRows(db, importId, cursor, batchSize);
     if (staged.length === 0) break;
     // Slow work (password hashing) and the plan happen before the transaction.
     const ctx = await planContext(deps, db, orgId);
+    // The seat check counts every user this import has created so far, not only this batch's.
+    ctx.creates = createdSoFar;
     const valid = staged.filter((r) => r.outcome === null).map((r) => toValid(r, key));
     const plans = await planBatch(db, ctx, valid);
     const hashes = new Map<string, string>();
@@ -356,6 +359,7 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
     });
     if (!stillRunning) return;
     cursor = last;
+    createdSoFar += plans.filter((p) => p.action === 'create').length;
     batchNumber++;
     await context.setProgress({ rowsDone: cursor });
     await deps.afterImportBatch?.(importId, batchNumber);
