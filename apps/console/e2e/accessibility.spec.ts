@@ -134,7 +134,6 @@ for (const width of widths) {
         { name: 'the install form', url: '/apps/install/wiki' },
         { name: "an app's page", url: `/apps/${appId}` },
         { name: '/activity', url: '/activity' },
-        { name: '/data-migration', url: '/data-migration' },
         { name: '/notifications', url: '/notifications' },
         { name: '/profile', url: '/profile' },
         {
@@ -148,6 +147,31 @@ for (const width of widths) {
               await p.getByRole('button', { name: 'Open profile panel' }).click();
               await expect(p.getByRole('dialog', { name: 'Profile' })).toBeVisible();
             }
+          },
+        },
+      ]);
+      expect(found.length, `Serious or critical violations:\n${readable(found)}`).toBe(0);
+    });
+
+    test('the Data Migration page, with a dry run shown, has no serious or critical accessibility violation', async ({
+      atrium,
+      page,
+      signInAs,
+    }) => {
+      const org = await createOrganizationWithAdmin(atrium.db);
+      await signInAs(org.admin);
+      const found = await audit(page, [
+        {
+          name: '/data-migration with a dry run',
+          url: '/data-migration',
+          open: async (p) => {
+            await p.getByLabel('CSV file').setInputFiles({
+              name: 'people.csv',
+              mimeType: 'text/csv',
+              buffer: Buffer.from('First name,Last name,E-mail\nAda,Lovelace,ada@nowhere.test\n'),
+            });
+            await p.getByRole('button', { name: 'Check the file' }).click();
+            await expect(p.getByTestId('dry-run')).toBeVisible();
           },
         },
       ]);

@@ -23,23 +23,23 @@ function DryRunResult({ result }: { result: DryRun }) {
       <h3 id="dry-run-heading" className="h6">
         Dry run: {plural(result.totalRows, 'row')} read as {USER_IMPORT_FORMAT_LABELS[result.format]}
       </h3>
-      <dl className="row row-cols-2 row-cols-md-4 g-2 mb-3 atrium-import-counts">
+      <ul className="row row-cols-2 row-cols-md-4 g-2 mb-3 list-unstyled" aria-label="Dry run counts">
         {items.map((item) => (
-          <div key={item.label} className="col">
+          <li key={item.label} className="col">
             <div className="border rounded p-2 h-100">
-              <dt className="small text-body-secondary fw-normal">{item.label}</dt>
-              <dd className={`h4 mb-0 ${item.tone}`}>{item.value.toLocaleString('en')}</dd>
+              <span className="d-block small text-body-secondary">{item.label}</span>
+              <span className={`d-block h4 mb-0 ${item.tone}`}>{item.value.toLocaleString('en')}</span>
             </div>
-          </div>
+          </li>
         ))}
-      </dl>
+      </ul>
       {result.errors.length > 0 ? (
         <>
           <p className="mb-2">
             Rows with errors are skipped by the import. Fix them in the file and check it again, or import the
             other rows now.
           </p>
-          <div className="table-responsive atrium-import-errors">
+          <div className="table-responsive" tabIndex={0} role="region" aria-label="Rows with errors">
             <table className="table table-sm align-middle mb-0">
               <caption className="visually-hidden">Rows with errors</caption>
               <thead>
