@@ -100,6 +100,36 @@ const wizardSession = await signInAs(atrium.db, {
   organizationId: wizardOrg.organizationId,
 });
 
+// A finished import on the Data Migration page: Google Workspace's export, one row in error.
+const importCsv = [
+  'First Name [Required],Last Name [Required],Email Address [Required],Password [Required],Org Unit Path [Required]',
+  'Margaret,Hamilton,margaret@acme.example,****,/Engineering',
+  'Linus,Torvalds,linus@acme.example,****,/Engineering',
+  'Radia,Perlman,radia@acme.example,****,/',
+  'Grace,Hopper,grace@acme.example,****,/Research',
+  'Weak,Password,weak@acme.example,password,/',
+].join('\n');
+const importRes = await atrium.app.inject({
+  method: 'POST',
+  url: '/api/migration/user-imports?fileName=google-users.csv',
+  payload: importCsv,
+  headers: { ...session.headers, 'content-type': 'text/csv' },
+});
+if (importRes.statusCode !== 202) throw new Error(`import: ${importRes.statusCode} ${importRes.body}`);
+await atrium.app.jobs.drain();
+
+const dryRunCsv = Buffer.from(
+  [
+    'First name,Last name,E-mail,Groups,Password',
+    'Margaret,Hamilton,margaret@acme.example,Engineering,',
+    'Tim,Berners-Lee,tim@acme.example,Engineering; Research,',
+    'Weak,Password,weak@acme.example,,password',
+    'Hank,Scorpio,hank@globex.example,,',
+    'Tim,Again,tim@acme.example,,',
+    'Frances,Allen,frances@acme.example,Research,',
+  ].join('\n'),
+);
+
 const pages: [name: string, url: string][] = [
   ['dashboard', '/dashboard'],
   ['organization', '/organization'],
@@ -113,6 +143,7 @@ const pages: [name: string, url: string][] = [
   ['apps-catalog', '/apps/catalog'],
   ['app-install', '/apps/install/wiki'],
   ['activity', '/activity'],
+  ['data-migration', '/data-migration'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
   ['application', '/application'],
@@ -169,6 +200,14 @@ for (const width of WIDTHS) {
   await page.getByPlaceholder('Search . . .').press('ArrowDown');
   await page.getByPlaceholder('Search . . .').press('ArrowDown');
   await shoot(page, width, 'search-results');
+  // A dry run with errors, as the admin reads it before importing.
+  await page.goto(`${origin}/data-migration`);
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: dryRunCsv });
+  await page.getByRole('button', { name: 'Check the file' }).click();
+  await page.getByTestId('dry-run').waitFor();
+  await shoot(page, width, 'data-migration-dry-run');
 
   const wizard = await browser.newContext({ viewport: { width, height: 800 } });
   const [wizardName, wizardValue] = wizardSession.cookie.split('=') as [string, string];

@@ -153,6 +153,31 @@ for (const width of widths) {
       expect(found.length, `Serious or critical violations:\n${readable(found)}`).toBe(0);
     });
 
+    test('the Data Migration page, with a dry run shown, has no serious or critical accessibility violation', async ({
+      atrium,
+      page,
+      signInAs,
+    }) => {
+      const org = await createOrganizationWithAdmin(atrium.db);
+      await signInAs(org.admin);
+      const found = await audit(page, [
+        {
+          name: '/data-migration with a dry run',
+          url: '/data-migration',
+          open: async (p) => {
+            await p.getByLabel('CSV file').setInputFiles({
+              name: 'people.csv',
+              mimeType: 'text/csv',
+              buffer: Buffer.from('First name,Last name,E-mail\nAda,Lovelace,ada@nowhere.test\n'),
+            });
+            await p.getByRole('button', { name: 'Check the file' }).click();
+            await expect(p.getByTestId('dry-run')).toBeVisible();
+          },
+        },
+      ]);
+      expect(found.length, `Serious or critical violations:\n${readable(found)}`).toBe(0);
+    });
+
     test("a user's screen has no serious or critical accessibility violation", async ({
       atrium,
       page,

@@ -184,7 +184,7 @@ test.describe('sidebar entries', () => {
       ['Domain', '/domain'],
       ['Users', '/users'],
       ['Groups', '/groups'],
-      ['Data Migration', '/404'],
+      ['Data Migration', '/data-migration'],
       ['Mail Settings', '/404'],
       ['Subscriptions', '/404'],
       ['Apps', '/apps'],

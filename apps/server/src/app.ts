@@ -17,6 +17,8 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { migrationRoutes } from './modules/migration/migration.routes.ts';
+import type { MigrationDeps } from './modules/migration/user-import.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -44,6 +46,8 @@ export interface AppDeps {
    * tests. The job queue's worker runs in every app, tests included: mail is sent only by it.
    */
   runJobs?: boolean;
+  /** Tests: the CSV import's batch size and a hook after each committed batch. */
+  migration?: Pick<MigrationDeps, 'importBatchSize' | 'afterImportBatch'>;
   /** Delivers mail instead of SMTP or the outbox (benchmarks); messages still go through the queue. */
   deliverMail?: MailDelivery;
 }
@@ -96,6 +100,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(organizationProfileRoutes({ db, config }));
   await app.register(dashboardRoutes({ db }));
   await app.register(searchRoutes({ db }));
+  await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

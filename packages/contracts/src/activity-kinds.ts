@@ -8,6 +8,7 @@ export const activityKinds = [
   { value: 'user', label: 'Users' },
   { value: 'group', label: 'Groups' },
   { value: 'app', label: 'Apps' },
+  { value: 'migration', label: 'Data Migration' },
 ] as const;
 
 /** 'system' filters the entries without a user actor. */

@@ -51,7 +51,8 @@ export const usersPageSchema = z.object({
 });
 export type UsersPage = z.infer<typeof usersPageSchema>;
 
-const personName = (label: string) =>
+/** A first or last name (the add-user form, the CSV import). */
+export const personName = (label: string) =>
   labelText(
     z.string().trim().min(1, `Enter the ${label}`).max(100, `Use at most 100 characters for the ${label}`),
   );

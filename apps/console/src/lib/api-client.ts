@@ -38,6 +38,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
+  /** A file sent as the raw body with its own type (a CSV upload), instead of JSON. */
+  file?: { data: Blob; contentType: string };
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;
 }
@@ -67,6 +69,7 @@ export async function apiRequest<T>(path: ApiPath, options: RequestOptions = {})
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.file) headers['Content-Type'] = options.file.contentType;
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
 
   let response: Response;
@@ -75,7 +78,11 @@ export async function apiRequest<T>(path: ApiPath, options: RequestOptions = {})
       method,
       headers,
       credentials: 'same-origin',
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.file
+        ? options.file.data
+        : options.body === undefined
+          ? null
+          : JSON.stringify(options.body),
       signal: options.signal ?? null,
     });
   } catch (cause) {

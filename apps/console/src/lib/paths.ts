@@ -25,6 +25,7 @@ export const routes = {
   userDetail: '/users/:userId',
   invite: '/invite/:token',
   resetPassword: '/reset-password/:token',
+  dataMigration: '/data-migration',
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -61,6 +62,7 @@ export const paths = {
   userDetail: (userId: string) => `/users/${encodeURIComponent(userId)}`,
   invite: (token: string) => `/invite/${encodeURIComponent(token)}`,
   resetPassword: (token: string) => `/reset-password/${encodeURIComponent(token)}`,
+  dataMigration: () => routes.dataMigration,
 } as const satisfies Record<RouteName, (...args: never[]) => string>;
 
 /** Server addresses the browser navigates to (not fetched). */
@@ -71,6 +73,8 @@ export const serverPaths = {
     const params = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => !!e[1]));
     return `/api/users/export.csv${params.size ? `?${params}` : ''}`;
   },
+  /** An import's result: every row with what was done with it (a plain GET with the session cookie). */
+  userImportResult: (id: string) => `/api/migration/user-imports/${encodeURIComponent(id)}/result.csv`,
   /** Single sign-on for the console; back to `returnTo` (a console path) afterwards. */
   ssoStart: (returnTo?: string) =>
     returnTo && returnTo !== '/' ? `/api/sso/start?${new URLSearchParams({ returnTo })}` : '/api/sso/start',

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTrx } from '../db/database.ts';
-import { enqueue } from '../modules/jobs/jobs.repository.ts';
+import { enqueue, enqueueMany } from '../modules/jobs/jobs.repository.ts';
 import { PermanentJobError, type JobWorker } from '../modules/jobs/job-worker.ts';
 import { decryptSecret, deriveKey, encryptSecret } from './crypto.ts';
 
@@ -25,6 +25,11 @@ export interface Mailer {
    * (a code and its e-mail commit together). Returns the job id for `deliverNow`.
    */
   queue(db: DbOrTrx, message: MailMessage): Promise<string>;
+  /**
+   * Queues many messages in one statement, each not before its `runAt` (an import spaces its
+   * invitations out so the mail server is not flooded). The worker sends them when due.
+   */
+  queueMany(db: DbOrTrx, messages: Array<{ message: MailMessage; runAt: Date }>): Promise<void>;
   /**
    * Sends a queued message now if it is due, waiting a few seconds at most. False when it has
    * not gone out yet: the queue keeps retrying it with backoff.
@@ -91,6 +96,16 @@ export function createMailer(
         payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
         maxAttempts: MAIL_MAX_ATTEMPTS,
       }),
+    queueMany: (trx, messages) =>
+      enqueueMany(
+        trx,
+        messages.map(({ message, runAt }) => ({
+          kind: MAIL_JOB,
+          payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
+          maxAttempts: MAIL_MAX_ATTEMPTS,
+          runAt,
+        })),
+      ),
     async deliverNow(jobId) {
       try {
         return (await worker.runNow(jobId, DELIVER_NOW_WAIT_MS)) === 'done';

@@ -36,6 +36,37 @@ export async function issueSetPasswordLink(
   return { token, expiresAt: row.expires_at };
 }
 
+/**
+ * Invitation links for several new users at once (they have no earlier link): one insert.
+ * Returns each user's token.
+ */
+export async function issueInviteLinks(
+  db: DbOrTrx,
+  organizationId: string,
+  userIds: string[],
+): Promise<Map<string, { token: string; expiresAt: Date }>> {
+  const result = new Map<string, { token: string; expiresAt: Date }>();
+  if (userIds.length === 0) return result;
+  const tokens = userIds.map(() => randomToken());
+  const rows = await db
+    .insertInto('invitations')
+    .values(
+      userIds.map((userId, i) => ({
+        token_hash: sha256(tokens[i]!),
+        user_id: userId,
+        organization_id: organizationId,
+        purpose: 'invite' as const,
+        expires_at: sql<Date>`now() + make_interval(hours => ${SET_PASSWORD_LINK_HOURS})`,
+      })),
+    )
+    .returning(['user_id', 'token_hash', 'expires_at'])
+    .execute();
+  const tokenOf = new Map(tokens.map((t) => [sha256(t), t]));
+  for (const row of rows)
+    result.set(row.user_id, { token: tokenOf.get(row.token_hash)!, expiresAt: row.expires_at });
+  return result;
+}
+
 /** Unused links of a user stop working (the user got a password another way, or is suspended). */
 export async function revokeSetPasswordLinks(
   db: DbOrTrx,

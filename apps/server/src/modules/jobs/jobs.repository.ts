@@ -34,6 +34,23 @@ export async function enqueue(db: DbOrTrx, job: NewJob): Promise<string> {
   return row.id;
 }
 
+/** Queues several jobs in one statement (a batch of invitation e-mails, say). */
+export async function enqueueMany(db: DbOrTrx, jobs: NewJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .insertInto('jobs')
+    .values(
+      jobs.map((job) => ({
+        kind: job.kind,
+        payload: JSON.stringify(job.payload ?? {}),
+        max_attempts: job.maxAttempts ?? 5,
+        run_at: job.runAt ?? sql<Date>`now()`,
+        organization_id: job.organizationId ?? null,
+      })),
+    )
+    .execute();
+}
+
 /**
  * Claims up to `limit` due jobs of the given kinds: queued ones whose time has come, and running
  * ones whose lock lapsed (their worker died). SKIP LOCKED lets several workers, in several

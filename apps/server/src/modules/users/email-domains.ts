@@ -23,6 +23,45 @@ export async function emailDomainsFor(
   return { domains, anyDomain: allowUnverified };
 }
 
+export type EmailDomainProblem = 'verified-elsewhere' | 'no-verified-domain' | 'not-verified';
+
+/**
+ * Why the organisation may not create addresses on `domain`, or null when it may: the one rule
+ * for the add-user form and the CSV import (each words it for its reader). `verifiedElsewhere`:
+ * another organisation verified the domain.
+ */
+export function emailDomainProblem(
+  allowed: EmailDomains,
+  domain: string,
+  verifiedElsewhere: boolean,
+): EmailDomainProblem | null {
+  if (allowed.domains.includes(domain)) return null;
+  if (allowed.anyDomain) return verifiedElsewhere ? 'verified-elsewhere' : null;
+  return allowed.domains.length === 0 ? 'no-verified-domain' : 'not-verified';
+}
+
+const FORM_MESSAGES: Record<EmailDomainProblem, string> = {
+  'verified-elsewhere': 'This domain cannot be used here. Add a domain on the Domains page.',
+  'no-verified-domain':
+    'Your organisation has no verified domain yet. Add and verify one on the Domains page first.',
+  'not-verified': 'Choose one of your organisation’s verified domains',
+};
+
+/** Which of `domains` another organisation has verified (their addresses belong to them). */
+export async function domainsVerifiedElsewhere(
+  db: DbOrTrx,
+  organizationId: string,
+  domains: string[],
+): Promise<Set<string>> {
+  if (domains.length === 0) return new Set();
+  const { rows } = await sql<{ name: string }>`
+    select distinct name from domains
+    where name in (${sql.join(domains)}) and state = 'verified' and organization_id <> ${organizationId}`.execute(
+    db,
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
 /** Refuses a domain the organisation may not create addresses on. */
 export async function assertEmailDomainAllowed(
   db: DbOrTrx,
@@ -31,19 +70,10 @@ export async function assertEmailDomainAllowed(
   allowUnverified: boolean,
 ): Promise<void> {
   const allowed = await emailDomainsFor(db, organizationId, allowUnverified);
-  if (allowed.domains.includes(domain)) return;
-  if (allowed.anyDomain) {
-    const { rows } = await sql<{ one: number }>`
-      select 1 as one from domains
-      where name = ${domain} and state = 'verified' and organization_id <> ${organizationId}
-      limit 1`.execute(db);
-    if (rows.length === 0) return;
-    throw fieldError('domain', 'This domain cannot be used here. Add a domain on the Domains page.');
-  }
-  throw fieldError(
-    'domain',
-    allowed.domains.length === 0
-      ? 'Your organisation has no verified domain yet. Add and verify one on the Domains page first.'
-      : 'Choose one of your organisation’s verified domains',
-  );
+  const elsewhere =
+    !allowed.domains.includes(domain) && allowed.anyDomain
+      ? (await domainsVerifiedElsewhere(db, organizationId, [domain])).has(domain)
+      : false;
+  const problem = emailDomainProblem(allowed, domain, elsewhere);
+  if (problem) throw fieldError('domain', FORM_MESSAGES[problem]);
 }

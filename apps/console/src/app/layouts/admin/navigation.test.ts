@@ -38,7 +38,7 @@ describe('navigation config', () => {
       Domain: '/domain',
       Users: '/users',
       Groups: '/groups',
-      'Data Migration': '/404',
+      'Data Migration': '/data-migration',
       'Mail Settings': '/404',
       Subscriptions: '/404',
       Apps: '/apps',

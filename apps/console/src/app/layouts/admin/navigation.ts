@@ -58,7 +58,7 @@ export const navigation: NavigationItem[] = [
         title: 'Data Migration',
         type: 'item',
         icon: DatabaseZap,
-        url: routes.notFound,
+        url: routes.dataMigration,
       },
       { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.notFound },
       { id: 'subscriptions', title: 'Subscriptions', type: 'item', icon: CreditCard, url: routes.notFound },

@@ -5,6 +5,9 @@ const ACTION_WORDS: Record<string, string> = {
   dns: 'DNS',
   'dns.record_published': 'DNS record published',
   'dns.record_failed': 'DNS record could not be published',
+  'migration.user_import_started': 'User import started',
+  'migration.user_import_finished': 'User import finished',
+  'migration.user_import_cancelled': 'User import cancelled',
 };
 
 /** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */

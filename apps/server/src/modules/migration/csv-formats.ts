@@ -1,0 +1,243 @@
+import type { Readable } from 'node:stream';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type UserImportFormat } from '@atrium/contracts/migration';
+import { parse } from 'csv-parse';
+import { AppError, badRequest } from '../../lib/errors.ts';
+
+/**
+ * The three user files the import reads (PRODUCT.md §4.12), recognised from their header:
+ * Atrium's own export (modules/users/users-export.ts), Google Workspace's user export and
+ * Microsoft 365's. Column names are compared without case, spaces and bracketed notes
+ * ("First Name [Required]" is "first name").
+ */
+
+/** One data row as the file gave it, before any rule is applied. */
+export interface RawUserRow {
+  /** As a spreadsheet numbers it: the header is row 1. */
+  row: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  groups: string[];
+  /** Empty when the file has none (or Google's masked "********"). */
+  password: string;
+  invite: boolean;
+  /** A problem the file itself has on this row (a password hash, say). */
+  problem?: string;
+}
+
+interface Columns {
+  firstName: number;
+  lastName: number;
+  email: number;
+  groups: number[];
+  /** Google's Org Unit Path: its path becomes a group. */
+  orgUnit: number;
+  password: number;
+  passwordHashFunction: number;
+  invite: number;
+  displayName: number;
+}
+
+const normalize = (name: string) =>
+  name
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[\s_]+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+const SIGNATURES: Array<{ format: UserImportFormat; email: string[] }> = [
+  { format: 'microsoft', email: ['user principal name'] },
+  { format: 'google', email: ['email address'] },
+  { format: 'atrium', email: ['e-mail', 'email'] },
+];
+
+export const UNRECOGNISED_HEADER =
+  'The first row of the file is not a header this import knows. Use Atrium’s users export ' +
+  '(First name, Last name, E-mail, Groups), Google Workspace’s user export (First Name [Required], ' +
+  'Last Name [Required], Email Address [Required], …) or Microsoft 365’s (User principal name, First name, ' +
+  'Last name, …).';
+
+/** Which format a header is and where its columns are; a 400 naming what is missing otherwise. */
+export function recognizeHeader(header: string[]): { format: UserImportFormat; columns: Columns } {
+  const names = header.map(normalize);
+  const at = (...candidates: string[]) => names.findIndex((n) => candidates.includes(n));
+  const signature = SIGNATURES.find((s) => at(...s.email) >= 0);
+  if (!signature) throw badRequest(UNRECOGNISED_HEADER);
+  const columns: Columns = {
+    email: at(...signature.email),
+    firstName: at('first name', 'given name'),
+    lastName: at('last name', 'surname'),
+    groups: names.flatMap((n, i) => (n === 'groups' || n === 'group' ? [i] : [])),
+    orgUnit: signature.format === 'google' ? at('org unit path') : -1,
+    password: at('password'),
+    passwordHashFunction: at('password hash function'),
+    invite: at('send invitation', 'invite'),
+    displayName: at('display name'),
+  };
+  if (columns.firstName < 0 && columns.displayName < 0) {
+    throw badRequest('The file has no “First name” column. Add it to the header row.');
+  }
+  if (columns.lastName < 0 && columns.displayName < 0) {
+    throw badRequest('The file has no “Last name” column. Add it to the header row.');
+  }
+  return { format: signature.format, columns };
+}
+
+const YES = new Set(['yes', 'y', 'true', '1', 'x', 'invite', 'oui', 'ja']);
+
+/** Several groups in one cell, separated by semicolons (as Atrium's export writes them). */
+const splitGroups = (cell: string) =>
+  cell
+    .split(';')
+    .map((g) => g.trim())
+    .filter(Boolean);
+
+export function toRawRow(columns: Columns, record: string[], row: number): RawUserRow {
+  const cell = (i: number) => (i >= 0 ? (record[i] ?? '').trim() : '');
+  let firstName = cell(columns.firstName);
+  let lastName = cell(columns.lastName);
+  // Microsoft 365 leaves first and last name empty for some accounts; the display name has both.
+  if (!firstName && !lastName && columns.displayName >= 0) {
+    const display = cell(columns.displayName).split(/\s+/).filter(Boolean);
+    firstName = display.slice(0, -1).join(' ') || (display[0] ?? '');
+    lastName = display.length > 1 ? display.at(-1)! : '';
+  }
+  const groups = columns.groups.flatMap((i) => splitGroups(cell(i)));
+  const orgUnit = cell(columns.orgUnit).replace(/^\/+|\/+$/g, '');
+  if (orgUnit) groups.push(orgUnit);
+  let password = cell(columns.password);
+  // Google's export masks passwords: nothing to import.
+  if (/^\*+$/.test(password)) password = '';
+  const raw: RawUserRow = {
+    row,
+    firstName,
+    lastName,
+    email: cell(columns.email).toLowerCase(),
+    groups,
+    password,
+    invite: YES.has(cell(columns.invite).toLowerCase()),
+  };
+  if (password && cell(columns.passwordHashFunction)) {
+    raw.problem = 'The password is a hash, which cannot be imported. Leave it empty or send an invitation';
+  }
+  return raw;
+}
+
+/** Comma or semicolon: whichever the header line has more of, outside quotes. */
+function delimiterOf(firstLine: string): ',' | ';' {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const ch of firstLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === ',') commas++;
+    else if (!quoted && ch === ';') semicolons++;
+  }
+  return semicolons > commas ? ';' : ',';
+}
+
+export const FILE_TOO_LARGE = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into several files.`;
+export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en')} rows. Split it into several files.`;
+
+/**
+ * Reads an uploaded CSV as it arrives: UTF-8 with or without BOM, comma or semicolon separated,
+ * quoted fields. Yields the format first, then the data rows one by one, so a file of 150,000
+ * rows never sits in memory whole. Bad files are 400s naming the problem.
+ */
+export async function* readUserCsv(
+  input: Readable,
+): AsyncGenerator<{ format: UserImportFormat } | RawUserRow> {
+  let bytes = 0;
+  let head = '';
+  const chunks: Buffer[] = [];
+  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+  // Enough of the file to see its first line and so its delimiter.
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    bytes += chunk.length;
+    chunks.push(chunk);
+    head = Buffer.concat(chunks).toString('utf8');
+    if (/[\r\n]/.test(head) || head.length > 64 * 1024) break;
+  }
+  if (bytes > IMPORT_MAX_BYTES) throw new AppError(413, 'file_too_large', FILE_TOO_LARGE);
+  if (head.replace(/^\uFEFF/, '').trim() === '') throw badRequest('The file is empty.');
+  const delimiter = delimiterOf(head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!);
+
+  const parser = parse({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: false,
+  });
+  const feed = async () => {
+    try {
+      for (const chunk of chunks) if (!parser.write(chunk)) await onceDrained(parser);
+      for (;;) {
+        if (parser.destroyed) {
+          // The reader stopped (a bad row, say): the rest of the upload is not read.
+          await iterator.return?.();
+          return;
+        }
+        const next = await iterator.next();
+        if (next.done) break;
+        const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+        bytes += chunk.length;
+        if (bytes > IMPORT_MAX_BYTES) {
+          parser.destroy(new AppError(413, 'file_too_large', FILE_TOO_LARGE));
+          return;
+        }
+        if (parser.destroyed) continue;
+        if (!parser.write(chunk)) await onceDrained(parser);
+      }
+      if (!parser.destroyed) parser.end();
+    } catch (error) {
+      parser.destroy(error as Error);
+    }
+  };
+  void feed();
+
+  let columns: Columns | undefined;
+  let index = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!columns) {
+        const recognized = recognizeHeader(record);
+        columns = recognized.columns;
+        yield { format: recognized.format };
+        continue;
+      }
+      index++;
+      if (index > IMPORT_MAX_ROWS) throw badRequest(TOO_MANY_ROWS);
+      // Row 1 is the header, so the first data record is row 2.
+      yield toRawRow(columns, record, index + 1);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('CSV_')) {
+      const line = (error as { lines?: number }).lines;
+      throw badRequest(
+        `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${(error as Error).message.replace(/^Invalid [^:]*: /, '')}`,
+      );
+    }
+    throw error;
+  } finally {
+    if (!parser.destroyed) parser.destroy();
+  }
+  if (!columns) throw badRequest('The file is empty.');
+}
+
+function onceDrained(parser: NodeJS.EventEmitter): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.on('drain', done);
+    parser.on('close', done);
+  });
+}

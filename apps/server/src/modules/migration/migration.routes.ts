@@ -1,0 +1,187 @@
+import { Readable } from 'node:stream';
+import {
+  dryRunSchema,
+  IMPORT_MAX_BYTES,
+  migrationJobsSchema,
+  userImportJobSchema,
+  userImportParamsSchema,
+  userImportQuerySchema,
+} from '@atrium/contracts/migration';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/errors.ts';
+import type { JobWorker } from '../jobs/job-worker.ts';
+import { actorOf } from '../organizations/actor.ts';
+import { principalOf } from '../../plugins/auth-guard.ts';
+import { csvRow } from '../users/users-export.ts';
+import { FILE_TOO_LARGE } from './csv-formats.ts';
+import { resultRows } from './user-import.repository.ts';
+import {
+  cancelImport,
+  dryRun,
+  getUserImport,
+  listUserImports,
+  registerUserImportJob,
+  startImport,
+  toJob,
+  type MigrationDeps,
+} from './user-import.service.ts';
+
+const ADMIN = { access: 'admin' as const };
+const TAGS = ['migration'];
+const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
+
+/**
+ * The uploaded file, as a stream: the body is sent raw as `text/csv` (no multipart: one file,
+ * nothing else), read as it arrives and never held whole. Up to IMPORT_MAX_BYTES (20 MB), which
+ * holds 150,000 rows of typical length with room to spare.
+ */
+function csvBody(request: FastifyRequest): Readable {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!CSV_TYPES.includes(type)) {
+    throw new AppError(
+      415,
+      'unsupported_media_type',
+      'Send the file as the request body with Content-Type text/csv',
+    );
+  }
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (length > IMPORT_MAX_BYTES) throw new AppError(413, 'file_too_large', FILE_TOO_LARGE);
+  return request.raw;
+}
+
+/** Data Migration (PRODUCT.md §4.12): users from a CSV file. Admins only; other orgs' imports are 404. */
+export const migrationRoutes =
+  (deps: MigrationDeps & { jobs: JobWorker }): FastifyPluginAsyncZod =>
+  async (app) => {
+    registerUserImportJob(deps.jobs, deps, app.log.child({ module: 'migration' }));
+    // The body stays a stream for the handler (request.raw); nothing is buffered here.
+    app.addContentTypeParser(CSV_TYPES, (_request, _payload, done) => done(null, undefined));
+
+    app.get(
+      '/api/migration/jobs',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'listMigrationJobs',
+          tags: TAGS,
+          summary: 'The latest migration jobs of every kind, running and finished, newest first',
+          response: { 200: migrationJobsSchema },
+        },
+      },
+      async (request) => ({ jobs: await listUserImports(deps.db, principalOf(request).organizationId) }),
+    );
+
+    app.post(
+      '/api/migration/user-imports/dry-run',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'dryRunUserImport',
+          tags: TAGS,
+          summary: 'Check a user file (raw text/csv body) without writing anything: counts and each error',
+          consumes: ['text/csv'],
+          response: { 200: dryRunSchema },
+        },
+      },
+      async (request) => dryRun(deps, actorOf(request), csvBody(request)),
+    );
+
+    app.post(
+      '/api/migration/user-imports',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'startUserImport',
+          tags: TAGS,
+          summary: 'Import a user file (raw text/csv body) as a background job',
+          consumes: ['text/csv'],
+          querystring: userImportQuerySchema,
+          response: { 202: userImportJobSchema },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await startImport(deps, deps.jobs, actorOf(request), csvBody(request), request.query.fileName),
+          ),
+    );
+
+    app.get(
+      '/api/migration/user-imports/:id',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'getUserImport',
+          tags: TAGS,
+          summary: 'One import with its progress',
+          params: userImportParamsSchema,
+          response: { 200: userImportJobSchema },
+        },
+      },
+      async (request) =>
+        toJob(await getUserImport(deps.db, principalOf(request).organizationId, request.params.id)),
+    );
+
+    app.post(
+      '/api/migration/user-imports/:id/cancel',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'cancelUserImport',
+          tags: TAGS,
+          summary: 'Stop an import after the batch in progress; what was written stays',
+          params: userImportParamsSchema,
+          response: { 200: userImportJobSchema },
+        },
+      },
+      async (request) => cancelImport(deps, actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/migration/user-imports/:id/result.csv',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'downloadUserImportResult',
+          tags: TAGS,
+          summary: 'Every row of the file with what the import did with it (CSV, streamed)',
+          params: userImportParamsSchema,
+          produces: ['text/csv'],
+        },
+      },
+      async (request, reply) => {
+        const job = await getUserImport(deps.db, principalOf(request).organizationId, request.params.id);
+        const finished = job.status !== 'queued' && job.status !== 'running';
+        async function* rows() {
+          yield '\uFEFF' + csvRow(['Row', 'E-mail', 'First name', 'Last name', 'Status', 'Message']);
+          let after = 0;
+          for (;;) {
+            const page = await resultRows(deps.db, job.id, after, 2000);
+            if (page.length === 0) return;
+            let chunk = '';
+            for (const r of page) {
+              const status = r.outcome ?? (finished ? 'not imported' : 'pending');
+              chunk += csvRow([
+                String(r.row_number),
+                r.email,
+                r.first_name,
+                r.last_name,
+                status,
+                r.message ?? '',
+              ]);
+            }
+            yield chunk;
+            after = page.at(-1)!.row_number;
+          }
+        }
+        const base = job.file_name.replace(/\.csv$/i, '').replace(/[^\w.-]+/g, '_') || 'import';
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${base}-result.csv"`)
+          .header('cache-control', 'no-store')
+          .send(Readable.from(rows()));
+      },
+    );
+  };

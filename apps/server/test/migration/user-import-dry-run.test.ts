@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { addDomain } from '../users/helpers.ts';
+import { dryRun, fixture, upload, usersOf } from './helpers.ts';
+
+let t: TestApp;
+let orgId: string;
+let admin: TestSession;
+let member: TestSession;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const org = await createOrganizationWithAdmin(t.db);
+  const other = await createOrganizationWithAdmin(t.db);
+  orgId = org.id;
+  admin = await signInAs(t.db, org.admin);
+  member = await signInAs(t.db, await createUser(t.db, org.id));
+  await addDomain(t.db, org.id, 'acme.test', 'verified');
+  await addDomain(t.db, org.id, 'pending.acme.test', 'pending');
+  await addDomain(t.db, other.id, 'other.test', 'verified');
+  await createUser(t.db, other.id, { email: 'taken@other.test' });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('dry run of a user file', () => {
+  it('reads Atrium’s own export: BOM, quoted fields, several groups per cell', async () => {
+    const before = await usersOf(t, orgId);
+    const result = await dryRun(t, admin, fixture('atrium-export.csv'));
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      format: 'atrium',
+      totalRows: 4,
+      counts: { create: 4, update: 0, unchanged: 0, errors: 0 },
+      errors: [],
+    });
+    // Nothing is written by a dry run.
+    expect(await usersOf(t, orgId)).toEqual(before);
+    const groups = await t.db
+      .selectFrom('groups')
+      .select('name')
+      .where('organization_id', '=', orgId)
+      .execute();
+    expect(groups.map((g) => g.name)).toEqual(['Dashboard']);
+  });
+
+  it('reads Google Workspace’s user export (masked passwords, org unit paths)', async () => {
+    const result = await dryRun(t, admin, fixture('google-export.csv'));
+    expect(result.body).toMatchObject({ format: 'google', totalRows: 3, counts: { create: 3, errors: 0 } });
+  });
+
+  it('reads Microsoft 365’s user export (names from the display name when empty)', async () => {
+    const result = await dryRun(t, admin, fixture('microsoft-export.csv'));
+    expect(result.body).toMatchObject({
+      format: 'microsoft',
+      totalRows: 3,
+      counts: { create: 3, errors: 0 },
+    });
+  });
+
+  it('reads a semicolon-separated file with quoted semicolons and doubled quotes', async () => {
+    const result = await dryRun(t, admin, fixture('semicolon-passwords.csv'));
+    expect(result.body).toMatchObject({ format: 'atrium', totalRows: 2, counts: { create: 2, errors: 0 } });
+  });
+
+  it('lists every error with its row number and a reason', async () => {
+    const result = await dryRun(t, admin, fixture('with-errors.csv'));
+    expect(result.status).toBe(200);
+    expect(result.body.counts).toEqual({ create: 1, update: 0, unchanged: 0, errors: 5 });
+    expect(result.body.errors).toEqual([
+      {
+        row: 3,
+        email: 'someone@unknown.test',
+        message: 'Unknown domain: unknown.test is not one of your organisation’s verified domains',
+      },
+      {
+        row: 4,
+        email: 'taken@other.test',
+        message: 'This address is already in use in another organisation',
+      },
+      {
+        row: 5,
+        email: 'weak@acme.test',
+        message: 'Password: This password is too common. Choose one that is harder to guess',
+      },
+      {
+        row: 6,
+        email: 'badgroup@acme.test',
+        message:
+          'Group “This group name is far too long to be a group name in Atrium at all really”: Use at most 64 characters',
+      },
+      { row: 7, email: 'ok@acme.test', message: 'Duplicate row: the same e-mail address is on row 2' },
+    ]);
+  });
+
+  it('refuses a pending domain, a missing name and a malformed address', async () => {
+    const csv = [
+      'First name,Last name,E-mail',
+      'Pat,Pending,pat@pending.acme.test',
+      ',Nameless,nameless@acme.test',
+      'No,At,not-an-address',
+      'Two,Dots,two..dots@acme.test',
+    ].join('\n');
+    const result = await dryRun(t, admin, csv);
+    expect(result.body.errors).toEqual([
+      {
+        row: 2,
+        email: 'pat@pending.acme.test',
+        message: 'Unknown domain: pending.acme.test is not one of your organisation’s verified domains',
+      },
+      { row: 3, email: 'nameless@acme.test', message: 'Enter the first name' },
+      { row: 4, email: 'not-an-address', message: '“not-an-address” is not an e-mail address' },
+      {
+        row: 5,
+        email: 'two..dots@acme.test',
+        message:
+          'E-mail address: Use letters, digits and . _ - + only, with no dot at the start or end or two dots in a row',
+      },
+    ]);
+  });
+
+  it('says which users would be updated and which are unchanged', async () => {
+    const csv = [
+      'First name,Last name,E-mail,Groups',
+      'Existing,Same,same@acme.test,',
+      'Renamed,Person,renamed@acme.test,',
+      'Grouped,Person,grouped@acme.test,New group',
+    ].join('\n');
+    await createUser(t.db, orgId, { email: 'same@acme.test', firstName: 'Existing', lastName: 'Same' });
+    await createUser(t.db, orgId, { email: 'renamed@acme.test', firstName: 'Old', lastName: 'Name' });
+    await createUser(t.db, orgId, { email: 'grouped@acme.test', firstName: 'Grouped', lastName: 'Person' });
+    const result = await dryRun(t, admin, csv);
+    expect(result.body.counts).toEqual({ create: 0, update: 2, unchanged: 1, errors: 0 });
+  });
+
+  it('refuses a file whose header it does not know, naming the formats it reads', async () => {
+    const result = await dryRun(t, admin, 'Name,Mail\nAda,ada@acme.test\n');
+    expect(result.status).toBe(400);
+    expect(result.body.error.message).toMatch(
+      /not a header this import knows.*Google Workspace.*Microsoft 365/,
+    );
+  });
+
+  it('refuses an empty file, a header without rows and broken CSV', async () => {
+    expect((await dryRun(t, admin, '')).body.error.message).toBe('The file is empty.');
+    expect((await dryRun(t, admin, 'First name,Last name,E-mail\n')).body.error.message).toBe(
+      'The file has a header but no rows.',
+    );
+    const broken = await dryRun(t, admin, 'First name,Last name,E-mail\n"Ada,Lovelace,ada@acme.test\n');
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.message).toMatch(/^The file is not valid CSV/);
+  });
+
+  it('wants the file as text/csv', async () => {
+    const result = await upload(t, admin, '/api/migration/user-imports/dry-run', '{}', 'application/json');
+    expect(result.status).toBe(415);
+    expect(result.body.error.message).toBe('Send the file as the request body with Content-Type text/csv');
+  });
+
+  it('refuses a file over 20 MB', async () => {
+    const header = 'First name,Last name,E-mail\n';
+    const row = 'Ada,Lovelace,ada@acme.test\n';
+    const big = header + row.repeat(Math.ceil((21 * 1024 * 1024) / row.length));
+    const result = await dryRun(t, admin, big);
+    expect(result.status).toBe(413);
+    expect(result.body.error.message).toBe('The file is larger than 20 MB. Split it into several files.');
+  });
+
+  it('is for admins only', async () => {
+    const result = await dryRun(t, member, fixture('atrium-export.csv'));
+    expect(result.status).toBe(403);
+  });
+});
