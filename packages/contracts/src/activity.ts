@@ -22,6 +22,7 @@ export const activityKinds = [
   { value: 'user', label: 'Users' },
   { value: 'group', label: 'Groups' },
   { value: 'app', label: 'Apps' },
+  { value: 'subscription', label: 'Subscription' },
 ] as const;
 
 /** 'system' filters the entries without a user actor. */

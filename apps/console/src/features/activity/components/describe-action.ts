@@ -5,6 +5,8 @@ const ACTION_WORDS: Record<string, string> = {
   dns: 'DNS',
   'dns.record_published': 'DNS record published',
   'dns.record_failed': 'DNS record could not be published',
+  'subscription.started': 'Subscription started',
+  'subscription.changed': 'Subscription changed',
 };
 
 /** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */
