@@ -1,0 +1,68 @@
+import type { Plan, SubscriptionHistoryEntry } from '@atrium/contracts/subscriptions';
+import Card from 'react-bootstrap/Card';
+import { dateTime } from '../../../lib/format-time.ts';
+import { plural, STATUS_LABELS } from './format.ts';
+
+/** "Business → Enterprise, 10 → 50 seats": what changed, in words. */
+export function describeChange(entry: SubscriptionHistoryEntry, titleOf: (key: string) => string): string {
+  const { from, to } = entry;
+  if (!from) {
+    return `Started on ${titleOf(to.planKey)}, ${plural(to.seats, 'seat')}, ${STATUS_LABELS[to.status].toLowerCase()}`;
+  }
+  const parts: string[] = [];
+  if (from.planKey !== to.planKey) parts.push(`${titleOf(from.planKey)} → ${titleOf(to.planKey)}`);
+  if (from.seats !== to.seats) parts.push(`${from.seats} → ${plural(to.seats, 'seat')}`);
+  if (from.status !== to.status) parts.push(`${STATUS_LABELS[from.status]} → ${STATUS_LABELS[to.status]}`);
+  return parts.length > 0 ? parts.join(', ') : 'Dates renewed';
+}
+
+const SOURCES = { console: 'Console', operator: 'Operator', system: 'System' } as const;
+
+/** Every change, newest first: when, who (an admin, the operator or the system) and what. */
+export function SubscriptionHistory({
+  history,
+  plans,
+}: {
+  history: SubscriptionHistoryEntry[];
+  plans: Plan[];
+}) {
+  const titleOf = (key: string) => plans.find((p) => p.key === key)?.title ?? key;
+  return (
+    <Card className="atrium-card mb-4">
+      <Card.Body>
+        <Card.Title as="h2" className="h5 mb-3">
+          History
+        </Card.Title>
+        {history.length === 0 ? (
+          <p className="text-body-secondary mb-0">No changes yet.</p>
+        ) : (
+          <div className="table-responsive">
+            <table className="table align-middle mb-0" aria-label="Subscription history">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">By</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.map((entry) => (
+                  <tr key={entry.id}>
+                    <td className="text-nowrap text-body-secondary small">{dateTime(entry.createdAt)}</td>
+                    <td>{describeChange(entry, titleOf)}</td>
+                    <td>
+                      {entry.actorLabel}
+                      {entry.source !== 'system' && entry.actorLabel !== SOURCES[entry.source] ? (
+                        <span className="d-block small text-body-secondary">{SOURCES[entry.source]}</span>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}
