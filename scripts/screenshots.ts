@@ -113,6 +113,7 @@ const pages: [name: string, url: string][] = [
   ['apps-catalog', '/apps/catalog'],
   ['app-install', '/apps/install/wiki'],
   ['activity', '/activity'],
+  ['subscriptions', '/subscriptions'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
   ['application', '/application'],

@@ -64,11 +64,7 @@ export default function SubscriptionsPage() {
               <MailPlanCard />
             </div>
           </div>
-          <ChangePlanForm
-            key={`${data.subscription.plan.key}-${data.subscription.seats}`}
-            subscription={data.subscription}
-            plans={data.plans}
-          />
+          <ChangePlanForm subscription={data.subscription} plans={data.plans} />
           <SubscriptionHistory history={data.history} plans={data.plans} />
         </>
       )}
