@@ -61,7 +61,7 @@ test('an admin at the seat limit reads the error, raises the seats and adds the 
   await page.getByRole('button', { name: 'Update subscription' }).click();
   await expect(page.getByText('Your subscription is now Business with 3 seats.')).toBeVisible();
   await expect(page.getByTestId('seats-usage')).toContainText('2 of 3 used');
-  await expect(page.getByRole('table', { name: 'Subscription history' })).toContainText('2 → 3 seats');
+  await expect(page.getByRole('list', { name: 'Subscription history' })).toContainText('2 → 3 seats');
 
   await addGrace();
   await expect(page.getByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeVisible();

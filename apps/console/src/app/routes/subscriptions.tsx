@@ -55,7 +55,7 @@ export default function SubscriptionsPage() {
       ) : (
         <>
           <StatusNotice status={data.subscription.status} trialEndsAt={data.subscription.trialEndsAt} />
-          <div className="row g-4">
+          <div className="row gx-4">
             <div className="col-lg-7">
               <PlanCard subscription={data.subscription} />
             </div>

@@ -74,7 +74,7 @@ function SeatsLine({ seats }: { seats: { used: number; bought: number } }) {
         style={{ height: '0.35rem' }}
       >
         <span
-          className={`progress-bar ${seats.used >= seats.bought ? 'bg-danger' : ''}`}
+          className={`progress-bar ${seats.used >= seats.bought ? 'bg-danger' : 'bg-primary'}`}
           style={{ width: `${percent}%` }}
         />
       </span>

@@ -34,6 +34,7 @@ function PlanOption({
         <span className="card-body d-block">
           <span className="d-flex align-items-center gap-2 mb-1">
             <Form.Check.Input
+              className="mt-0"
               type="radio"
               name="plan"
               id={`plan-${plan.key}`}
@@ -133,7 +134,7 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
               </div>
             ) : null}
           </fieldset>
-          <Form.Group className="mb-3" controlId="subscription-seats" style={{ maxWidth: '16rem' }}>
+          <Form.Group className="mb-3" controlId="subscription-seats" style={{ maxWidth: '24rem' }}>
             <Form.Label>Number of seats</Form.Label>
             <Form.Control
               type="number"

@@ -16,8 +16,6 @@ export function describeChange(entry: SubscriptionHistoryEntry, titleOf: (key: s
   return parts.length > 0 ? parts.join(', ') : 'Dates renewed';
 }
 
-const SOURCES = { console: 'Console', operator: 'Operator', system: 'System' } as const;
-
 /** Every change, newest first: when, who (an admin, the operator or the system) and what. */
 export function SubscriptionHistory({
   history,
@@ -36,31 +34,17 @@ export function SubscriptionHistory({
         {history.length === 0 ? (
           <p className="text-body-secondary mb-0">No changes yet.</p>
         ) : (
-          <div className="table-responsive">
-            <table className="table align-middle mb-0" aria-label="Subscription history">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">By</th>
-                </tr>
-              </thead>
-              <tbody>
-                {history.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className="text-nowrap text-body-secondary small">{dateTime(entry.createdAt)}</td>
-                    <td>{describeChange(entry, titleOf)}</td>
-                    <td>
-                      {entry.actorLabel}
-                      {entry.source !== 'system' && entry.actorLabel !== SOURCES[entry.source] ? (
-                        <span className="d-block small text-body-secondary">{SOURCES[entry.source]}</span>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="list-group list-group-flush" aria-label="Subscription history">
+            {history.map((entry) => (
+              <li key={entry.id} className="list-group-item px-0">
+                <span className="d-block">{describeChange(entry, titleOf)}</span>
+                <span className="d-block small text-body-secondary">
+                  {entry.actorLabel}
+                  {entry.source === 'console' ? ' (admin)' : ''} · {dateTime(entry.createdAt)}
+                </span>
+              </li>
+            ))}
+          </ul>
         )}
       </Card.Body>
     </Card>
