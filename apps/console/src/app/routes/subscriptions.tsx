@@ -36,6 +36,13 @@ function StatusNotice({ status, trialEndsAt }: { status: string; trialEndsAt: st
     );
   }
   if (status === 'trial' && trialEndsAt) {
+    if (Date.parse(trialEndsAt) < Date.now()) {
+      return (
+        <Alert variant="warning">
+          Your free trial ended on {formatDay(trialEndsAt)}. Contact your provider to keep your plan.
+        </Alert>
+      );
+    }
     return <Alert variant="info">Your free trial runs until {formatDay(trialEndsAt)}.</Alert>;
   }
   return null;

@@ -13,9 +13,10 @@ import { loadAppCatalog } from '../apps/catalog.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { planCatalogOf, planIncludesApp, type CatalogPlan } from './plan-catalog.ts';
 import { lockSubscription, plural } from './subscription-limits.ts';
-import { monthAfter, webhookView } from './subscription-start.ts';
+import { monthAfter, startSubscription, webhookView } from './subscription-start.ts';
 import { queueSubscriptionWebhook } from './subscription-webhook.ts';
 import {
+  findSubscription,
   insertHistory,
   listHistory,
   updateSubscription,
@@ -70,10 +71,8 @@ export async function getSubscription(
   organizationId: string,
 ): Promise<SubscriptionResponse> {
   const catalog = planCatalogOf(deps.config);
-  const { row, plan, usage } = await deps.db.transaction().execute(async (trx) => {
-    const locked = await lockSubscription(trx, deps.config, organizationId);
-    return { ...locked, usage: await usageOf(trx, organizationId) };
-  });
+  const { row, plan } = await readSubscription(deps, organizationId);
+  const usage = await usageOf(deps.db, organizationId);
   const history = await listHistory(deps.db, organizationId, HISTORY_SHOWN);
   return {
     subscription: {
@@ -203,6 +202,18 @@ export async function setPlanAsOperator(
   });
 }
 
+/** The subscription for reading, without a lock; one made before plans existed is started first. */
+async function readSubscription(deps: SubscriptionsDeps, organizationId: string) {
+  let row = await findSubscription(deps.db, organizationId);
+  if (!row) {
+    row = await deps.db.transaction().execute(async (trx) => {
+      await startSubscription(trx, deps.config, organizationId, null);
+      return (await findSubscription(trx, organizationId))!;
+    });
+  }
+  return { row, plan: planCatalogOf(deps.config).planOf(row.plan_key) };
+}
+
 function stateOf(row: SubscriptionRow): SubscriptionState {
   return {
     plan_key: row.plan_key,
@@ -290,10 +301,8 @@ async function applyChange(
  * mail service, what the mailboxes use. Every user has a mailbox.
  */
 export async function getMailPlan(deps: SubscriptionsDeps, organizationId: string): Promise<MailPlan> {
-  const { plan, usage } = await deps.db.transaction().execute(async (trx) => {
-    const locked = await lockSubscription(trx, deps.config, organizationId);
-    return { plan: locked.plan, usage: await usageOf(trx, organizationId) };
-  });
+  const { plan } = await readSubscription(deps, organizationId);
+  const usage = await usageOf(deps.db, organizationId);
   return {
     planKey: plan.key,
     planTitle: plan.title,
