@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config.ts';
 import { loadPlanCatalog, planIncludesApp } from './plan-catalog.ts';
 
-const APPS = ['cloud-storage', 'mail', 'chat', 'office', 'wiki', 'project-management', 'custom'];
+const APPS = ['cloud-storage', 'mail', 'chat', 'office', 'wiki', 'project-management', 'custom'].map(
+  (key) => ({ key, title: key }),
+);
 const dir = mkdtempSync(path.join(tmpdir(), 'atrium-plans-'));
 function file(name: string, text: string): string {
   const p = path.join(dir, name);

@@ -63,8 +63,15 @@ const fileSchema = z.object(
   { message: 'expected an object with a "plans" list' },
 );
 
+export interface AppTemplateName {
+  key: string;
+  title: string;
+}
+
 export interface PlanCatalog {
   plans: CatalogPlan[];
+  /** The app catalog's templates, in its order: what a plan's `apps` may name. */
+  appTemplates: AppTemplateName[];
   defaultPlan: CatalogPlan;
   find(key: string): CatalogPlan | undefined;
   /**
@@ -74,11 +81,12 @@ export interface PlanCatalog {
   planOf(key: string): CatalogPlan;
 }
 
-function catalogOf(plans: CatalogPlan[], defaultKey: string): PlanCatalog {
+function catalogOf(plans: CatalogPlan[], defaultKey: string, appTemplates: AppTemplateName[]): PlanCatalog {
   const byKey = new Map(plans.map((p) => [p.key, p]));
   const defaultPlan = byKey.get(defaultKey)!;
   return {
     plans,
+    appTemplates,
     defaultPlan,
     find: (key) => byKey.get(key),
     planOf: (key) => byKey.get(key) ?? defaultPlan,
@@ -96,10 +104,10 @@ function fieldName(issuePath: PropertyKey[]): string {
 
 /**
  * The built-in plans, or the operator's file (PLAN_CATALOG, JSON or YAML) merged over them by
- * key. `appKeys` are the app catalog's templates: a plan naming another app is a mistake. Read
+ * key. `appTemplates` are the app catalog's: a plan naming another app is a mistake. Read
  * at start-up; a bad file stops start-up with a ConfigError naming the file and the field.
  */
-export function loadPlanCatalog(file: string | undefined, appKeys: string[]): PlanCatalog {
+export function loadPlanCatalog(file: string | undefined, appTemplates: AppTemplateName[]): PlanCatalog {
   const fail = (problem: string) => new ConfigError('PLAN_CATALOG', `${file ?? 'built-in'}: ${problem}`);
   let plans = BUILT_IN_PLANS;
   let defaultKey = BUILT_IN_DEFAULT_PLAN;
@@ -138,7 +146,7 @@ export function loadPlanCatalog(file: string | undefined, appKeys: string[]): Pl
         `field defaultPlan: "${defaultKey}" is not one of the plans (${[...merged.keys()].join(', ')})`,
       );
     }
-    const known = new Set(appKeys);
+    const known = new Set(appTemplates.map((t) => t.key));
     parsed.data.plans.forEach((plan, index) => {
       if (plan.apps === 'all') return;
       const unknown = plan.apps.findIndex((key) => !known.has(key));
@@ -149,7 +157,7 @@ export function loadPlanCatalog(file: string | undefined, appKeys: string[]): Pl
       }
     });
   }
-  return catalogOf(plans, defaultKey);
+  return catalogOf(plans, defaultKey, appTemplates);
 }
 
 const loaded = new WeakMap<object, PlanCatalog>();
@@ -161,8 +169,8 @@ const loaded = new WeakMap<object, PlanCatalog>();
 export function planCatalogOf(config: Pick<Config, 'planCatalog' | 'appCatalog'>): PlanCatalog {
   let catalog = loaded.get(config);
   if (!catalog) {
-    const appKeys = loadAppCatalog(config.appCatalog).templates.map((t) => t.key);
-    catalog = loadPlanCatalog(config.planCatalog, appKeys);
+    const templates = loadAppCatalog(config.appCatalog).templates.map(({ key, title }) => ({ key, title }));
+    catalog = loadPlanCatalog(config.planCatalog, templates);
     loaded.set(config, catalog);
   }
   return catalog;

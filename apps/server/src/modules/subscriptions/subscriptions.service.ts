@@ -9,7 +9,6 @@ import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { conflict, fieldError, type FieldErrors } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { loadAppCatalog } from '../apps/catalog.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { planCatalogOf, planIncludesApp, type CatalogPlan } from './plan-catalog.ts';
 import { lockSubscription, plural } from './subscription-limits.ts';
@@ -44,7 +43,7 @@ export interface ChangedBy {
 }
 
 function planView(config: Config, plan: CatalogPlan): Plan {
-  const templates = loadAppCatalog(config.appCatalog).templates;
+  const templates = planCatalogOf(config).appTemplates;
   return {
     key: plan.key,
     title: plan.title,
