@@ -144,6 +144,7 @@ const pages: [name: string, url: string][] = [
   ['app-install', '/apps/install/wiki'],
   ['activity', '/activity'],
   ['data-migration', '/data-migration'],
+  ['subscriptions', '/subscriptions'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
   ['application', '/application'],

@@ -186,7 +186,7 @@ test.describe('sidebar entries', () => {
       ['Groups', '/groups'],
       ['Data Migration', '/data-migration'],
       ['Mail Settings', '/404'],
-      ['Subscriptions', '/404'],
+      ['Subscriptions', '/subscriptions'],
       ['Apps', '/apps'],
       ['Activity', '/activity'],
     ];

@@ -25,6 +25,10 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { organizationProfileRoutes } from './modules/organizations/organization-profile.routes.ts';
 import { setupRoutes } from './modules/setup/setup.routes.ts';
 import { signupRoutes } from './modules/signup/signup.routes.ts';
+import { registerCancelledGuard } from './modules/subscriptions/cancelled-guard.ts';
+import { planCatalogOf } from './modules/subscriptions/plan-catalog.ts';
+import { registerSubscriptionWebhookJob } from './modules/subscriptions/subscription-webhook.ts';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { registerAuthGuard } from './plugins/auth-guard.ts';
 import { registerConsole } from './plugins/console-static.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
@@ -72,33 +76,39 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   const { db } = deps;
+  // Operator files: a bad one stops start-up here, naming the file and the field.
+  const appCatalog = loadAppCatalog(config.appCatalog);
+  planCatalogOf(config);
   // Several processes may share the database: each runs a worker, and the queue's row locks
   // keep them from taking the same job.
   const jobs = new JobWorker(db, app.log.child({ module: 'jobs' }));
   app.decorate('jobs', jobs);
   const mailer = createMailer(config, db, app.log, jobs, deps.deliverMail);
   registerDnsUpdateJobs(jobs, { db, config, log: app.log.child({ module: 'dns-updates' }) });
+  registerSubscriptionWebhookJob(jobs, { db, config, log: app.log.child({ module: 'subscriptions' }) });
 
   registerErrorHandler(app);
   await app.register(cookie);
   await registerSecurity(app, config);
   registerAuthGuard(app, db);
+  registerCancelledGuard(app, db);
   registerInputGuard(app);
   await registerOpenApi(app);
 
   await app.register(healthRoutes(db));
   await app.register(domainsRoutes({ db, config, runJobs: deps.runJobs ?? false }));
   await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
-  await app.register(usersRoutes({ db, mailer, config }));
+  await app.register(usersRoutes({ db, mailer, config, jobs }));
   await app.register(groupsRoutes({ db }));
   await app.register(invitationsRoutes({ db, config, mailer }));
-  await app.register(appsRoutes({ db, config, catalog: loadAppCatalog(config.appCatalog) }));
+  await app.register(appsRoutes({ db, config, catalog: appCatalog }));
   await app.register(notificationsRoutes({ db }));
   await app.register(activityRoutes({ db }));
   await app.register(signupRoutes({ db, config, mailer }));
   await app.register(setupRoutes({ db }));
   await app.register(organizationProfileRoutes({ db, config }));
-  await app.register(dashboardRoutes({ db }));
+  await app.register(dashboardRoutes({ db, config }));
+  await app.register(subscriptionsRoutes({ db, config, jobs }));
   await app.register(searchRoutes({ db }));
   await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
 

@@ -11,6 +11,10 @@ import { hashPassword, passwordProblem } from './lib/passwords.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
 import { deleteOrganization } from './modules/organizations/delete-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@atrium/contracts/subscriptions';
+import { AppError } from './lib/errors.ts';
+import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
+import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:
@@ -18,13 +22,18 @@ import { rotateSigningKeys } from './oidc/keys.ts';
  *   npm run atrium -- delete-organization --site acme --yes
  *   npm run atrium -- rotate-keys
  *   npm run atrium -- outbox [--to ada@acme.com]
+ *   npm run atrium -- set-plan --site acme --plan business --seats 50 [--status active]
+ *   npm run atrium -- webhook-log [--site acme] [--limit 20]
  */
 const USAGE = `Usage:
   npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
                                         [--first-name <first>] [--last-name <last>]
   npm run atrium -- delete-organization --site <site-name> --yes
   npm run atrium -- rotate-keys
-  npm run atrium -- outbox [--to <e-mail>] [--limit <n>]`;
+  npm run atrium -- outbox [--to <e-mail>] [--limit <n>]
+  npm run atrium -- set-plan --site <site-name> --plan <plan key> [--seats <n>]
+                             [--status trial|active|past_due|cancelled]
+  npm run atrium -- webhook-log [--site <site-name>] [--limit <n>]`;
 
 class UsageError extends Error {}
 
@@ -39,6 +48,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'delete-organization') return deleteOrganizationCommand(rest);
   if (command === 'rotate-keys') return rotateKeysCommand();
   if (command === 'outbox') return outboxCommand(rest);
+  if (command === 'set-plan') return setPlanCommand(rest);
+  if (command === 'webhook-log') return webhookLogCommand(rest);
   throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
 }
 
@@ -166,6 +177,114 @@ async function outboxCommand(args: string[]): Promise<void> {
     if (messages.length === 0) console.log('The outbox is empty.');
     for (const m of messages) {
       console.log(`${m.createdAt.toISOString()}  to ${m.to}  "${m.subject}"\n\n${m.text.trimEnd()}\n`);
+    }
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The operator's (or the billing system's) word on an organisation's subscription: plan, seats,
+ * status. Recorded in its history and sent to the webhook like any change.
+ */
+async function setPlanCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      site: { type: 'string' },
+      plan: { type: 'string' },
+      seats: { type: 'string' },
+      status: { type: 'string' },
+    },
+    strict: true,
+  });
+  const site = values.site?.trim().toLowerCase();
+  if (!site) throw new UsageError('--site is required: the site name of the organisation');
+  const planKey = values.plan?.trim();
+  if (!planKey) throw new UsageError('--plan is required: the key of a plan of the plan catalog');
+  let seats: number | undefined;
+  if (values.seats !== undefined) {
+    seats = Number(values.seats);
+    if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) {
+      throw new UsageError('--seats: a whole number from 1 to 100000');
+    }
+  }
+  const status = values.status?.trim();
+  if (status !== undefined && !(SUBSCRIPTION_STATUSES as readonly string[]).includes(status)) {
+    throw new UsageError(`--status: one of ${SUBSCRIPTION_STATUSES.join(', ')}`);
+  }
+  const { config, db, close } = await openDatabase();
+  try {
+    const organization = await organizationBySite(db, site);
+    if (!organization) throw new UsageError(`--site: no organisation has the site name "${site}"`);
+    const result = await setPlanAsOperator({ db, config }, organization.id, {
+      planKey,
+      seats,
+      status: status as SubscriptionStatus | undefined,
+    }).catch((error: unknown) => {
+      if (error instanceof AppError && error.fields) {
+        const [field, problem] = Object.entries(error.fields)[0]!;
+        throw new UsageError(`--${field}: ${problem}`);
+      }
+      throw error;
+    });
+    const { state } = result;
+    console.log(
+      `${result.changed ? 'Set' : 'Unchanged:'} ${site} on ${result.plan.title} (${state.plan_key}), ` +
+        `${state.seats} seats (${result.seatsUsed} used), ${state.status}` +
+        (state.trial_ends_at ? `, trial until ${state.trial_ends_at.toISOString().slice(0, 10)}` : '') +
+        (state.renews_at ? `, renews ${state.renews_at.toISOString().slice(0, 10)}` : ''),
+    );
+    if (result.seatsUsed > state.seats) {
+      console.warn(
+        `Warning: ${result.seatsUsed} users hold seats, more than ${state.seats}; no user can be added until enough are removed.`,
+      );
+    }
+    if (result.changed && config.subscriptionWebhook) {
+      console.log('The server sends the change to SUBSCRIPTION_WEBHOOK_URL with its next job run.');
+    }
+  } finally {
+    await close();
+  }
+}
+
+/** The subscription webhook's deliveries, newest first: event, outcome, tries. */
+async function webhookLogCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { site: { type: 'string' }, limit: { type: 'string' } },
+    strict: true,
+  });
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit: a whole number from 1');
+  const { db, close } = await openDatabase();
+  try {
+    let query = db
+      .selectFrom('subscription_webhook_deliveries as d')
+      .innerJoin('organizations as o', 'o.id', 'd.organization_id')
+      .select([
+        'd.id',
+        'd.event',
+        'd.status',
+        'd.attempts',
+        'd.last_status_code',
+        'd.last_error',
+        'd.created_at',
+        'o.site_name',
+      ])
+      .orderBy('d.created_at', 'desc')
+      .limit(limit);
+    const site = values.site?.trim().toLowerCase();
+    if (site) query = query.where('o.site_name', '=', site);
+    const rows = await query.execute();
+    if (rows.length === 0) console.log('No webhook deliveries.');
+    for (const r of rows) {
+      const outcome = r.status === 'delivered' ? `delivered (${r.last_status_code})` : r.status;
+      console.log(
+        `${r.created_at.toISOString()}  ${r.site_name}  ${r.event}  ${outcome}  tries ${r.attempts}` +
+          (r.status !== 'delivered' && r.last_error ? `  ${r.last_error}` : '') +
+          `  ${r.id}`,
+      );
     }
   } finally {
     await close();

@@ -53,6 +53,12 @@ const envSchema = z.object({
     .regex(/^[a-z0-9.-]+$/i, 'expected a host name')
     .optional(),
   APP_CATALOG: z.string().optional(),
+  PLAN_CATALOG: z.string().optional(),
+  SUBSCRIPTION_WEBHOOK_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'expected an http:// or https:// URL')
+    .optional(),
+  SUBSCRIPTION_WEBHOOK_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
   BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
@@ -106,6 +112,9 @@ export interface Config {
   siteBaseDomain: string;
   mailHost: string;
   appCatalog: string | undefined;
+  planCatalog: string | undefined;
+  /** Where subscription changes are posted, signed with the secret; undefined: nowhere. */
+  subscriptionWebhook: { url: string; secret: string } | undefined;
   secret: string;
   allowUnverifiedDomains: boolean;
   /**
@@ -164,6 +173,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (s.APP_CATALOG && !existsSync(s.APP_CATALOG)) {
     throw new ConfigError('APP_CATALOG', `file ${s.APP_CATALOG} does not exist`);
   }
+  if (s.PLAN_CATALOG && !existsSync(s.PLAN_CATALOG)) {
+    throw new ConfigError('PLAN_CATALOG', `file ${s.PLAN_CATALOG} does not exist`);
+  }
+  if (s.SUBSCRIPTION_WEBHOOK_URL && !s.SUBSCRIPTION_WEBHOOK_SECRET) {
+    throw new ConfigError('SUBSCRIPTION_WEBHOOK_SECRET', 'is required with SUBSCRIPTION_WEBHOOK_URL');
+  }
   return {
     port: s.PORT,
     host: s.HOST,
@@ -178,6 +193,11 @@ export function loadConfig(env: Env = process.env): Config {
     siteBaseDomain,
     mailHost: (s.MAIL_HOST ?? `mail.${siteBaseDomain}`).toLowerCase(),
     appCatalog: s.APP_CATALOG,
+    planCatalog: s.PLAN_CATALOG,
+    subscriptionWebhook:
+      s.SUBSCRIPTION_WEBHOOK_URL && s.SUBSCRIPTION_WEBHOOK_SECRET
+        ? { url: s.SUBSCRIPTION_WEBHOOK_URL, secret: s.SUBSCRIPTION_WEBHOOK_SECRET }
+        : undefined,
     secret: s.ATRIUM_SECRET ?? readOrCreateSecret(dataDir),
     allowUnverifiedDomains: s.ALLOW_UNVERIFIED_DOMAINS,
     backchannelLogoutPrivateNetworks: s.BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS,

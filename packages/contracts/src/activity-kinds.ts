@@ -9,6 +9,7 @@ export const activityKinds = [
   { value: 'group', label: 'Groups' },
   { value: 'app', label: 'Apps' },
   { value: 'migration', label: 'Data Migration' },
+  { value: 'subscription', label: 'Subscription' },
 ] as const;
 
 /** 'system' filters the entries without a user actor. */

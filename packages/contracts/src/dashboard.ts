@@ -25,6 +25,8 @@ export const dashboardSchema = z.object({
     domains: z.object({ total: z.number(), verified: z.number(), pending: z.number(), failed: z.number() }),
     groups: z.number(),
     apps: z.number(),
+    /** Seats used (every user holds one) of seats bought (Subscriptions). */
+    seats: z.object({ used: z.number(), bought: z.number() }),
   }),
   recentActivity: z.array(recentActivityEntrySchema),
 });

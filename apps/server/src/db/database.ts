@@ -302,6 +302,53 @@ export interface UserImportRowsTable {
   message: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export type SubscriptionStatus = 'trial' | 'active' | 'past_due' | 'cancelled';
+
+/** One row per organisation: its plan, seats and status now. */
+export interface SubscriptionsTable {
+  organization_id: string;
+  plan_key: string;
+  seats: number;
+  status: SubscriptionStatus;
+  trial_ends_at: NullableTimestamp;
+  renews_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Every change of a subscription: who, when, from what to what. */
+export interface SubscriptionHistoryTable {
+  id: Generated<string>;
+  organization_id: string;
+  actor_user_id: string | null;
+  actor_label: string;
+  source: 'console' | 'operator' | 'system';
+  from_plan_key: string | null;
+  from_seats: number | null;
+  from_status: SubscriptionStatus | null;
+  plan_key: string;
+  seats: number;
+  status: SubscriptionStatus;
+  created_at: Timestamp;
+}
+
+/** The webhook's delivery log: one row per event, updated on each try. */
+export interface SubscriptionWebhookDeliveriesTable {
+  id: Generated<string>;
+  organization_id: string;
+  event: string;
+  /** The exact body signed and sent, so every try sends the same bytes. */
+  body: string;
+  url: string;
+  status: Defaulted<'pending' | 'delivered' | 'failed'>;
+  attempts: Defaulted<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  last_attempt_at: NullableTimestamp;
+  delivered_at: NullableTimestamp;
+}
+
 /** Every table; areas add theirs here together with their migration. */
 export interface Database {
   organizations: OrganizationsTable;
@@ -328,6 +375,9 @@ export interface Database {
   jobs: JobsTable;
   user_imports: UserImportsTable;
   user_import_rows: UserImportRowsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_history: SubscriptionHistoryTable;
+  subscription_webhook_deliveries: SubscriptionWebhookDeliveriesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -83,6 +83,8 @@ describe('admin home', () => {
       domains: { total: 4, verified: 1, pending: 2, failed: 1 },
       groups: 1,
       apps: 0,
+      // Every user holds a seat; the fixture's subscription has 1000.
+      seats: { used: 4, bought: 1000 },
     });
     expect(body.recentActivity).toHaveLength(10);
     expect(body.recentActivity.map((a: { targetLabel: string }) => a.targetLabel)).toEqual(

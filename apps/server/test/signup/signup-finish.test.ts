@@ -31,6 +31,7 @@ async function madeFor(siteName: string, email: string) {
     apps: number;
     clients: number;
     activity: number;
+    subscriptions: number;
     setup: number;
     tickets: number;
   }>`
@@ -47,6 +48,8 @@ async function madeFor(siteName: string, email: string) {
         where o.site_name = ${siteName}) as clients,
       (select count(*)::int from activity_log l join organizations o on o.id = l.organization_id
         where o.site_name = ${siteName}) as activity,
+      (select count(*)::int from subscriptions s join organizations o on o.id = s.organization_id
+        where o.site_name = ${siteName}) as subscriptions,
       (select count(*)::int from organization_setup s join organizations o on o.id = s.organization_id
         where o.site_name = ${siteName}) as setup,
       (select count(*)::int from sign_in_tickets t join users u on u.id = t.user_id
@@ -77,7 +80,9 @@ describe('finishing the sign-up', () => {
       members: 1,
       apps: 1,
       clients: 1,
-      activity: 1,
+      // organization.created, and subscription.started (the default plan's trial).
+      activity: 2,
+      subscriptions: 1,
       setup: 1,
       tickets: 1,
     });
@@ -132,6 +137,7 @@ describe('a failure at the last statement', () => {
         apps: 0,
         clients: 0,
         activity: 0,
+        subscriptions: 0,
         setup: 0,
         tickets: 0,
       });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../src/db/database.ts';
+import type { Database, SubscriptionStatus } from '../../src/db/database.ts';
 import { randomToken, sha256 } from '../../src/lib/crypto.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../src/modules/auth/session-cookie.ts';
 import { insertSession } from '../../src/modules/auth/sessions.repository.ts';
@@ -20,10 +20,21 @@ export interface TestOrganization {
 
 const unique = () => randomBytes(4).toString('hex');
 
+/**
+ * The subscription fixture organisations get: a plan roomy enough that no test meets a limit it
+ * is not about. Tests of the limits pass their own.
+ */
+export const ROOMY_SUBSCRIPTION = { planKey: 'enterprise', seats: 1000, status: 'active' } as const;
+
 /** An organisation with one admin (a member of Dashboard), written straight to the database. */
 export async function createOrganizationWithAdmin(
   db: Kysely<Database>,
-  options: { siteName?: string; adminEmail?: string; passwordHash?: string | null } = {},
+  options: {
+    siteName?: string;
+    adminEmail?: string;
+    passwordHash?: string | null;
+    subscription?: { planKey: string; seats: number; status: SubscriptionStatus };
+  } = {},
 ): Promise<TestOrganization> {
   const siteName = options.siteName ?? `org-${unique()}`;
   return db.transaction().execute(async (trx) => {
@@ -46,6 +57,16 @@ export async function createOrganizationWithAdmin(
     await trx
       .insertInto('group_members')
       .values({ group_id: group.id, user_id: admin.id, organization_id: org.id })
+      .execute();
+    const subscription = options.subscription ?? ROOMY_SUBSCRIPTION;
+    await trx
+      .insertInto('subscriptions')
+      .values({
+        organization_id: org.id,
+        plan_key: subscription.planKey,
+        seats: subscription.seats,
+        status: subscription.status,
+      })
       .execute();
     return { id: org.id, siteName, admin, dashboardGroupId: group.id };
   });

@@ -30,6 +30,7 @@ import * as repo from './apps.repository.ts';
 import { fillPlaceholders, type AppCatalog, type CatalogTemplate } from './catalog.ts';
 import { redirectUriProblem } from '@atrium/contracts/apps';
 import { revokeAccessLostToApp } from './revoke-lost-access.ts';
+import { assertAppAllowed } from '../subscriptions/subscription-limits.ts';
 import { listAppsForUser } from './list-apps-for-user.ts';
 
 export interface AppsDeps {
@@ -122,6 +123,7 @@ export async function installApp(
     body.postLogoutRedirectUris ??
     defaultPostLogoutUris(template, body.launchUrl, await siteUrlOfOrganization(deps, actor.organizationId));
   const appId = await deps.db.transaction().execute(async (trx) => {
+    await assertAppAllowed(trx, deps.config, actor.organizationId, template);
     const groupIds = await checkedGroupIds(trx, actor.organizationId, body);
     const clientId = randomToken(18);
     await insertAppClient(trx, actor.organizationId, {

@@ -6,6 +6,8 @@ export interface DashboardCounts {
   domains: { total: number; verified: number; pending: number; failed: number };
   groups: number;
   apps: number;
+  /** Seats bought; null before the organisation's subscription exists. */
+  seats: number | null;
 }
 
 /** Every count of the admin home in one statement (each subquery uses an organisation index). */
@@ -21,13 +23,15 @@ export async function countOrganization(db: DbOrTrx, organizationId: string): Pr
     domains_failed: number;
     groups: number;
     apps: number;
+    seats: number | null;
   }>`
     select u.total as users_total, u.active as users_active, u.invited as users_invited,
            u.suspended as users_suspended,
            d.total as domains_total, d.verified as domains_verified, d.pending as domains_pending,
            d.failed as domains_failed,
            (select count(*)::int from groups where organization_id = ${organizationId}) as groups,
-           (select count(*)::int from apps where organization_id = ${organizationId}) as apps
+           (select count(*)::int from apps where organization_id = ${organizationId}) as apps,
+           (select seats from subscriptions where organization_id = ${organizationId}) as seats
     from (select count(*)::int as total,
                  (count(*) filter (where status = 'active'))::int as active,
                  (count(*) filter (where status = 'invited'))::int as invited,
@@ -55,6 +59,7 @@ export async function countOrganization(db: DbOrTrx, organizationId: string): Pr
     },
     groups: r.groups,
     apps: r.apps,
+    seats: r.seats,
   };
 }
 

@@ -1,6 +1,8 @@
 import { dashboardSchema, type Dashboard } from '@atrium/contracts/dashboard';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { getChecklist } from '../setup/setup.service.ts';
 import { countOrganization, recentActivity } from './dashboard.repository.ts';
@@ -9,7 +11,7 @@ const RECENT_ACTIVITY = 10;
 
 /** The admin home: setup checklist, counts and recent activity, in three queries. */
 export const dashboardRoutes =
-  ({ db }: { db: Db }): FastifyPluginAsyncZod =>
+  ({ db, config }: { db: Db; config: Config }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/dashboard',
@@ -18,7 +20,8 @@ export const dashboardRoutes =
         schema: {
           operationId: 'getDashboard',
           tags: ['dashboard'],
-          summary: 'Admin home: open setup steps, counts of users, domains, groups and apps, recent activity',
+          summary:
+            'Admin home: open setup steps, counts of users (with seats), domains, groups and apps, recent activity',
           response: { 200: dashboardSchema },
         },
       },
@@ -30,9 +33,17 @@ export const dashboardRoutes =
           countOrganization(db, organizationId),
           recentActivity(db, organizationId, RECENT_ACTIVITY),
         ]);
+        const { seats, ...rest } = counts;
         return {
           setup,
-          counts,
+          counts: {
+            ...rest,
+            // Every user holds a seat; without a subscription yet, the default plan's seats.
+            seats: {
+              used: counts.users.total,
+              bought: seats ?? planCatalogOf(config).defaultPlan.defaultSeats,
+            },
+          },
           recentActivity: activity.map((row) => ({
             id: row.id,
             actorLabel: row.actor_label,

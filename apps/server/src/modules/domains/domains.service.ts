@@ -12,6 +12,9 @@ import { randomBase32 } from '../../lib/crypto.ts';
 import type { DnsClient } from '../../lib/dns.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
+import { assertDomainAllowed } from '../subscriptions/subscription-limits.ts';
+import { findSubscription } from '../subscriptions/subscriptions.repository.ts';
 import { checkMapping, expectedRecords } from './dns-mapping.ts';
 import { generateDkimKey } from './dkim.ts';
 import { displayDomainName, normalizeDomainName } from './domain-name.ts';
@@ -24,7 +27,14 @@ export interface DomainsDeps {
   db: Db;
   config: Pick<
     Config,
-    'secret' | 'siteBaseDomain' | 'mailHost' | 'maxDomainsPerOrganization' | 'domainRecheckIntervalMs'
+    | 'secret'
+    | 'siteBaseDomain'
+    | 'mailHost'
+    | 'maxDomainsPerOrganization'
+    | 'domainRecheckIntervalMs'
+    | 'planCatalog'
+    | 'appCatalog'
+    | 'subscriptionWebhook'
   >;
   dns: DnsClient;
 }
@@ -35,7 +45,13 @@ const DELETION_USERS_SHOWN = 50;
 
 export async function listDomains(deps: DomainsDeps, caller: Actor): Promise<DomainList> {
   const rows = await repo.listDomains(deps.db, caller.organizationId);
-  return { domains: rows.map(toDomainSummary), limit: deps.config.maxDomainsPerOrganization };
+  const subscription = await findSubscription(deps.db, caller.organizationId);
+  const catalog = planCatalogOf(deps.config);
+  const plan = subscription ? catalog.planOf(subscription.plan_key) : catalog.defaultPlan;
+  return {
+    domains: rows.map(toDomainSummary),
+    limit: Math.min(deps.config.maxDomainsPerOrganization, plan.maxDomains),
+  };
 }
 
 export async function getDomain(deps: DomainsDeps, caller: Actor, id: string): Promise<DomainDetail> {
@@ -72,6 +88,8 @@ export async function addDomain(deps: DomainsDeps, caller: Actor, input: string)
         'domain_limit',
       );
     }
+    // The server's cap above, the plan's here (with the subscription locked, as for seats).
+    await assertDomainAllowed(trx, deps.config, caller.organizationId, count);
     const inserted = await repo.insertDomain(trx, caller.organizationId, {
       name,
       verificationToken: randomBase32(32),

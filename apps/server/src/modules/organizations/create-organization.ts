@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database, DbOrTrx } from '../../db/database.ts';
 import { installDefaultApps } from '../apps/default-apps.ts';
 import { queueSiteRecord } from '../dns-updates/dns-updates.service.ts';
+import { startSubscription } from '../subscriptions/subscription-start.ts';
 
 /** PRODUCT.md §4.7: the system admin group; its members are the organisation's admins. */
 export const ADMIN_GROUP_NAME = 'Dashboard';
@@ -68,5 +69,6 @@ export async function createOrganization(
     .execute();
   await installDefaultApps(trx, config, { id: org.id, siteName: input.siteName });
   await queueSiteRecord(trx, config, input.siteName);
+  await startSubscription(trx, config, org.id, null);
   return { organizationId: org.id, adminUserId: admin.id, dashboardGroupId: group.id };
 }

@@ -8,6 +8,7 @@ import { addUserToGroups, groupsByIds } from '../groups/groups.repository.ts';
 import { issueSetPasswordLink, pendingLinkOf } from '../invitations/invitations.repository.ts';
 import { setPasswordMail } from '../invitations/set-password-mail.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
+import { claimSeat } from '../subscriptions/subscription-limits.ts';
 import { listAppsOf } from './user-apps.ts';
 import { assertEmailDomainAllowed } from './email-domains.ts';
 import { toSummary } from './users-list.service.ts';
@@ -69,6 +70,8 @@ export async function addUser(
   let link: Awaited<ReturnType<typeof issueSetPasswordLink>> | undefined;
   try {
     ({ created, link } = await db.transaction().execute(async (trx) => {
+      // Locks the subscription: concurrent adds wait here and count this one's user.
+      await claimSeat(trx, config, orgId);
       const user = await insertUser(trx, orgId, {
         firstName: input.firstName,
         lastName: input.lastName,
@@ -102,6 +105,7 @@ export async function addUser(
     throw error;
   }
 
+  deps.jobs?.wake();
   let mailSent = false;
   if (link) {
     mailSent = await sendSetPasswordMail(deps, actor, created, { purpose: 'invite', ...link }, adminName);

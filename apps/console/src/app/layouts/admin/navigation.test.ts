@@ -40,7 +40,7 @@ describe('navigation config', () => {
       Groups: '/groups',
       'Data Migration': '/data-migration',
       'Mail Settings': '/404',
-      Subscriptions: '/404',
+      Subscriptions: '/subscriptions',
       Apps: '/apps',
       Activity: '/activity',
     });

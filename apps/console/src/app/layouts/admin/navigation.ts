@@ -61,7 +61,14 @@ export const navigation: NavigationItem[] = [
         url: routes.dataMigration,
       },
       { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.notFound },
-      { id: 'subscriptions', title: 'Subscriptions', type: 'item', icon: CreditCard, url: routes.notFound },
+      // PRODUCT.md section 3: Subscriptions points at /subscriptions instead of the seed spec's /404.
+      {
+        id: 'subscriptions',
+        title: 'Subscriptions',
+        type: 'item',
+        icon: CreditCard,
+        url: routes.subscriptions,
+      },
       // Not in the seed spec (PRODUCT.md §3): installed apps, with the catalog a click away.
       { id: 'apps', title: 'Apps', type: 'item', icon: AppWindow, url: routes.apps },
       // Not in the seed spec: the organisation's activity log (issue 8).

@@ -8,6 +8,8 @@ const ACTION_WORDS: Record<string, string> = {
   'migration.user_import_started': 'User import started',
   'migration.user_import_finished': 'User import finished',
   'migration.user_import_cancelled': 'User import cancelled',
+  'subscription.started': 'Subscription started',
+  'subscription.changed': 'Subscription changed',
 };
 
 /** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */

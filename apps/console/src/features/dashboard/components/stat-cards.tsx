@@ -10,6 +10,8 @@ interface Stat {
   tone: string;
   value: string;
   detail: string;
+  /** The users card: seats used (every user holds one) of seats bought. */
+  seats?: { used: number; bought: number } | undefined;
 }
 
 function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
@@ -24,6 +26,7 @@ function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
       tone: 'indigo',
       value: n(users?.total),
       detail: users ? `${users.active} active · ${users.invited} invited · ${users.suspended} suspended` : '',
+      seats: counts?.seats,
     },
     {
       label: 'Domains',
@@ -54,11 +57,36 @@ function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
   ];
 }
 
-/** Users (by status), domains (by state), groups and apps of the organisation. */
+function SeatsLine({ seats }: { seats: { used: number; bought: number } }) {
+  const percent = seats.bought > 0 ? Math.min(100, Math.round((seats.used / seats.bought) * 100)) : 100;
+  return (
+    <span className="d-block mt-1" data-testid="stat-seats">
+      <span className="d-block small text-body-secondary">
+        {seats.used} of {seats.bought} seats used
+      </span>
+      <span
+        className="progress mt-1"
+        role="progressbar"
+        aria-label={`Seats: ${seats.used} of ${seats.bought} used`}
+        aria-valuenow={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        style={{ height: '0.35rem' }}
+      >
+        <span
+          className={`progress-bar ${seats.used >= seats.bought ? 'bg-danger' : 'bg-primary'}`}
+          style={{ width: `${percent}%` }}
+        />
+      </span>
+    </span>
+  );
+}
+
+/** Users (by status, with seats used of bought), domains (by state), groups and apps. */
 export function StatCards({ counts }: { counts: Dashboard['counts'] | undefined }) {
   return (
     <div className="row g-3 mb-4">
-      {statsOf(counts).map(({ label, icon: Icon, to, tone, value, detail }) => (
+      {statsOf(counts).map(({ label, icon: Icon, to, tone, value, detail, seats }) => (
         <div key={label} className="col-12 col-sm-6 col-xl-3">
           <Link
             to={to}
@@ -69,10 +97,11 @@ export function StatCards({ counts }: { counts: Dashboard['counts'] | undefined 
               <span className={`atrium-stat__icon tone-${tone}`} aria-hidden="true">
                 <Icon size={22} strokeWidth={1.85} />
               </span>
-              <span className="min-w-0">
+              <span className="min-w-0 flex-grow-1">
                 <span className="d-block text-body-secondary small">{label}</span>
                 <span className="d-block fs-4 fw-semibold text-body">{value}</span>
                 {detail ? <span className="d-block small text-body-secondary">{detail}</span> : null}
+                {seats ? <SeatsLine seats={seats} /> : null}
               </span>
             </div>
           </Link>

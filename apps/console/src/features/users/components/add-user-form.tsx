@@ -13,6 +13,11 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useGroups } from '../../groups/api/groups.ts';
 import { useAddUser } from '../api/add-user.ts';
 import { useEmailDomains } from '../api/email-domains.ts';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
+
+/** Refusals an admin resolves on the Subscriptions page: the alert links there. */
+const SUBSCRIPTION_LIMITS = new Set(['seat_limit', 'subscription_cancelled']);
 
 type AddUserOutput = z.output<typeof addUserSchema>;
 
@@ -32,7 +37,7 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
   const domains = useEmailDomains();
   const groups = useGroups();
   const addUser = useAddUser();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ message: string; code?: string } | null>(null);
   const [showPassword, setShowPassword] = useState(false);
   const form = useForm<AddUserInput, unknown, AddUserOutput>({
     resolver: zodResolver(addUserSchema),
@@ -66,7 +71,10 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
           setError(field as FieldPath<AddUserInput>, { message }, { shouldFocus: true });
         }
       } else {
-        setFailure(error instanceof Error ? error.message : String(error));
+        setFailure({
+          message: error instanceof Error ? error.message : String(error),
+          ...(error instanceof ApiError ? { code: error.code } : {}),
+        });
       }
     }
   });
@@ -78,7 +86,12 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
           <Alert.Heading as="h2" className="h6">
             The user could not be added
           </Alert.Heading>
-          <p className="mb-0">{failure}</p>
+          <p className="mb-0">{failure.message}</p>
+          {failure.code && SUBSCRIPTION_LIMITS.has(failure.code) ? (
+            <Link to={paths.subscriptions()} className="alert-link d-inline-block mt-2">
+              Go to Subscriptions
+            </Link>
+          ) : null}
         </Alert>
       ) : null}
       {noDomain ? (

@@ -1,0 +1,91 @@
+import { createOrganizationWithAdmin, createUser, expect, test, type Atrium } from './support/fixtures.ts';
+
+// Issue 15: an admin at the seat limit raises the seats on /subscriptions and adds the user.
+const PASSWORD = 'correct horse battery staple';
+
+async function verifiedDomain(atrium: Atrium, organizationId: string, name: string) {
+  await atrium.db
+    .insertInto('domains')
+    .values({
+      organization_id: organizationId,
+      name,
+      state: 'verified',
+      verification_token: 'e2e'.padEnd(32, 'x'),
+      dkim_private_key_enc: 'sealed',
+      dkim_public_key: 'public',
+    })
+    .execute();
+}
+
+test('an admin at the seat limit reads the error, raises the seats and adds the user', async ({
+  page,
+  atrium,
+  signInAs,
+}) => {
+  const org = await createOrganizationWithAdmin(atrium.db, {
+    subscription: { planKey: 'business', seats: 2, status: 'active' },
+  });
+  const domain = `${org.siteName}.test`;
+  await verifiedDomain(atrium, org.id, domain);
+  await createUser(atrium.db, org.id, { email: `uma@${domain}` });
+  await signInAs(org.admin);
+
+  // The dashboard's users card: both seats taken.
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('stat-seats')).toContainText('2 of 2 seats used');
+
+  const addGrace = async () => {
+    await page.goto('/adduser');
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Part before the @').fill('grace');
+    await page.getByLabel('Domain').selectOption(domain);
+    await page.getByLabel('Set a first password now and give it to the user').check();
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Add user' }).click();
+  };
+
+  await addGrace();
+  const refusal = page.getByRole('alert').filter({ hasText: 'The user could not be added' });
+  await expect(refusal).toContainText(
+    'All 2 seats of your Business plan are in use (invited and suspended users hold a seat too). ' +
+      'Add seats on the Subscriptions page, or delete a user first.',
+  );
+  await refusal.getByRole('link', { name: 'Go to Subscriptions' }).click();
+
+  await expect(page).toHaveURL(/\/subscriptions$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toContainText('Business plan');
+  await expect(page.getByTestId('seats-usage')).toContainText('2 of 2 used');
+  await page.getByLabel('Number of seats').fill('3');
+  await page.getByRole('button', { name: 'Update subscription' }).click();
+  await expect(page.getByText('Your subscription is now Business with 3 seats.')).toBeVisible();
+  await expect(page.getByTestId('seats-usage')).toContainText('2 of 3 used');
+  await expect(page.getByRole('list', { name: 'Subscription history' })).toContainText('2 → 3 seats');
+
+  await addGrace();
+  await expect(page.getByRole('heading', { level: 1, name: 'Grace Hopper' })).toBeVisible();
+  await expect(
+    page.getByText('Grace Hopper was added and can sign in with the password you set.'),
+  ).toBeVisible();
+});
+
+test('a downgrade below usage is refused with what to remove first', async ({ page, atrium, signInAs }) => {
+  const org = await createOrganizationWithAdmin(atrium.db, {
+    subscription: { planKey: 'business', seats: 5, status: 'active' },
+  });
+  await verifiedDomain(atrium, org.id, `${org.siteName}.test`);
+  await verifiedDomain(atrium, org.id, `second-${org.siteName}.test`);
+  await signInAs(org.admin);
+
+  await page.goto('/subscriptions');
+  await page.getByRole('radio', { name: /Free/ }).check();
+  await page.getByLabel('Number of seats').fill('5');
+  await page.getByRole('button', { name: 'Update subscription' }).click();
+  await expect(
+    page
+      .getByText('Delete 1 domain first: the Free plan allows 1 domain and your organisation has 2.')
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByTestId('current-plan')).toContainText('Business plan');
+});
