@@ -24,7 +24,7 @@ import { emailDomainsFor } from '../users/email-domains.ts';
 import { actorLabel } from '../users/users.repository.ts';
 import { organizationName } from '../users/users.service.ts';
 import { readUserCsv, type RawUserRow } from './csv-formats.ts';
-import { seatCheckFor } from './seat-limit.ts';
+import { fitToSeats, seatCheckFor } from './seat-limit.ts';
 import {
   addMemberships,
   ensureGroups,
@@ -69,7 +69,7 @@ async function planContext(deps: MigrationDeps, db: DbOrTrx, organizationId: str
     allowed: await emailDomainsFor(db, organizationId, deps.config.allowUnverifiedDomains),
     elsewhere: new Map(),
     groups: await groupsByKey(db, organizationId),
-    seats: await seatCheckFor(db, organizationId),
+    seats: await seatCheckFor(db, deps.config, organizationId),
     creates: 0,
   };
 }
@@ -317,15 +317,13 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
   const orgName = await organizationName(db, orgId);
   const batchSize = deps.importBatchSize ?? WRITE_BATCH;
   let cursor = start.cursor_row;
-  let createdSoFar = start.created_count;
   let batchNumber = 0;
   for (;;) {
     const staged = await nextRows(db, importId, cursor, batchSize);
     if (staged.length === 0) break;
     // Slow work (password hashing) and the plan happen before the transaction.
+    // Seats are counted from the users there now, earlier batches of this import included.
     const ctx = await planContext(deps, db, orgId);
-    // The seat check counts every user this import has created so far, not only this batch's.
-    ctx.creates = createdSoFar;
     const valid = staged.filter((r) => r.outcome === null).map((r) => toValid(r, key));
     const plans = await planBatch(db, ctx, valid);
     const hashes = new Map<string, string>();
@@ -339,7 +337,8 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
       const current = await lockImport(trx, importId);
       // Cancelled, or another worker already committed this batch: stop here.
       if (!current || current.status !== 'running' || current.cursor_row !== cursor) return false;
-      const outcomes = await writeBatch(deps, trx, orgId, plans, hashes, current, orgName);
+      const fitted = await fitToSeats(trx, deps.config, orgId, plans);
+      const outcomes = await writeBatch(deps, trx, orgId, fitted, hashes, current, orgName);
       const preErrors = staged.filter((r) => r.outcome === 'error').length;
       const count = (o: ImportRowOutcome) => outcomes.filter((x) => x.outcome === o).length;
       await trx
@@ -359,7 +358,6 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
     });
     if (!stillRunning) return;
     cursor = last;
-    createdSoFar += plans.filter((p) => p.action === 'create').length;
     batchNumber++;
     await context.setProgress({ rowsDone: cursor });
     await deps.afterImportBatch?.(importId, batchNumber);
