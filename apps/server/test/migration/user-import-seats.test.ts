@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
+import { createOrganizationWithAdmin, signInAs } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, as } from '../users/helpers.ts';
 import { dryRun, finishImport, startImport, usersOf } from './helpers.ts';
