@@ -1,16 +1,35 @@
+import type { Dashboard } from '@atrium/contracts/dashboard';
+import type { SetupProgress } from '@atrium/contracts/setup';
+import { SETUP_STEPS } from '@atrium/contracts/setup-steps';
 import Alert from 'react-bootstrap/Alert';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecentActivity } from '../../features/activity/components/recent-activity.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { useDashboard } from '../../features/dashboard/api/dashboard.ts';
 import { SetupChecklist } from '../../features/dashboard/components/setup-checklist.tsx';
+import { useSetupProgress } from '../../features/setup/api/setup-progress.ts';
 import { StatCards } from '../../features/dashboard/components/stat-cards.tsx';
+
+/**
+ * The steps still open, judged as the overview judges them: every step not done. An organisation
+ * that never had a wizard (made by the operator) reads as completed without a date: nothing open.
+ */
+function setupOf(progress: SetupProgress): Dashboard['setup'] {
+  const noWizard = progress.completed && progress.completedAt === null;
+  return {
+    completed: progress.completed,
+    openSteps: noWizard ? [] : SETUP_STEPS.filter((step) => !progress.done.includes(step)),
+  };
+}
 
 /** The admin home: setup checklist, counts and the newest activity. */
 export default function DashboardPage() {
   const user = useCurrentUser();
   const dashboard = useDashboard();
-  const setup = dashboard.data?.setup;
+  const progress = useSetupProgress();
+  // The page's loader has read the setup progress already, so the layout is known before the
+  // overview arrives and nothing moves when it does.
+  const setup = dashboard.data?.setup ?? (progress.data ? setupOf(progress.data) : undefined);
   // Once every step is done the checklist is one line, and the activity takes the width.
   const setupDone = setup !== undefined && setup.openSteps.length === 0;
   return (

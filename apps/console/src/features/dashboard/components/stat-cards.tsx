@@ -11,8 +11,11 @@ interface Stat {
   value: string;
   detail: string;
   /** The users card: seats used (every user holds one) of seats bought. */
-  seats?: { used: number; bought: number } | undefined;
+  seats?: { used: number; bought: number; loading?: boolean } | undefined;
 }
+
+const LOADING = '\u00a0';
+const LOADING_SEATS = { used: 0, bought: 0, loading: true } as const;
 
 function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
   const n = (v: number | undefined) => (v === undefined ? '—' : String(v));
@@ -25,8 +28,11 @@ function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
       to: paths.users(),
       tone: 'indigo',
       value: n(users?.total),
-      detail: users ? `${users.active} active · ${users.invited} invited · ${users.suspended} suspended` : '',
-      seats: counts?.seats,
+      // While loading, the lines the card will have hold their place, so nothing below moves.
+      detail: users
+        ? `${users.active} active · ${users.invited} invited · ${users.suspended} suspended`
+        : LOADING,
+      seats: counts ? counts.seats : LOADING_SEATS,
     },
     {
       label: 'Domains',
@@ -36,7 +42,7 @@ function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
       value: n(domains?.total),
       detail: domains
         ? `${domains.verified} verified · ${domains.pending} pending · ${domains.failed} failed`
-        : '',
+        : LOADING,
     },
     {
       label: 'Groups',
@@ -57,7 +63,15 @@ function statsOf(counts: Dashboard['counts'] | undefined): Stat[] {
   ];
 }
 
-function SeatsLine({ seats }: { seats: { used: number; bought: number } }) {
+function SeatsLine({ seats }: { seats: { used: number; bought: number; loading?: boolean } }) {
+  if (seats.loading) {
+    return (
+      <span className="d-block mt-1 invisible" aria-hidden="true">
+        <span className="d-block small">{LOADING}</span>
+        <span className="progress mt-1" style={{ height: '0.35rem' }} />
+      </span>
+    );
+  }
   const percent = seats.bought > 0 ? Math.min(100, Math.round((seats.used / seats.bought) * 100)) : 100;
   return (
     <span className="d-block mt-1" data-testid="stat-seats">

@@ -1,0 +1,55 @@
+import { createOrganization } from '../../server/src/modules/organizations/create-organization.ts';
+import { expect, test } from './support/fixtures.ts';
+
+// Content that jumps when the data arrives moves what the admin is about to press. The overview is
+// answered late on purpose, so the page is first drawn without it; the shifts are then summed the
+// way Core Web Vitals sum them (CLS), and must stay under its "good" threshold of 0.1.
+
+test.beforeEach(async ({ atrium, signInAs }) => {
+  const site = `cls-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const created = await createOrganization(atrium.db, atrium.config, {
+    name: 'Steady Ltd',
+    siteName: site,
+    admin: { email: `ada@${site}.example.com`, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
+  });
+  await signInAs({
+    id: created.adminUserId,
+    email: `ada@${site}.example.com`,
+    organizationId: created.organizationId,
+  });
+});
+
+for (const width of [375, 1280] as const) {
+  test(`at ${width} px the dashboard does not move when its overview arrives`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    let answered = false;
+    await page.route('**/api/dashboard', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      answered = true;
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shift: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Array<{
+          value: number;
+          hadRecentInput: boolean;
+        }>) {
+          if (!entry.hadRecentInput) w.__shift += entry.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Admin home' })).toBeVisible();
+    expect(answered).toBe(false);
+    await expect(page.getByTestId('stat-seats')).toBeVisible();
+    await expect(page.getByTestId('setup-checklist')).toBeVisible();
+    // A frame after the data is drawn, so its shifts (if any) have been reported.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const shift = await page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+    expect(shift).toBeLessThan(0.1);
+  });
+}
