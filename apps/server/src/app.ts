@@ -28,6 +28,7 @@ import { signupRoutes } from './modules/signup/signup.routes.ts';
 import { registerCancelledGuard } from './modules/subscriptions/cancelled-guard.ts';
 import { planCatalogOf } from './modules/subscriptions/plan-catalog.ts';
 import { registerSubscriptionWebhookJob } from './modules/subscriptions/subscription-webhook.ts';
+import { registerTrialEndJob } from './modules/subscriptions/trial-end.ts';
 import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.ts';
 import { registerAuthGuard } from './plugins/auth-guard.ts';
 import { registerConsole } from './plugins/console-static.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const mailer = createMailer(config, db, app.log, jobs, deps.deliverMail);
   registerDnsUpdateJobs(jobs, { db, config, log: app.log.child({ module: 'dns-updates' }) });
   registerSubscriptionWebhookJob(jobs, { db, config, log: app.log.child({ module: 'subscriptions' }) });
+  registerTrialEndJob(jobs, { db, config });
 
   registerErrorHandler(app);
   await app.register(cookie);

@@ -2,7 +2,8 @@ import type { Config } from '../../config.ts';
 import type { DbOrTrx } from '../../db/database.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { planCatalogOf, type CatalogPlan } from './plan-catalog.ts';
-import { queueSubscriptionWebhook } from './subscription-webhook.ts';
+import { queueSubscriptionWebhook, webhookView } from './subscription-webhook.ts';
+import { scheduleTrialEnd } from './trial-end.ts';
 import {
   insertHistory,
   insertSubscriptionIfMissing,
@@ -72,18 +73,8 @@ export async function startSubscription(
     target: { type: 'subscription', id: organizationId, label: catalog.defaultPlan.title },
     details: { plan: state.plan_key, seats: state.seats, status: state.status },
   });
+  if (state.trial_ends_at) await scheduleTrialEnd(trx, organizationId, state.trial_ends_at);
   await queueSubscriptionWebhook(trx, config, organizationId, 'subscription.created', {
     subscription: webhookView(state),
   });
-}
-
-/** The subscription as the billing system reads it in every event. */
-export function webhookView(state: SubscriptionState) {
-  return {
-    plan: state.plan_key,
-    seats: state.seats,
-    status: state.status,
-    trialEndsAt: state.trial_ends_at?.toISOString() ?? null,
-    renewsAt: state.renews_at?.toISOString() ?? null,
-  };
 }

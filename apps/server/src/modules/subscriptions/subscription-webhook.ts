@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { enqueue } from '../jobs/jobs.repository.ts';
+import type { SubscriptionState } from './subscriptions.repository.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { organizationOf } from './subscriptions.repository.ts';
 
@@ -15,7 +16,11 @@ const TIMEOUT_MS = 10_000;
 
 export const SIGNATURE_HEADER = 'x-atrium-signature';
 
-export type WebhookEvent = 'subscription.created' | 'subscription.changed' | 'subscription.seats_exhausted';
+export type WebhookEvent =
+  | 'subscription.created'
+  | 'subscription.changed'
+  | 'subscription.seats_exhausted'
+  | 'subscription.trial_ended';
 
 /** `sha256=<hex>`: HMAC-SHA256 of the exact body with SUBSCRIPTION_WEBHOOK_SECRET. */
 export function signWebhookBody(secret: string, body: string): string {
@@ -119,4 +124,15 @@ export function registerSubscriptionWebhookJob(
     },
     { backoff: BACKOFF, lockSeconds: 30 },
   );
+}
+
+/** The subscription as the billing system reads it in every event. */
+export function webhookView(state: SubscriptionState) {
+  return {
+    plan: state.plan_key,
+    seats: state.seats,
+    status: state.status,
+    trialEndsAt: state.trial_ends_at?.toISOString() ?? null,
+    renewsAt: state.renews_at?.toISOString() ?? null,
+  };
 }

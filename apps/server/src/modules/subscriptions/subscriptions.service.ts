@@ -12,7 +12,8 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { planCatalogOf, planIncludesApp, type CatalogPlan } from './plan-catalog.ts';
 import { lockSubscription, plural } from './subscription-limits.ts';
-import { monthAfter, startSubscription, webhookView } from './subscription-start.ts';
+import { monthAfter, startSubscription } from './subscription-start.ts';
+import { webhookView } from './subscription-webhook.ts';
 import { queueSubscriptionWebhook } from './subscription-webhook.ts';
 import {
   findSubscription,

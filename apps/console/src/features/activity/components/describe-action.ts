@@ -10,6 +10,7 @@ const ACTION_WORDS: Record<string, string> = {
   'migration.user_import_cancelled': 'User import cancelled',
   'subscription.started': 'Subscription started',
   'subscription.changed': 'Subscription changed',
+  'subscription.trial_ended': 'Trial ended',
 };
 
 /** 'domain.verified' → 'Domain verified'; 'user.password_reset' → 'User password reset'. */
