@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -167,6 +168,24 @@ describe('dry run of a user file', () => {
     const result = await dryRun(t, admin, big);
     expect(result.status).toBe(413);
     expect(result.body.error.message).toBe('The file is larger than 20 MB. Split it into several files.');
+  });
+
+  it('refuses a file over 20 MB sent in chunks without a length', async () => {
+    const row = 'Ada,Lovelace,ada@acme.test\n';
+    const chunk = row.repeat(Math.ceil((1024 * 1024) / row.length));
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/migration/user-imports/dry-run',
+      headers: { ...admin.headers, 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
+      payload: Readable.from(
+        (function* () {
+          yield 'First name,Last name,E-mail\n';
+          for (let i = 0; i < 21; i++) yield chunk;
+        })(),
+      ),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.message).toBe('The file is larger than 20 MB. Split it into several files.');
   });
 
   it('is for admins only', async () => {

@@ -32,11 +32,13 @@ const TAGS = ['migration'];
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
 
 /**
- * The uploaded file, as a stream: the body is sent raw as `text/csv` (no multipart: one file,
- * nothing else), read as it arrives and never held whole. Up to IMPORT_MAX_BYTES (20 MB), which
- * holds 150,000 rows of typical length with room to spare.
+ * The uploaded file: the body is sent raw as `text/csv` (no multipart: one file, nothing else).
+ * It is read whole, up to IMPORT_MAX_BYTES (20 MB, 150,000 rows of typical length with room to
+ * spare), before any transaction opens: on the embedded database one connection serves every
+ * request, and a slow upload read inside a transaction would hold it for everyone. The limit is
+ * counted on the bytes that arrive, so a chunked body without Content-Length is held to it too.
  */
-function csvBody(request: FastifyRequest): Readable {
+async function csvBody(request: FastifyRequest): Promise<Readable> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (!CSV_TYPES.includes(type)) {
     throw new AppError(
@@ -45,9 +47,19 @@ function csvBody(request: FastifyRequest): Readable {
       'Send the file as the request body with Content-Type text/csv',
     );
   }
-  const length = Number(request.headers['content-length'] ?? 0);
-  if (length > IMPORT_MAX_BYTES) throw new AppError(413, 'file_too_large', FILE_TOO_LARGE);
-  return request.raw;
+  const tooLarge = () => new AppError(413, 'file_too_large', FILE_TOO_LARGE);
+  if (Number(request.headers['content-length'] ?? 0) > IMPORT_MAX_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.raw as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > IMPORT_MAX_BYTES) {
+      request.raw.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Readable.from([Buffer.concat(chunks)]);
 }
 
 /** Data Migration (PRODUCT.md §4.12): users from a CSV file. Admins only; other orgs' imports are 404. */
@@ -55,7 +67,7 @@ export const migrationRoutes =
   (deps: MigrationDeps & { jobs: JobWorker }): FastifyPluginAsyncZod =>
   async (app) => {
     registerUserImportJob(deps.jobs, deps, app.log.child({ module: 'migration' }));
-    // The body stays a stream for the handler (request.raw); nothing is buffered here.
+    // The body stays a stream for the handler (request.raw), which reads it within its limit.
     app.addContentTypeParser(CSV_TYPES, (_request, _payload, done) => done(null, undefined));
 
     app.get(
@@ -84,7 +96,7 @@ export const migrationRoutes =
           response: { 200: dryRunSchema },
         },
       },
-      async (request) => dryRun(deps, actorOf(request), csvBody(request)),
+      async (request) => dryRun(deps, actorOf(request), await csvBody(request)),
     );
 
     app.post(
@@ -104,7 +116,13 @@ export const migrationRoutes =
         reply
           .status(202)
           .send(
-            await startImport(deps, deps.jobs, actorOf(request), csvBody(request), request.query.fileName),
+            await startImport(
+              deps,
+              deps.jobs,
+              actorOf(request),
+              await csvBody(request),
+              request.query.fileName,
+            ),
           ),
     );
 
