@@ -98,6 +98,8 @@ for (const width of widths) {
       page,
       signInAs,
     }) => {
+      // Some twenty screens, each loaded and audited: more than one page's worth of time.
+      test.setTimeout(240_000);
       const { org, member, domainId, appId } = await populatedOrganization(atrium);
       await signInAs(org.admin);
       const found = await audit(page, [

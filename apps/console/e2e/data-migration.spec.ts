@@ -31,7 +31,10 @@ test('an admin checks a file, fixes its bad row, imports it and watches the prog
   atrium,
   signInAs,
 }) => {
-  const org = await createOrganizationWithAdmin(atrium.db);
+  // Room for the whole file: 1,200 people and the admin.
+  const org = await createOrganizationWithAdmin(atrium.db, {
+    subscription: { planKey: 'enterprise', seats: 2000, status: 'active' },
+  });
   const domain = `${org.siteName}.test`;
   await verifiedDomain(atrium, org.id, domain);
   await signInAs(org.admin);
