@@ -14,7 +14,9 @@ const GROUPS: [chunk: string, pattern: RegExp][] = [
     'ui',
     /\/node_modules\/(react-bootstrap|@restart|@popperjs|react-transition-group|dom-helpers|uncontrollable|prop-types|classnames|warning|@react-aria|react-aria|@swc\/helpers)\//,
   ],
-  ['forms', /\/node_modules\/(zod|react-hook-form|@hookform)\//],
+  ['forms', /\/node_modules\/react-hook-form\//],
+  // Apart from the forms: the sign-in page paints before its schemas load (lazy-zod-resolver.ts).
+  ['zod', /\/node_modules\/(zod|@hookform)\//],
 ];
 
 export function chunkOf(id: string): string | undefined {

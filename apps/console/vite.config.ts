@@ -2,12 +2,26 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
 import { chunkOf, preloadChunks } from './vite-chunks.ts';
 import { precompress } from './vite-precompress.ts';
+import { routePages } from './vite-route-pages.ts';
+import { routes } from './src/lib/paths.ts';
+
+// The pages people open first: sign-in, the admin's landing page and the apps page.
+const firstPages = {
+  [routes.login]: ['src/app/routes/login.tsx'],
+  [routes.dashboard]: ['src/app/layouts/admin/admin-layout.tsx', 'src/app/routes/dashboard.tsx'],
+  [routes.application]: ['src/app/layouts/apps/apps-layout.tsx', 'src/app/routes/application.tsx'],
+};
 
 // The built console is served by the Atrium server at / (SPA fallback), same origin as /api.
 export default defineConfig({
   // The hoisted plugin is typed against the root's Vite (pulled in by Vitest), this workspace builds
   // with its own Vite 7; the plugin supports both, only their type declarations differ.
-  plugins: [react() as unknown as PluginOption, preloadChunks(['ui', 'icons']), precompress()],
+  plugins: [
+    react() as unknown as PluginOption,
+    preloadChunks(['ui', 'icons']),
+    routePages(firstPages),
+    precompress(),
+  ],
   base: '/',
   css: {
     preprocessorOptions: {

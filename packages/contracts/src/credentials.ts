@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CODE_LENGTH } from './sign-in-values.ts';
 
 /**
  * The rules for what people type to prove who they are, one definition each: the e-mailed
@@ -6,12 +7,10 @@ import { z } from 'zod';
  * (sign-up, reset, profile, set-password links, an admin's first password).
  */
 
-export const CODE_LENGTH = 6;
-
 export const codeField = z
   .string()
   .trim()
-  .regex(/^\d{6}$/, 'Enter the 6-digit code from the e-mail');
+  .regex(new RegExp(`^\\d{${CODE_LENGTH}}$`), `Enter the ${CODE_LENGTH}-digit code from the e-mail`);
 
 /** New passwords: the length rule here, the common-password check on the server. */
 export const newPasswordField = z

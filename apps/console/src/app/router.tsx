@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { ComponentType } from 'react';
+import { prefetchInteractionState } from '../features/auth/api/interaction.ts';
 import { loadOptionalSession, requireAdmin, requireSignedIn } from '../features/auth/require-session.ts';
 import { landInSetupUntilFinished } from '../features/setup/setup-landing.ts';
 import { routes } from '../lib/paths.ts';
@@ -18,7 +19,11 @@ export const routeTree: RouteObject[] = [
     ErrorBoundary: RouteError,
     children: [
       { path: routes.signup, lazy: page(() => import('./routes/signup.tsx')) },
-      { path: routes.login, lazy: page(() => import('./routes/login.tsx')) },
+      {
+        path: routes.login,
+        loader: prefetchInteractionState,
+        lazy: page(() => import('./routes/login.tsx')),
+      },
       { path: routes.forgotPassword, lazy: page(() => import('./routes/forgot-password.tsx')) },
       { path: routes.invite, lazy: page(() => import('./routes/invite.tsx')) },
       { path: routes.resetPassword, lazy: page(() => import('./routes/invite.tsx')) },

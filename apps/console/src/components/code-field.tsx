@@ -1,4 +1,4 @@
-import { CODE_LENGTH } from '@atrium/contracts/credentials';
+import { CODE_LENGTH } from '@atrium/contracts/sign-in-values';
 import type { ClipboardEvent } from 'react';
 import Form from 'react-bootstrap/Form';
 import type { UseFormRegisterReturn } from 'react-hook-form';

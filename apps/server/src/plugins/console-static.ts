@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import { isApiOrProviderPath } from '../lib/server-paths.ts';
 export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
   const indexFile = path.join(consoleDir, 'index.html');
   const built = existsSync(indexFile);
+  const pageOf = routePagesOf(consoleDir);
   if (built) {
     await app.register(fastifyStatic, {
       root: consoleDir,
@@ -33,10 +34,22 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       built &&
       (request.method === 'GET' || request.method === 'HEAD')
     ) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir);
+      const page = pageOf.get(request.url.split('?')[0]!) ?? 'index.html';
+      return reply.header('cache-control', 'no-cache').sendFile(page, consoleDir);
     }
     return reply.status(404).send({
       error: { code: 'not_found', message: `No route ${request.method} ${request.url.split('?')[0]}` },
     });
   });
+}
+
+/**
+ * The build's copies of index.html that also preload one page's modules (see the console's
+ * vite-route-pages.ts), by path. A build without them serves index.html everywhere.
+ */
+function routePagesOf(consoleDir: string): Map<string, string> {
+  const file = path.join(consoleDir, 'route-pages.json');
+  if (!existsSync(file)) return new Map();
+  const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  return new Map(Object.entries(pages));
 }

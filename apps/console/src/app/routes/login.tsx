@@ -1,4 +1,4 @@
-import { signInErrorMessage } from '@atrium/contracts/auth';
+import { signInErrorMessage } from '@atrium/contracts/sign-in-values';
 import { LogIn } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';

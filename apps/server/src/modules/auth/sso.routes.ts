@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sessionResponse, ssoLogoutResponse, type SignInErrorCode } from '@atrium/contracts/auth';
+import { sessionResponse, ssoLogoutResponse } from '@atrium/contracts/auth';
+import type { SignInErrorCode } from '@atrium/contracts/sign-in-values';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';

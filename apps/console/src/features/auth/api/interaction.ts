@@ -5,7 +5,9 @@ import type {
   SignInPasswordBody,
 } from '@atrium/contracts/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LoaderFunctionArgs } from 'react-router';
 import { api } from '../../../lib/api-client.ts';
+import { queryClient } from '../../../lib/query-client.ts';
 
 /** The provider's login interaction behind /login?uid=… (see the server's interactions routes). */
 export const interactionKeys = {
@@ -28,6 +30,17 @@ export const interactionStateQuery = (uid: string) =>
       return state?.stage === 'code' && !state.codeSent ? 5000 : false;
     },
   });
+
+/**
+ * /login's route loader: asks for the sign-in's state beside the page's code instead of after
+ * it, so the form is there at the first paint (no spinner that the form then pushes aside).
+ * Errors are the page's to show, so they are not thrown here.
+ */
+export async function prefetchInteractionState({ request }: LoaderFunctionArgs): Promise<null> {
+  const uid = new URL(request.url).searchParams.get('uid');
+  if (uid) await queryClient.prefetchQuery(interactionStateQuery(uid));
+  return null;
+}
 
 export function useInteractionState(uid: string) {
   return useQuery(interactionStateQuery(uid));

@@ -1,5 +1,4 @@
-import { signInCodeBody, type SignInCodeBody } from '@atrium/contracts/auth';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { SignInCodeBody } from '@atrium/contracts/auth';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -7,10 +6,15 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useResendCode, useSubmitCode } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { useCountdown } from './use-countdown.ts';
+
+const signInCodeBodyResolver = lazyZodResolver(
+  async () => (await import('@atrium/contracts/auth')).signInCodeBody,
+);
 
 /**
  * Sign-in step 2: the 6-digit code e-mailed to the user; a new one after the seed spec's ReSend 60.
@@ -36,7 +40,7 @@ export function CodeStep({
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [resent, setResent] = useState(false);
   const { register, handleSubmit, setError, formState } = useForm<SignInCodeBody>({
-    resolver: zodResolver(signInCodeBody),
+    resolver: signInCodeBodyResolver,
     defaultValues: { code: '' },
   });
   const { errors, isSubmitting, isSubmitSuccessful } = formState;

@@ -1,5 +1,4 @@
-import { signInPasswordBody, type SignInPasswordBody } from '@atrium/contracts/auth';
-import { zodResolver } from '@hookform/resolvers/zod';
+import type { SignInPasswordBody } from '@atrium/contracts/auth';
 import { Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
@@ -8,18 +7,22 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import type { ApiError } from '../../../lib/api-client.ts';
+import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
 import { paths } from '../../../lib/paths.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useSubmitPassword } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
+const signInPasswordBodyResolver = lazyZodResolver(
+  async () => (await import('@atrium/contracts/auth')).signInPasswordBody,
+);
 /** Sign-in step 1: e-mail and password. */
 export function PasswordStep({ uid, onSent }: { uid: string; onSent?: () => void }) {
   const submit = useSubmitPassword(uid);
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [showPassword, setShowPassword] = useState(false);
   const { register, handleSubmit, setError, formState } = useForm<SignInPasswordBody>({
-    resolver: zodResolver(signInPasswordBody),
+    resolver: signInPasswordBodyResolver,
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = formState;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_ERRORS, signInErrorMessage } from './auth.ts';
+import { SIGN_IN_ERRORS, signInErrorMessage } from './sign-in-values.ts';
 
 describe('signInErrorMessage', () => {
   it('gives the message of a known code', () => {

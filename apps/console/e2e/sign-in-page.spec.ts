@@ -1,0 +1,51 @@
+import { expect, test } from './support/fixtures.ts';
+
+// The sign-in page is the first thing everybody opens. Its HTML preloads the page's own modules,
+// and the form is drawn with the page, so nothing moves when the sign-in's state arrives late.
+
+test('the sign-in page preloads its own code and other pages do not', async ({ page }) => {
+  const login = await (await page.request.get('/login?uid=abc')).text();
+  const preloaded = [...login.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+  expect(preloaded.some((href) => /\/assets\/login-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
+  const other = await (await page.request.get('/forgot-password')).text();
+  expect(other).not.toMatch(/\/assets\/login-/);
+});
+
+for (const width of [375, 1280] as const) {
+  test(`at ${width} px the sign-in form is drawn with the page and nothing moves`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.route('**/api/interactions/*/state', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shift: number; __heading: number; __form: number };
+      w.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>)
+          if (!entry.hadRecentInput) w.__shift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      // The frame in which the heading and the e-mail field first appear.
+      let frame = 0;
+      const look = () => {
+        frame += 1;
+        if (!w.__heading && document.querySelector('h1')) w.__heading = frame;
+        if (!w.__form && document.querySelector('input[type="email"]')) w.__form = frame;
+        if (!w.__form) requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/login\?uid=/);
+    await expect(page.getByLabel('E-mail address')).toBeVisible();
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { __shift: number; __heading: number; __form: number };
+      return { shift: w.__shift, heading: w.__heading, form: w.__form };
+    });
+    expect(seen.form).toBe(seen.heading);
+    expect(seen.shift).toBe(0);
+  });
+}
