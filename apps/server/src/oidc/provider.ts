@@ -12,6 +12,7 @@ import { mayIntrospect } from './introspection.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
+import { sendStraightToLogin } from './straight-to-login.ts';
 
 /** The issuer: `${PUBLIC_URL}/oidc`. */
 export const issuerOf = (config: Config) => new URL('/oidc', config.publicUrl).href;
@@ -37,8 +38,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       short: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
     },
     findAccount: (_ctx, sub) => findAccountClaims(db, sub),
-    // The interaction starts at an API path (the cookie that binds it to the browser is scoped
-    // to that path), which sends the browser on to the console's /login page.
+    // The interaction's cookie is scoped to this API path; a browser nobody is signed in on is
+    // sent straight to /login?uid=… instead (straight-to-login.ts).
     interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
@@ -99,6 +100,7 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
   const provider = new Provider(issuerOf(config), configuration);
   allowFormTargetsOfClient(provider);
   signOutDespiteUnregisteredPostLogoutUri(provider);
+  sendStraightToLogin(provider);
   return provider;
 }
 

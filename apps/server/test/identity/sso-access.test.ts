@@ -90,6 +90,22 @@ describe('who may sign in where', () => {
     expect(hop.status).toBe(200);
   });
 
+  it('sends a browser nobody is signed in on from the provider straight to the sign-in page', async () => {
+    const browser = new TestBrowser(origin);
+    const start = await browser.request('/api/sso/start');
+    const authorize = await browser.request(start.location!);
+    expect(authorize.status).toBe(303);
+    const login = new URL(authorize.location!);
+    expect(login.pathname).toBe('/login');
+    // The interaction's cookie keeps the path of the page's API calls, which it must reach.
+    const uid = login.searchParams.get('uid');
+    expect(authorize.setCookies.find((c) => c.startsWith('_interaction='))).toContain(
+      `path=/api/interactions/${uid}`,
+    );
+    const state = await browser.request(`/api/interactions/${uid}/state`);
+    expect(JSON.parse(state.body)).toMatchObject({ stage: 'password' });
+  });
+
   it('signs a user in with a single-use ticket, without password or code', async () => {
     const ticket = await issueSignInTicket(server.db, orgA.admin.id);
     const browser = new TestBrowser(origin);

@@ -61,8 +61,29 @@ export const interactionsRoutes =
       return client?.clientName ?? 'Atrium';
     }
 
-    // Where the provider sends the browser: on to /login, or straight back when a sign-in
-    // ticket (sign-up, invitation) stands in for password and code.
+    /**
+     * A sign-in ticket (sign-up, invitation, right after a reset by link) stands in for password
+     * and code: the sign-in finishes at once, and the browser is remembered without a "new
+     * sign-in" e-mail. Returns where to go next, or undefined without a usable ticket.
+     */
+    async function finishWithTicket(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      interaction: Awaited<ReturnType<Provider['interactionDetails']>>,
+    ): Promise<string | undefined> {
+      const ticket = readTransaction(request, deps.config)?.ticket;
+      if (!ticket || interaction.prompt.name !== 'login') return undefined;
+      const userId = await consumeSignInTicket(db, ticket);
+      if (!userId) return undefined;
+      const device = deviceTokenOf(request);
+      await rememberDevice(db, userId, device);
+      keepDeviceCookie(reply, deps.config, device);
+      return finish(request, reply, userId);
+    }
+
+    // Where the provider sends a browser already signed in, or one with a sign-in ticket (the
+    // others go straight to /login, see oidc/straight-to-login.ts): on to /login, to the access
+    // page when the app is closed to them, or straight back with the ticket.
     app.get(
       '/api/interactions/:uid',
       {
@@ -71,32 +92,21 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const { uid } = request.params;
-        const ticket = readTransaction(request, deps.config)?.ticket;
-        if (ticket) {
-          const found = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-          const userId =
-            found?.uid === uid && found.prompt.name === 'login'
-              ? await consumeSignInTicket(db, ticket)
-              : undefined;
-          if (userId) {
-            // The first sign-in of a new account (sign-up, invitation) or right after a reset by
-            // link: the browser is remembered without a "new sign-in" e-mail.
-            const device = deviceTokenOf(request);
-            await rememberDevice(db, userId, device);
-            keepDeviceCookie(reply, deps.config, device);
-            return reply.redirect(await finish(request, reply, userId), 303);
-          }
-        }
-        // A signed-in user the app is closed to (another organisation, or outside the app's groups):
-        // the console's access page; the interaction stays unfinished, so no code is issued.
         const pending = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-        const accountId =
-          pending?.uid === uid && pending.prompt.name !== 'login' ? pending.session?.accountId : undefined;
-        if (pending && accountId) {
-          const clientId = String(pending.params.client_id);
-          const access = await checkClientAccess(db, { userId: accountId, clientId });
-          if (!access.allowed) {
-            return reply.redirect(`/access-denied?${new URLSearchParams({ app: access.appName })}`, 303);
+        if (pending?.uid === uid) {
+          const next = await finishWithTicket(request, reply, pending);
+          if (next) return reply.redirect(next, 303);
+          // A signed-in user the app is closed to (another organisation, or outside the app's
+          // groups): the console's access page; the interaction stays unfinished, so no code is issued.
+          const accountId = pending.prompt.name !== 'login' ? pending.session?.accountId : undefined;
+          if (accountId) {
+            const access = await checkClientAccess(db, {
+              userId: accountId,
+              clientId: String(pending.params.client_id),
+            });
+            if (!access.allowed) {
+              return reply.redirect(`/access-denied?${new URLSearchParams({ app: access.appName })}`, 303);
+            }
           }
         }
         return reply.redirect(`/login?uid=${encodeURIComponent(uid)}`, 303);
