@@ -34,6 +34,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       built &&
       (request.method === 'GET' || request.method === 'HEAD')
     ) {
+      // /login on its own (typed in, bookmarked) starts a sign-in, as the page would once loaded.
+      if (request.url === '/login') return reply.redirect('/api/sso/start', 302);
       const page = pageOf.get(request.url.split('?')[0]!) ?? 'index.html';
       return reply.header('cache-control', 'no-cache').sendFile(page, consoleDir);
     }

@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 // A console build as `npm run build` leaves it: each text file with its .br and .gz beside it.
 const script = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
 const html = `<!doctype html><title>Atrium</title><div id="root"></div>${'<!-- -->'.repeat(200)}`;
+const loginHtml = html.replace('<title>', '<link rel="modulepreload" href="/assets/login-abc.js"><title>');
 const ASSET = '/assets/index-abc123.js';
 
 let database: TestDatabase;
@@ -28,6 +29,10 @@ beforeAll(async () => {
   mkdirSync(path.join(consoleDir, 'assets'));
   writeWithCompressed(path.join(consoleDir, 'index.html'), html);
   writeWithCompressed(path.join(consoleDir, 'assets', 'index-abc123.js'), script);
+  // The build's copy of index.html for /login, which also preloads the page's modules.
+  mkdirSync(path.join(consoleDir, 'pages'));
+  writeWithCompressed(path.join(consoleDir, 'pages', 'login.html'), loginHtml);
+  writeFileSync(path.join(consoleDir, 'route-pages.json'), JSON.stringify({ '/login': 'pages/login.html' }));
   app = await buildApp({ ...loadConfig(testEnv()), consoleDir }, { db: database.db });
   await app.ready();
 });
@@ -81,5 +86,23 @@ describe('the console assets, pre-compressed', () => {
     const res = await get('/api/nothing-here', 'br');
     expect(res.statusCode).toBe(404);
     expect(res.json().error.code).toBe('not_found');
+  });
+});
+
+describe('the first pages, with their own modules preloaded', () => {
+  it('answers /login?uid=… with its own copy of index.html, compressed, and other pages with index.html', async () => {
+    const login = await get('/login?uid=abc', 'br');
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['content-encoding']).toBe('br');
+    expect(login.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(login.rawPayload).toString()).toBe(loginHtml);
+    const users = await get('/users?page=2');
+    expect(users.body).toBe(html);
+  });
+
+  it('starts a sign-in straight away for /login on its own', async () => {
+    const res = await get('/login');
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/api/sso/start');
   });
 });
