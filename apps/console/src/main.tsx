@@ -1,3 +1,4 @@
+import './lib/zod-without-eval.ts';
 import './styles/bootstrap.scss';
 import './styles/app.css';
 import { StrictMode } from 'react';
