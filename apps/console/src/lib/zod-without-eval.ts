@@ -5,5 +5,5 @@
  * probe; the forms' parsing is too small for the compiled parser to matter. zod reads this
  * global when it loads, so it is set before any page's code (and zod with it) is loaded.
  */
-const global = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-global.__zod_globalConfig = { ...global.__zod_globalConfig, jitless: true };
+const withZodConfig = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+withZodConfig.__zod_globalConfig = { ...withZodConfig.__zod_globalConfig, jitless: true };
