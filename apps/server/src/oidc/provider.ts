@@ -9,6 +9,7 @@ import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
 import { mayIntrospect } from './introspection.ts';
+import { extraAccessTokenClaims } from './token-claims.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
@@ -37,6 +38,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       short: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
     },
     findAccount: (_ctx, sub) => findAccountClaims(db, sub),
+    extraTokenClaims: (_ctx, token) =>
+      extraAccessTokenClaims(db, token as { kind: string; accountId?: string; scope?: string }),
     // The interaction starts at an API path (the cookie that binds it to the browser is scoped
     // to that path), which sends the browser on to the console's /login page.
     interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },
