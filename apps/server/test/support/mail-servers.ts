@@ -92,6 +92,7 @@ export class TestMailServers {
       ports: this.ports,
       mailRoot: path.join(this.dir, 'vmail'),
       mailUser: 'mail',
+      noAuthPenalty: true,
       paths: {
         postfixQueue: path.join(this.dir, 'postfix-queue'),
         postfixData: path.join(this.dir, 'postfix-data'),

@@ -24,6 +24,8 @@ export interface MailConfigOptions {
   mailUser: string;
   /** Certificate and key for IMAP STARTTLS and submission; without them TLS is off (loopback only). */
   tls?: { cert: string; key: string };
+  /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
+  noAuthPenalty?: boolean;
   /** Tests: a private Postfix queue and Dovecot run directory, and log files to read. */
   paths?: {
     postfixQueue: string;
@@ -133,6 +135,14 @@ function postfixMaster(o: MailConfigOptions): string {
   return HEADER + services.join('\n') + '\n';
 }
 
+const NO_AUTH_PENALTY = `auth_failure_delay = 0
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+`;
+
 function dovecotConf(o: MailConfigOptions, dir: string): string {
   const p = o.paths;
   const listen = o.listen === 'all' ? '*' : o.listen;
@@ -198,6 +208,7 @@ service auth {
   }
 }
 
+${o.noAuthPenalty ? NO_AUTH_PENALTY : ''}
 protocol imap {
   mail_plugins = $mail_plugins imap_quota
 }
