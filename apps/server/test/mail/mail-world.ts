@@ -63,17 +63,22 @@ export async function createMailWorld(): Promise<MailWorld> {
   };
 }
 
-/** Sends through Postfix's port 25 service, as another mail server would. */
+/**
+ * Sends through Postfix: to its port 25 service as another mail server would, or with `auth` to
+ * its submission service as a user's mail client does (SASL through Dovecot).
+ */
 export async function sendMail(
   world: MailWorld,
   message: { from: string; to: string; subject: string; text: string },
+  auth?: { user: string; pass: string },
 ): Promise<void> {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
-    port: world.mail.ports.smtp,
+    port: auth ? world.mail.ports.submission : world.mail.ports.smtp,
     secure: false,
     ignoreTLS: true,
     name: 'sender.example.net',
+    ...(auth ? { auth } : {}),
   });
   try {
     await transport.sendMail(message);

@@ -126,4 +126,45 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     expect(await imapAccepts({ user: other.email, accessToken })).toBe(false);
     expect(await imapAccepts({ user: user.email, accessToken: 'not-a-token' })).toBe(false);
   });
+
+  it('lets a user submit mail with an app password, only from their own address', async () => {
+    const user = await world.user();
+    const to = await world.user();
+    const { password } = await createAppPassword(user);
+    await sendMail(
+      world,
+      { from: user.email, to: to.email, subject: 'Sent by me', text: 'x' },
+      {
+        user: user.email,
+        pass: password,
+      },
+    );
+    const forged = await sendMail(
+      world,
+      { from: to.email, to: user.email, subject: 'Forged', text: 'x' },
+      {
+        user: user.email,
+        pass: password,
+      },
+    ).catch((error: { responseCode?: number; response?: string }) => error);
+    expect(forged?.responseCode, world.mail.logs()).toBe(553);
+    expect(forged?.response).toMatch(/not owned by user/i);
+    const wrong = await sendMail(
+      world,
+      { from: user.email, to: to.email, subject: 'No', text: 'x' },
+      {
+        user: user.email,
+        pass: 'aaaa-bbbbb-ccccc-ddddd',
+      },
+    ).catch((error: { responseCode?: number }) => error);
+    expect(wrong?.responseCode).toBe(535);
+
+    await world.mail.drainQueue();
+    const imap = await imapSignIn(world, { user: to.email, pass: (await createAppPassword(to)).password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Sent by me']);
+    } finally {
+      await imap.logout();
+    }
+  });
 });

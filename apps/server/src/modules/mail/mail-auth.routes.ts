@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiErrorSchema } from '@atrium/contracts/api-error';
 import type { Db } from '../../db/database.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from '../auth/throttle.ts';
 import { verifyAppPassword } from './app-passwords.service.ts';
@@ -63,7 +64,8 @@ export const mailAuthRoutes =
               expires_in: z.number(),
               email: z.string(),
             }),
-            400: oauthError,
+            // OAuth's own error for a refused grant; Atrium's error body for a malformed request.
+            400: z.union([oauthError, apiErrorSchema]),
             401: oauthError,
           },
         },
