@@ -21,10 +21,14 @@ const addressOf = (key: string) => {
  */
 export function postfixTables(db: Db): Record<string, SocketmapTable> {
   return {
-    [POSTFIX_MAPS.domains]: async (key) => ((await isMailDomain(db, key.trim().toLowerCase())) ? 'OK' : null),
+    // Found: the name itself (Postfix only needs a value; LMTP delivery ignores it).
+    [POSTFIX_MAPS.domains]: async (key) => {
+      const domain = key.trim().toLowerCase();
+      return (await isMailDomain(db, domain)) ? domain : null;
+    },
     [POSTFIX_MAPS.mailboxes]: async (key) => {
       const address = addressOf(key);
-      return address && (await mailboxOf(db, address)) ? 'OK' : null;
+      return address && (await mailboxOf(db, address)) ? address : null;
     },
     // The SASL login that may send as this address: its owner, who signs in with the address.
     [POSTFIX_MAPS.senderLogins]: async (key) => {
