@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/lib/passwords.ts';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import {
   createOrganizationWithAdmin,
@@ -163,6 +164,28 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
         error_description: 'invalid username or app password',
       });
     }
+  });
+
+  it('ends a user’s app passwords when their password changes (they may have been made by someone who knew it)', async () => {
+    const accountPassword = 'correct horse battery staple';
+    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(accountPassword) });
+    const session = await signInAs(server.db, user);
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/profile/app-passwords',
+      headers: session.headers,
+      payload: { name: 'Phone' },
+    });
+    const { password } = created.json() as { password: string };
+    const changed = await server.app.inject({
+      method: 'POST',
+      url: '/api/profile/password',
+      headers: session.headers,
+      payload: { currentPassword: accountPassword, newPassword: 'a different long passphrase 42' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
+    expect((await grant({ ...base, username: user.email, password })).statusCode).toBe(400);
   });
 
   it('refuses any other client, and names the field of a malformed request', async () => {
