@@ -53,8 +53,46 @@ function ensureBind(): void {
   process.exit(1);
 }
 
+/**
+ * The mail tests run Debian's Postfix and Dovecot (their own configuration, loopback ports).
+ * Postfix is installed with "No configuration" and neither package's own service is started
+ * (policy-rc.d refuses, or they are stopped at once): the tests never use them.
+ */
+function ensureMailServers(): void {
+  const missing = [
+    '/usr/sbin/postfix',
+    '/usr/sbin/dovecot',
+    '/usr/lib/dovecot/lmtp',
+    '/usr/lib/dovecot/imap',
+  ].filter((file) => !existsSync(file));
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(
+      "Postfix or Dovecot is missing: installing Debian's postfix, dovecot-imapd and dovecot-lmtpd.",
+    );
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('debconf-set-selections', {
+      input: 'postfix postfix/main_mailer_type select No configuration\n',
+    });
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'postfix', 'dovecot-imapd', 'dovecot-lmtpd'], { env }) === 0
+    ) {
+      for (const service of ['postfix', 'dovecot'])
+        spawnSync('service', [service, 'stop'], { stdio: 'ignore' });
+      return;
+    }
+  }
+  console.error(
+    `The mail tests need ${missing.join(' and ')}: install them (sudo apt-get install postfix dovecot-imapd dovecot-lmtpd).`,
+  );
+  process.exit(1);
+}
+
 ensureChromium();
 ensureBind();
+ensureMailServers();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 

@@ -17,6 +17,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { registerMail } from './modules/mail/mail.plugin.ts';
 import { migrationRoutes } from './modules/migration/migration.routes.ts';
 import type { MigrationDeps } from './modules/migration/user-import.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(subscriptionsRoutes({ db, config, jobs }));
   await app.register(searchRoutes({ db }));
   await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
+  await registerMail(app, { db, config });
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

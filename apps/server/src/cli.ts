@@ -15,6 +15,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@atrium/contract
 import { AppError } from './lib/errors.ts';
 import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
+import { MailConfigProblem, mailConfigCommand } from './modules/mail/mail-config.command.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:
@@ -24,6 +25,7 @@ import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service
  *   npm run atrium -- outbox [--to ada@acme.com]
  *   npm run atrium -- set-plan --site acme --plan business --seats 50 [--status active]
  *   npm run atrium -- webhook-log [--site acme] [--limit 20]
+ *   npm run atrium -- mail-config --out DIR
  */
 const USAGE = `Usage:
   npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
@@ -33,7 +35,10 @@ const USAGE = `Usage:
   npm run atrium -- outbox [--to <e-mail>] [--limit <n>]
   npm run atrium -- set-plan --site <site-name> --plan <plan key> [--seats <n>]
                              [--status trial|active|past_due|cancelled]
-  npm run atrium -- webhook-log [--site <site-name>] [--limit <n>]`;
+  npm run atrium -- webhook-log [--site <site-name>] [--limit <n>]
+  npm run atrium -- mail-config --out <dir> [--listen all|<ip>] [--atrium-url <url>] [--dovecot-dir /etc/dovecot]
+                                [--mail-root /var/vmail] [--mail-user vmail] [--tls-cert <file> --tls-key <file>]
+                                [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]`;
 
 class UsageError extends Error {}
 
@@ -50,6 +55,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'outbox') return outboxCommand(rest);
   if (command === 'set-plan') return setPlanCommand(rest);
   if (command === 'webhook-log') return webhookLogCommand(rest);
+  if (command === 'mail-config') {
+    return mailConfigCommand(rest, openDatabase).catch((error: unknown) => {
+      throw error instanceof MailConfigProblem ? new UsageError(error.message) : error;
+    });
+  }
   throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
 }
 

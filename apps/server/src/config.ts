@@ -88,6 +88,15 @@ const envSchema = z.object({
   DNS_UPDATE_TSIG: z.string().optional(),
   DNS_UPDATE_TARGET: z.string().optional(),
   DNS_UPDATE_TTL: z.string().optional(),
+  MAIL_SOCKETMAP_ADDRESS: z
+    .string()
+    .trim()
+    .regex(
+      /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):\d{1,5}$/,
+      'expected a loopback ip:port such as 127.0.0.1:10027',
+    )
+    .optional(),
+  MAIL_DICT_SOCKET: z.string().trim().regex(/^\//, 'expected an absolute path of a unix socket').optional(),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -129,6 +138,11 @@ export interface Config {
   dnsTimeoutMs: number;
   /** RFC 2136 updates of the operator's zone (site records, DKIM); undefined: records are only shown. */
   dnsUpdate: DnsUpdateSettings | undefined;
+  /**
+   * Mail lookups (modules/mail): Postfix's socketmap on a loopback TCP address and Dovecot's dict
+   * on a unix socket. Each undefined: that listener is off (mail is an optional part).
+   */
+  mail: { socketmap: { host: string; port: number } | undefined; dictSocket: string | undefined };
   /**
    * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
    * (as the function Fastify makes of one: trust the `hop` nearest hops). Never `true` (trust any
@@ -206,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,
     dnsTimeoutMs: s.DNS_TIMEOUT_MS,
     dnsUpdate,
+    mail: { socketmap: hostAndPort(s.MAIL_SOCKETMAP_ADDRESS), dictSocket: s.MAIL_DICT_SOCKET },
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
@@ -222,6 +237,15 @@ export function cookieDomainOf(hostname: string): string | undefined {
   if (isIp || !domain) return undefined;
   const parent = hostname.slice(hostname.indexOf('.') + 1);
   return parent.length >= domain.length ? parent : hostname;
+}
+
+/** `127.0.0.1:10027` or `[::1]:10027` → host and port; undefined stays undefined. */
+function hostAndPort(value: string | undefined): { host: string; port: number } | undefined {
+  if (!value) return undefined;
+  const at = value.lastIndexOf(':');
+  const port = Number(value.slice(at + 1));
+  if (port < 1 || port > 65535) throw new ConfigError('MAIL_SOCKETMAP_ADDRESS', 'expected a port 1-65535');
+  return { host: value.slice(0, at).replace(/^\[|\]$/g, ''), port };
 }
 
 const TRUST_PROXY_PROBLEM =

@@ -332,6 +332,18 @@ export interface SubscriptionHistoryTable {
   created_at: Timestamp;
 }
 
+/** Named passwords for mail clients (IMAP, SMTP submission); argon2id hashes only. */
+export interface AppPasswordsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  name: string;
+  lookup: string;
+  password_hash: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
 /** The webhook's delivery log: one row per event, updated on each try. */
 export interface SubscriptionWebhookDeliveriesTable {
   id: Generated<string>;
@@ -378,6 +390,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   subscription_history: SubscriptionHistoryTable;
   subscription_webhook_deliveries: SubscriptionWebhookDeliveriesTable;
+  app_passwords: AppPasswordsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -9,6 +9,7 @@ import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
 import { mayIntrospect } from './introspection.ts';
+import { extraAccessTokenClaims } from './token-claims.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
@@ -38,6 +39,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       short: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
     },
     findAccount: (_ctx, sub) => findAccountClaims(db, sub),
+    extraTokenClaims: (_ctx, token) =>
+      extraAccessTokenClaims(db, token as { kind: string; accountId?: string; scope?: string }),
     // The interaction's cookie is scoped to this API path; a browser nobody is signed in on is
     // sent straight to /login?uid=… instead (straight-to-login.ts).
     interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },

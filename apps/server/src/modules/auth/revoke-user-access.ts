@@ -18,7 +18,7 @@ const ACCOUNT_MODELS = [
 
 /**
  * Ends everything a user is signed in with: console sessions, SSO sessions, grants, codes and
- * tokens of every app. For suspension, deletion and password reset; call it inside the
+ * tokens of every app, and their app passwords for mail. For suspension, deletion and password reset; call it inside the
  * transaction that makes the change. A password change keeps the console session it came from.
  * Every app of the ended sessions and grants that listens gets a back-channel logout token.
  */
@@ -30,6 +30,9 @@ export async function revokeUserAccess(
   let sessions = db.deleteFrom('console_sessions').where('user_id', '=', userId);
   if (options.exceptConsoleSessionId) sessions = sessions.where('id', '!=', options.exceptConsoleSessionId);
   await sessions.execute();
+  // App passwords too (modules/mail): after a reset or a change, whoever learnt the old password
+  // may have made one, and a suspended user starts again from none.
+  await db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
   const ended = await db
     .deleteFrom('oidc_payloads')
     .where('type', 'in', ACCOUNT_MODELS)

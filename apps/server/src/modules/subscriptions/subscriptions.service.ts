@@ -308,8 +308,9 @@ export async function getMailPlan(deps: SubscriptionsDeps, organizationId: strin
     planTitle: plan.title,
     quotaPerMailboxMb: plan.mailboxQuotaMb,
     mailboxes: usage.users,
-    // No mail service is connected to Atrium yet (PRODUCT.md §4.10): nothing to measure.
-    mailConfigured: false,
+    // Postfix and Dovecot ask Atrium through these two listeners (modules/mail). Usage from
+    // Dovecot's quota is not read yet.
+    mailConfigured: Boolean(deps.config.mail.socketmap && deps.config.mail.dictSocket),
     usage: null,
   };
 }

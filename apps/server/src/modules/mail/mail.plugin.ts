@@ -1,0 +1,59 @@
+import type { Server, Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { appPasswordsRoutes } from './app-passwords.routes.ts';
+import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
+import { dovecotUserdb } from './dovecot-userdb.ts';
+import { mailAuthRoutes } from './mail-auth.routes.ts';
+import { ensureMailClient, type MailClient } from './mail-client.ts';
+import { postfixTables } from './postfix-maps.ts';
+import { createSocketmapServer } from './socketmap-server.ts';
+
+/**
+ * Mail (issue 14): Atrium is the directory of Debian's Postfix and Dovecot. Routes are always
+ * there; the socketmap (Postfix) and dict (Dovecot) listeners start with the server only when
+ * their settings are given, and close with it.
+ */
+export async function registerMail(app: FastifyInstance, deps: { db: Db; config: Config }): Promise<void> {
+  const { db, config } = deps;
+  const log = app.log.child({ module: 'mail' });
+  // Read once, on the first grant: most deployments without mail never need the client.
+  let client: Promise<MailClient> | undefined;
+  const mailClient = () => (client ??= ensureMailClient(db, config));
+
+  await app.register(appPasswordsRoutes({ db }));
+  await app.register(mailAuthRoutes({ db, mailClient }));
+
+  const servers: Server[] = [];
+  // Postfix and Dovecot keep their connections open: closing the app ends them.
+  const sockets = new Set<Socket>();
+  const track = (server: Server) => {
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    servers.push(server);
+  };
+  app.addHook('onReady', async () => {
+    const { socketmap, dictSocket } = config.mail;
+    if (socketmap) {
+      const server = createSocketmapServer(postfixTables(db), log);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(socketmap.port, socketmap.host, () => resolve());
+      });
+      track(server);
+    }
+    if (dictSocket) {
+      const server = createDictServer(dovecotUserdb(db, config), log);
+      await listenOnUnixSocket(server, dictSocket);
+      track(server);
+    }
+  });
+  app.addHook('onClose', async () => {
+    const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(closed);
+  });
+}

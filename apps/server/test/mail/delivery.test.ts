@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../support/fixtures.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
+
+describe('mail through Debian’s Postfix and Dovecot, with Atrium as their directory', () => {
+  let world: MailWorld;
+
+  beforeAll(async () => {
+    world = await createMailWorld();
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function appPasswordFor(user: { id: string; email: string; organizationId: string }) {
+    const session = await signInAs(world.server.db, user);
+    const created = await world.server.app.inject({
+      method: 'POST',
+      url: '/api/profile/app-passwords',
+      headers: session.headers,
+      payload: { name: 'Thunderbird' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json() as { appPassword: { id: string }; password: string };
+  }
+
+  it('delivers a message sent over SMTP to a user’s address into their INBOX', async () => {
+    const user = await world.user();
+    const { password } = await appPasswordFor(user);
+    await sendMail(world, {
+      from: 'someone@example.net',
+      to: user.email,
+      subject: 'Hello there',
+      text: 'Hi!',
+    });
+    await world.mail.drainQueue();
+    const imap = await imapSignIn(world, { user: user.email, pass: password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Hello there']);
+    } finally {
+      await imap.logout();
+    }
+  });
+
+  it('refuses an unknown recipient at RCPT time, and a domain Atrium does not serve', async () => {
+    const send = (to: string) =>
+      sendMail(world, { from: 'someone@example.net', to, subject: 'Who?', text: 'x' }).then(
+        () => null,
+        (error: { responseCode?: number; response?: string }) => error,
+      );
+    const unknown = await send(`nobody@${world.domain}`);
+    expect(unknown?.responseCode, world.mail.logs()).toBe(550);
+    expect(unknown?.response).toMatch(/User unknown|Recipient address rejected/i);
+    const elsewhere = await send('someone@not-served.example.org');
+    expect(elsewhere?.responseCode).toBe(554);
+    expect(elsewhere?.response).toMatch(/Relay access denied/i);
+    // An invited user has no mailbox yet.
+    const invited = await world.user();
+    await world.server.db
+      .updateTable('users')
+      .set({ status: 'invited' })
+      .where('id', '=', invited.id)
+      .execute();
+    expect((await send(invited.email))?.responseCode).toBe(550);
+  });
+
+  it('enforces the mail plan’s quota: a message larger than the mailbox is bounced, not stored', async () => {
+    const sender = await world.user();
+    const user = await world.user();
+    const { password } = await appPasswordFor(user);
+    const senderPassword = (await appPasswordFor(sender)).password;
+    // The plan gives each mailbox 1 MiB (mail-world.ts); this message is 1.5 MiB.
+    const big = 'x'.repeat(76).concat('\n').repeat(20_000);
+    await sendMail(world, { from: sender.email, to: user.email, subject: 'Too big', text: big });
+    await sendMail(world, { from: sender.email, to: user.email, subject: 'Small', text: 'fits' });
+    await world.mail.drainQueue();
+
+    const imap = await imapSignIn(world, { user: user.email, pass: password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Small']);
+      const quota = await imap.getQuota('INBOX');
+      expect(quota && quota.storage?.limit).toBe(1024 * 1024);
+    } finally {
+      await imap.logout();
+    }
+    // The sender (here, a mailbox of the same organisation) gets Postfix's bounce.
+    const senderImap = await imapSignIn(world, { user: sender.email, pass: senderPassword });
+    try {
+      const subjects = await inboxSubjects(senderImap);
+      expect(
+        subjects.some((s) => /Undelivered|returned/i.test(s)),
+        world.mail.logs(),
+      ).toBe(true);
+    } finally {
+      await senderImap.logout();
+    }
+  });
+});

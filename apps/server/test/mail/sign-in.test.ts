@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProvider } from '../../src/oidc/provider.ts';
+import { hashPassword } from '../../src/lib/passwords.ts';
+import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
+import { registerTestClient } from '../identity/support/clients.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
+
+describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atrium’s provider', () => {
+  let world: MailWorld;
+
+  beforeAll(async () => {
+    world = await createMailWorld();
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function createAppPassword(user: TestUser, name = 'Phone') {
+    const session = await signInAs(world.server.db, user);
+    const response = await world.server.app.inject({
+      method: 'POST',
+      url: '/api/profile/app-passwords',
+      headers: session.headers,
+      payload: { name },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { appPassword, password } = response.json() as { appPassword: { id: string }; password: string };
+    return { id: appPassword.id, password, session };
+  }
+
+  /** Whether Dovecot lets these credentials in (the IMAP client's connect throws when not). */
+  async function imapAccepts(auth: { user: string; pass?: string; accessToken?: string }): Promise<boolean> {
+    try {
+      const client = await imapSignIn(world, auth);
+      await client.logout();
+      return true;
+    } catch (error) {
+      if ((error as { authenticationFailed?: boolean }).authenticationFailed) return false;
+      throw error;
+    }
+  }
+
+  it('signs in with an app password, and refuses it once revoked', async () => {
+    const user = await world.user();
+    const { id, password, session } = await createAppPassword(user);
+    expect(await imapAccepts({ user: user.email, pass: password }), world.mail.logs()).toBe(true);
+    // Typed without the dashes and in capitals, as people do.
+    expect(await imapAccepts({ user: user.email, pass: password.replaceAll('-', '').toUpperCase() })).toBe(
+      true,
+    );
+    expect(await imapAccepts({ user: user.email, pass: 'aaaa-bbbbb-ccccc-ddddd' })).toBe(false);
+
+    const revoked = await world.server.app.inject({
+      method: 'DELETE',
+      url: `/api/profile/app-passwords/${id}`,
+      headers: session.headers,
+    });
+    expect(revoked.statusCode).toBe(204);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
+  });
+
+  it('never accepts the account password, nor another user’s app password', async () => {
+    const accountPassword = 'correct horse battery staple';
+    const user = await createUser(world.server.db, world.org.id, {
+      email: `with-password@${world.domain}`,
+      passwordHash: await hashPassword(accountPassword),
+    });
+    expect(await imapAccepts({ user: user.email, pass: accountPassword })).toBe(false);
+    const other = await world.user();
+    const { password } = await createAppPassword(other);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
+    expect(await imapAccepts({ user: 'nobody@' + world.domain, pass: password })).toBe(false);
+  });
+
+  it('refuses a suspended user at once, and still delivers their mail', async () => {
+    const user = await world.user();
+    const { password } = await createAppPassword(user);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(true);
+
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const suspended = await world.server.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/suspend`,
+      headers: admin.headers,
+    });
+    expect(suspended.statusCode, suspended.body).toBeLessThan(300);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
+
+    await sendMail(world, { from: 'a@example.net', to: user.email, subject: 'Kept for later', text: 'x' });
+    await world.mail.drainQueue();
+    await world.server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
+    const imap = await imapSignIn(world, { user: user.email, pass: password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Kept for later']);
+    } finally {
+      await imap.logout();
+    }
+  });
+
+  it('signs in with an access token from Atrium’s provider (XOAUTH2), checked by introspection', async () => {
+    const user = await world.user();
+    const { server } = world;
+    const app = await registerTestClient(server.db, server.config, {
+      organizationId: world.org.id,
+      redirectUri: 'https://webmail.example.test/callback',
+    });
+    // Tokens as the provider issues them after a sign-in, saved where the server's provider reads them.
+    const provider = await createProvider(server.db, server.config);
+    const client = (await provider.Client.find(app.clientId))!;
+    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
+    grant.addOIDCScope('openid email');
+    const grantId = await grant.save();
+    const token = new provider.AccessToken({
+      accountId: user.id,
+      client,
+      grantId,
+      scope: 'openid email',
+      gty: 'authorization_code',
+    });
+    const accessToken = await token.save();
+
+    expect(await imapAccepts({ user: user.email, accessToken }), world.mail.logs()).toBe(true);
+    // The token is the user's, not anyone's who presents it.
+    const other = await world.user();
+    expect(await imapAccepts({ user: other.email, accessToken })).toBe(false);
+    expect(await imapAccepts({ user: user.email, accessToken: 'not-a-token' })).toBe(false);
+  });
+
+  it('lets a user submit mail with an app password, only from their own address', async () => {
+    const user = await world.user();
+    const to = await world.user();
+    const { password } = await createAppPassword(user);
+    await sendMail(
+      world,
+      { from: user.email, to: to.email, subject: 'Sent by me', text: 'x' },
+      {
+        user: user.email,
+        pass: password,
+      },
+    );
+    const forged = await sendMail(
+      world,
+      { from: to.email, to: user.email, subject: 'Forged', text: 'x' },
+      {
+        user: user.email,
+        pass: password,
+      },
+    ).catch((error: { responseCode?: number; response?: string }) => error);
+    expect(forged?.responseCode, world.mail.logs()).toBe(553);
+    expect(forged?.response).toMatch(/not owned by user/i);
+    const wrong = await sendMail(
+      world,
+      { from: user.email, to: to.email, subject: 'No', text: 'x' },
+      {
+        user: user.email,
+        pass: 'aaaa-bbbbb-ccccc-ddddd',
+      },
+    ).catch((error: { responseCode?: number }) => error);
+    expect(wrong?.responseCode).toBe(535);
+
+    await world.mail.drainQueue();
+    const imap = await imapSignIn(world, { user: to.email, pass: (await createAppPassword(to)).password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Sent by me']);
+    } finally {
+      await imap.logout();
+    }
+  });
+});

@@ -1,0 +1,206 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+import type { MailClient } from '../../src/modules/mail/mail-client.ts';
+import { mailConfigFiles, type MailConfigOptions } from '../../src/modules/mail/mail-config.ts';
+import { freePort } from './server-process.ts';
+
+const POSTFIX = '/usr/sbin/postfix';
+const DOVECOT = '/usr/sbin/dovecot';
+export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+const readLog = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').slice(-4000) : '(no log)');
+
+/**
+ * Debian's Postfix and Dovecot on free loopback ports, configured by mail-config exactly as an
+ * operator's, with their queue, run directory, mailboxes and logs in a temporary directory. The
+ * system's /etc/postfix, /etc/dovecot and their services are never touched. A daemon that does
+ * not start fails the test with its log.
+ */
+export class TestMailServers {
+  readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-mail-'));
+  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0 };
+  private dovecot: ChildProcess | undefined;
+  private postfixRunning = false;
+
+  private constructor() {}
+
+  /** Picks the ports; `env` then holds the settings the Atrium under test needs. */
+  static async prepare(): Promise<TestMailServers> {
+    const missing = [POSTFIX, DOVECOT].filter((file) => !existsSync(file));
+    if (missing.length > 0) {
+      throw new Error(
+        `The mail tests need ${missing.join(' and ')}: apt-get install postfix dovecot-imapd dovecot-lmtpd ` +
+          '(scripts/test.ts and .ci/run install them)',
+      );
+    }
+    const servers = new TestMailServers();
+    // The daemons' own users (postfix, dovecot, mail) walk into this directory.
+    chmodSync(servers.dir, 0o755);
+    for (const name of Object.keys(servers.ports) as Array<keyof TestMailServers['ports']>) {
+      servers.ports[name] = await freePort();
+    }
+    return servers;
+  }
+
+  get env(): Record<string, string> {
+    return {
+      MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${this.ports.socketmap}`,
+      MAIL_DICT_SOCKET: path.join(this.dir, 'atrium-dict.sock'),
+      MAIL_HOST: MAIL_DOMAIN_HOST,
+    };
+  }
+
+  get postfixLog() {
+    return path.join(this.dir, 'postfix.log');
+  }
+
+  get dovecotLog() {
+    return path.join(this.dir, 'dovecot.log');
+  }
+
+  /** Writes mail-config's files for this Atrium and starts both daemons. */
+  async start(atrium: { url: string; client: MailClient }): Promise<void> {
+    const options: MailConfigOptions = {
+      hostname: MAIL_DOMAIN_HOST,
+      atriumUrl: atrium.url,
+      socketmap: { host: '127.0.0.1', port: this.ports.socketmap },
+      dictSocket: this.env.MAIL_DICT_SOCKET!,
+      client: atrium.client,
+      listen: '127.0.0.1',
+      ports: this.ports,
+      mailRoot: path.join(this.dir, 'vmail'),
+      mailUser: 'mail',
+      noAuthPenalty: true,
+      paths: {
+        postfixQueue: path.join(this.dir, 'postfix-queue'),
+        postfixData: path.join(this.dir, 'postfix-data'),
+        postfixLog: this.postfixLog,
+        dovecotBase: path.join(this.dir, 'dovecot-run'),
+        dovecotLog: this.dovecotLog,
+      },
+    };
+    const dovecotDir = path.join(this.dir, 'dovecot');
+    for (const [name, text] of Object.entries(mailConfigFiles(options, dovecotDir))) {
+      const file = path.join(this.dir, name);
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+      writeFileSync(file, text, { mode: name.includes('oauth2') ? 0o600 : 0o644 });
+    }
+    const mail = userInfo({ encoding: 'utf8' }).uid === 0 ? uidOf('mail') : undefined;
+    mkdirSync(options.mailRoot, { mode: 0o770 });
+    if (mail) chownSync(options.mailRoot, mail.uid, mail.gid);
+    for (const dir of [options.paths!.postfixQueue, options.paths!.postfixData])
+      mkdirSync(dir, { mode: 0o755 });
+    const postfix = mail ? uidOf('postfix') : undefined;
+    if (postfix) chownSync(options.paths!.postfixData, postfix.uid, postfix.gid);
+    await this.startPostfix();
+    await this.startDovecot();
+  }
+
+  private async startPostfix(): Promise<void> {
+    const config = path.join(this.dir, 'postfix');
+    // Creates the queue's subdirectories with their owners, then starts the master daemon.
+    const setPermissions = spawnSync(POSTFIX, ['-c', config, 'set-permissions'], { encoding: 'utf8' });
+    const started = spawnSync(POSTFIX, ['-c', config, 'start'], { encoding: 'utf8' });
+    if (started.status !== 0) {
+      throw new Error(
+        `postfix did not start (${started.status}):\n${setPermissions.stderr}${started.stderr}${started.stdout}\n${readLog(this.postfixLog)}`,
+      );
+    }
+    this.postfixRunning = true;
+    await this.until(() => accepts(this.ports.smtp), 'postfix', this.postfixLog);
+  }
+
+  private async startDovecot(): Promise<void> {
+    const child = spawn(DOVECOT, ['-F', '-c', path.join(this.dir, 'dovecot', 'dovecot.conf')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.dovecot = child;
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    await this.until(
+      async () => {
+        if (exited)
+          throw new Error(`dovecot exited (${child.exitCode}):\n${output}\n${readLog(this.dovecotLog)}`);
+        return (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp));
+      },
+      'dovecot',
+      this.dovecotLog,
+    );
+  }
+
+  private async until(ready: () => Promise<boolean>, name: string, log: string): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await ready())) {
+      if (Date.now() > deadline) throw new Error(`${name} did not answer within 20 s:\n${readLog(log)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Both logs, for a failing assertion's message. */
+  logs(): string {
+    return `--- postfix ---\n${readLog(this.postfixLog)}\n--- dovecot ---\n${readLog(this.dovecotLog)}`;
+  }
+
+  /** Waits until Postfix's queue is empty (every message delivered or bounced). */
+  async drainQueue(timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const queue = spawnSync('/usr/sbin/postqueue', ['-c', path.join(this.dir, 'postfix'), '-j'], {
+        encoding: 'utf8',
+      });
+      if (queue.status === 0 && queue.stdout.trim() === '') return;
+      if (Date.now() > deadline)
+        throw new Error(`Postfix's queue did not empty:\n${queue.stdout}\n${this.logs()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.postfixRunning) {
+      spawnSync(POSTFIX, ['-c', path.join(this.dir, 'postfix'), 'stop'], { encoding: 'utf8' });
+      this.postfixRunning = false;
+    }
+    const child = this.dovecot;
+    this.dovecot = undefined;
+    if (child && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    }
+    // postfix stop returns before its daemons are gone; they hold nothing we remove but the queue.
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function uidOf(user: string): { uid: number; gid: number } {
+  const out = spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim();
+  const gid = spawnSync('id', ['-g', user], { encoding: 'utf8' }).stdout.trim();
+  return { uid: Number(out), gid: Number(gid) };
+}
