@@ -100,6 +100,15 @@ const wizardSession = await signInAs(atrium.db, {
   organizationId: wizardOrg.organizationId,
 });
 
+// Two app passwords on the admin's profile, one of them used by a mail client.
+await call('POST', '/api/profile/app-passwords', { name: 'Phone mail app' });
+await call('POST', '/api/profile/app-passwords', { name: 'Thunderbird on the office laptop' });
+await atrium.db
+  .updateTable('app_passwords')
+  .set({ last_used_at: new Date() })
+  .where('name', '=', 'Phone mail app')
+  .execute();
+
 // A finished import on the Data Migration page: Google Workspace's export, one row in error.
 const importCsv = [
   'First Name [Required],Last Name [Required],Email Address [Required],Password [Required],Org Unit Path [Required]',

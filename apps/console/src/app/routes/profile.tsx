@@ -3,12 +3,16 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form.tsx';
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
+import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
 
 export default function ProfilePage() {
   const user = useCurrentUser();
   return (
     <>
-      <PageHeader title="Profile" description="Your name, e-mail address, password and active sessions." />
+      <PageHeader
+        title="Profile"
+        description="Your name, e-mail address, password, active sessions and app passwords for mail."
+      />
       <div className="card atrium-card mb-4">
         <div className="card-body d-flex align-items-center gap-3 p-4">
           <Avatar text={user.name || user.email} size={56} fontSize={26} />
@@ -39,6 +43,16 @@ export default function ProfilePage() {
                 Active sessions
               </h2>
               <OwnSessions />
+            </div>
+          </div>
+        </section>
+        <section className="col-12" aria-labelledby="profile-app-passwords-heading">
+          <div className="card atrium-card">
+            <div className="card-body p-4">
+              <h2 id="profile-app-passwords-heading" className="h6 mb-3">
+                App passwords for mail
+              </h2>
+              <AppPasswords email={user.email} />
             </div>
           </div>
         </section>

@@ -1,6 +1,6 @@
 import type { AppDetail } from '@atrium/contracts/apps';
 import { ConfigSnippet } from './config-snippet.tsx';
-import { CopyField } from './copy-button.tsx';
+import { CopyField } from '../../../components/copy-button.tsx';
 import { SetupInstructions } from './setup-instructions.tsx';
 
 /** What the app's OIDC settings need: client id, issuer, discovery URL and a ready snippet. */

@@ -1,4 +1,4 @@
-import { CopyButton } from './copy-button.tsx';
+import { CopyButton } from '../../../components/copy-button.tsx';
 
 /** The app's ready configuration, with a copy button. */
 export function ConfigSnippet({ id, snippet, language }: { id: string; snippet: string; language: string }) {

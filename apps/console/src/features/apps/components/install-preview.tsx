@@ -1,6 +1,6 @@
 import type { AppTemplate } from '@atrium/contracts/apps';
 import { ConfigSnippet } from './config-snippet.tsx';
-import { CopyField } from './copy-button.tsx';
+import { CopyField } from '../../../components/copy-button.tsx';
 import { SetupInstructions } from './setup-instructions.tsx';
 import { urlHints } from './url-hints.ts';
 

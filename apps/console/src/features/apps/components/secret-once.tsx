@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import Alert from 'react-bootstrap/Alert';
-import { CopyField } from './copy-button.tsx';
+import { CopyField } from '../../../components/copy-button.tsx';
 
 /** The client secret, shown in the one response that carries it; it cannot be read again. */
 export function SecretOnce({ secret }: { secret: string }) {
