@@ -154,6 +154,7 @@ const pages: [name: string, url: string][] = [
   ['activity', '/activity'],
   ['data-migration', '/data-migration'],
   ['subscriptions', '/subscriptions'],
+  ['mail-settings', '/mail-settings'],
   ['notifications', '/notifications'],
   ['profile', '/profile'],
   ['application', '/application'],

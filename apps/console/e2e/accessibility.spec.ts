@@ -136,6 +136,7 @@ for (const width of widths) {
         { name: 'the install form', url: '/apps/install/wiki' },
         { name: "an app's page", url: `/apps/${appId}` },
         { name: '/activity', url: '/activity' },
+        { name: '/mail-settings', url: '/mail-settings' },
         { name: '/notifications', url: '/notifications' },
         { name: '/profile', url: '/profile' },
         {

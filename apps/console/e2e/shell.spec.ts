@@ -185,7 +185,7 @@ test.describe('sidebar entries', () => {
       ['Users', '/users'],
       ['Groups', '/groups'],
       ['Data Migration', '/data-migration'],
-      ['Mail Settings', '/404'],
+      ['Mail Settings', '/mail-settings'],
       ['Subscriptions', '/subscriptions'],
       ['Apps', '/apps'],
       ['Activity', '/activity'],
@@ -194,7 +194,7 @@ test.describe('sidebar entries', () => {
       await expect(sidebar(page).getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
     }
     await sidebar(page).getByRole('link', { name: 'Mail Settings' }).click();
-    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Mail Settings' })).toBeVisible();
   });
 });
 

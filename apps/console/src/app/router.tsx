@@ -79,6 +79,7 @@ export const routeTree: RouteObject[] = [
           { path: routes.activity, lazy: page(() => import('./routes/activity.tsx')) },
           { path: routes.dataMigration, lazy: page(() => import('./routes/data-migration.tsx')) },
           { path: routes.subscriptions, lazy: page(() => import('./routes/subscriptions.tsx')) },
+          { path: routes.mailSettings, lazy: page(() => import('./routes/mail-settings.tsx')) },
           // The seed spec: the catch-all shows the dashboard.
           { path: '*', loader: landInSetupUntilFinished, lazy: page(() => import('./routes/dashboard.tsx')) },
         ],

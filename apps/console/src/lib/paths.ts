@@ -27,6 +27,7 @@ export const routes = {
   invite: '/invite/:token',
   resetPassword: '/reset-password/:token',
   dataMigration: '/data-migration',
+  mailSettings: '/mail-settings',
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -65,6 +66,7 @@ export const paths = {
   invite: (token: string) => `/invite/${encodeURIComponent(token)}`,
   resetPassword: (token: string) => `/reset-password/${encodeURIComponent(token)}`,
   dataMigration: () => routes.dataMigration,
+  mailSettings: () => routes.mailSettings,
 } as const satisfies Record<RouteName, (...args: never[]) => string>;
 
 /** Server addresses the browser navigates to (not fetched). */

@@ -6,6 +6,7 @@ import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
 import { dovecotUserdb } from './dovecot-userdb.ts';
 import { mailAuthRoutes } from './mail-auth.routes.ts';
+import { mailSettingsRoutes } from './mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
 import { postfixTables } from './postfix-maps.ts';
 import { createSocketmapServer } from './socketmap-server.ts';
@@ -24,6 +25,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
 
   await app.register(appPasswordsRoutes({ db }));
   await app.register(mailAuthRoutes({ db, mailClient }));
+  await app.register(mailSettingsRoutes({ db, config }));
 
   const servers: Server[] = [];
   // Postfix and Dovecot keep their connections open: closing the app ends them.

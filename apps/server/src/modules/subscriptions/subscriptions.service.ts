@@ -25,6 +25,7 @@ import {
   type SubscriptionState,
   type Usage,
 } from './subscriptions.repository.ts';
+import { mailIsConfigured } from '../mail/mail-settings.service.ts';
 
 export interface SubscriptionsDeps {
   db: Db;
@@ -310,7 +311,7 @@ export async function getMailPlan(deps: SubscriptionsDeps, organizationId: strin
     mailboxes: usage.users,
     // Postfix and Dovecot ask Atrium through these two listeners (modules/mail). Usage from
     // Dovecot's quota is not read yet.
-    mailConfigured: Boolean(deps.config.mail.socketmap && deps.config.mail.dictSocket),
+    mailConfigured: mailIsConfigured(deps.config),
     usage: null,
   };
 }

@@ -39,7 +39,7 @@ describe('navigation config', () => {
       Users: '/users',
       Groups: '/groups',
       'Data Migration': '/data-migration',
-      'Mail Settings': '/404',
+      'Mail Settings': '/mail-settings',
       Subscriptions: '/subscriptions',
       Apps: '/apps',
       Activity: '/activity',

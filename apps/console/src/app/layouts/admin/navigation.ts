@@ -60,7 +60,7 @@ export const navigation: NavigationItem[] = [
         icon: DatabaseZap,
         url: routes.dataMigration,
       },
-      { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.notFound },
+      { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.mailSettings },
       // PRODUCT.md section 3: Subscriptions points at /subscriptions instead of the seed spec's /404.
       {
         id: 'subscriptions',

@@ -64,7 +64,7 @@ describe('sidebar navigation', () => {
     }
     expect(screen.getByRole('link', { name: 'Admin home' }).className).toContain('active');
     expect(screen.getByRole('link', { name: 'Groups' })).toHaveProperty('pathname', '/groups');
-    expect(screen.getByRole('link', { name: 'Mail Settings' })).toHaveProperty('pathname', '/404');
+    expect(screen.getByRole('link', { name: 'Mail Settings' })).toHaveProperty('pathname', '/mail-settings');
     expect(screen.getByRole('link', { name: 'Apps' })).toHaveProperty('pathname', '/apps');
   });
 

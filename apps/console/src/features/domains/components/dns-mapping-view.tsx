@@ -1,26 +1,11 @@
-import type { DnsMappingRecord, MappingPurpose, MappingStatus } from '@atrium/contracts/domains';
-import { RefreshCw } from 'lucide-react';
+import type { DnsMappingRecord } from '@atrium/contracts/domains';
 import Badge from 'react-bootstrap/Badge';
-import Button from 'react-bootstrap/Button';
+import { CheckAgainButton } from '../../../components/check-again-button.tsx';
 import { QueryState } from '../../apps/components/query-state.tsx';
 import { useDnsMapping } from '../api/dns-mapping.ts';
 import { CopyButton } from './copy-button.tsx';
 import { formatDateTime } from './format.ts';
-
-const PURPOSE: Record<MappingPurpose, { title: string; why: string }> = {
-  mx: { title: 'Mail exchanger (MX)', why: 'Delivers your domain’s mail to the mail service.' },
-  spf: { title: 'SPF', why: 'Lets the mail service send mail for your domain.' },
-  dkim: { title: 'DKIM key', why: 'Signs outgoing mail so receivers can check it came from you.' },
-  dmarc: { title: 'DMARC policy', why: 'Tells receivers what to do with mail that fails the checks.' },
-  site: { title: 'Site (CNAME)', why: 'Opens your organisation’s site at this name.' },
-};
-
-const STATUS: Record<MappingStatus, { label: string; bg: string; text?: 'dark' }> = {
-  ok: { label: 'OK', bg: 'success' },
-  missing: { label: 'Missing', bg: 'secondary' },
-  different: { label: 'Different', bg: 'warning', text: 'dark' },
-  lookup_failed: { label: 'Lookup failed', bg: 'danger' },
-};
+import { PURPOSE, STATUS } from './mapping-labels.ts';
 
 /** Expected against found for every record of the DNS mapping, each with its status. */
 export function DnsMappingView({ domainId }: { domainId: string }) {
@@ -36,16 +21,7 @@ export function DnsMappingView({ domainId }: { domainId: string }) {
         <p className="mb-0 text-body-secondary" aria-live="polite">
           {okCount} of {records.length} records in place · looked up {formatDateTime(checkedAt)}
         </p>
-        <Button
-          variant="outline-secondary"
-          size="sm"
-          className="d-inline-flex align-items-center gap-1"
-          onClick={() => void mapping.refetch()}
-          disabled={mapping.isFetching}
-        >
-          <RefreshCw size={16} aria-hidden="true" />
-          {mapping.isFetching ? 'Checking…' : 'Check again'}
-        </Button>
+        <CheckAgainButton checking={mapping.isFetching} onCheck={() => void mapping.refetch()} />
       </div>
       <ul className="list-unstyled mb-0 d-grid gap-3" aria-label="DNS records">
         {records.map((record) => (

@@ -1,0 +1,17 @@
+import type { MappingPurpose, MappingStatus } from '@atrium/contracts/domains';
+
+/** What each record of the DNS mapping is for, and how its status reads (domain page, Mail Settings). */
+export const PURPOSE: Record<MappingPurpose, { title: string; why: string }> = {
+  mx: { title: 'Mail exchanger (MX)', why: 'Delivers your domain’s mail to the mail service.' },
+  spf: { title: 'SPF', why: 'Lets the mail service send mail for your domain.' },
+  dkim: { title: 'DKIM key', why: 'Signs outgoing mail so receivers can check it came from you.' },
+  dmarc: { title: 'DMARC policy', why: 'Tells receivers what to do with mail that fails the checks.' },
+  site: { title: 'Site (CNAME)', why: 'Opens your organisation’s site at this name.' },
+};
+
+export const STATUS: Record<MappingStatus, { label: string; bg: string; text?: 'dark' }> = {
+  ok: { label: 'OK', bg: 'success' },
+  missing: { label: 'Missing', bg: 'secondary' },
+  different: { label: 'Different', bg: 'warning', text: 'dark' },
+  lookup_failed: { label: 'Lookup failed', bg: 'danger' },
+};
