@@ -74,7 +74,11 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
   });
 
   it('refuses a suspended user at once, and still delivers their mail', async () => {
-    const user = await world.user();
+    // With a password of their own, so reactivating makes them active again (not invited).
+    const user = await createUser(world.server.db, world.org.id, {
+      email: `suspended@${world.domain}`,
+      passwordHash: await hashPassword('correct horse battery staple'),
+    });
     const { password } = await createAppPassword(user);
     expect(await imapAccepts({ user: user.email, pass: password })).toBe(true);
 
@@ -89,8 +93,16 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
 
     await sendMail(world, { from: 'a@example.net', to: user.email, subject: 'Kept for later', text: 'x' });
     await world.mail.drainQueue();
-    await world.server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
-    const imap = await imapSignIn(world, { user: user.email, pass: password });
+    // Reactivated, the user makes a new app password (suspension ended the old ones) and finds it.
+    const reactivated = await world.server.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/reactivate`,
+      headers: admin.headers,
+    });
+    expect(reactivated.statusCode, reactivated.body).toBeLessThan(300);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
+    const fresh = await createAppPassword(user, 'New phone');
+    const imap = await imapSignIn(world, { user: user.email, pass: fresh.password });
     try {
       expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Kept for later']);
     } finally {
@@ -125,6 +137,11 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     const other = await world.user();
     expect(await imapAccepts({ user: other.email, accessToken })).toBe(false);
     expect(await imapAccepts({ user: user.email, accessToken: 'not-a-token' })).toBe(false);
+
+    // Suspending the user ends the token with every other sign-in.
+    const admin = await signInAs(server.db, world.org.admin);
+    await server.app.inject({ method: 'POST', url: `/api/users/${user.id}/suspend`, headers: admin.headers });
+    expect(await imapAccepts({ user: user.email, accessToken })).toBe(false);
   });
 
   it('lets a user submit mail with an app password, only from their own address', async () => {
