@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/oidc/provider.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
@@ -73,6 +74,34 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     expect(await imapAccepts({ user: 'nobody@' + world.domain, pass: password })).toBe(false);
   });
 
+  /** `AUTHENTICATE XOAUTH2` over a raw IMAP connection; the tagged answer. */
+  async function xoauth2(user: string, token: string): Promise<string> {
+    const socket = connect(world.mail.ports.imap, '127.0.0.1');
+    const payload = Buffer.from(`user=${user}\x01auth=Bearer ${token}\x01\x01`).toString('base64');
+    let received = '';
+    let sent = false;
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          if (!sent && received.includes('\r\n')) {
+            sent = true;
+            received = '';
+            socket.write(`a AUTHENTICATE XOAUTH2 ${payload}\r\n`);
+            return;
+          }
+          // A refusal first sends a continuation with the error; an empty line ends the exchange.
+          if (/^\+ .*\r\n$/m.test(received) && !received.includes('a ')) socket.write('\r\n');
+          const tagged = /^a (OK|NO|BAD).*$/m.exec(received);
+          if (tagged) resolve(tagged[0]);
+        });
+      });
+    } finally {
+      socket.destroy();
+    }
+  }
+
   it('refuses a suspended user at once, and still delivers their mail', async () => {
     // With a password of their own, so reactivating makes them active again (not invited).
     const user = await createUser(world.server.db, world.org.id, {
@@ -110,7 +139,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     }
   });
 
-  it('signs in with an access token from Atriumâ€™s provider (XOAUTH2), checked by introspection', async () => {
+  it('signs in with an access token from Atriumâ€™s provider (OAUTHBEARER and XOAUTH2), checked by introspection', async () => {
     const user = await world.user();
     const { server } = world;
     const app = await registerTestClient(server.db, server.config, {
@@ -132,7 +161,10 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     });
     const accessToken = await token.save();
 
+    // imapflow picks OAUTHBEARER, which Dovecot offers first; XOAUTH2 by hand.
     expect(await imapAccepts({ user: user.email, accessToken }), world.mail.logs()).toBe(true);
+    expect(await xoauth2(user.email, accessToken)).toMatch(/^a OK/);
+    expect(await xoauth2(user.email, 'not-a-token')).toMatch(/^a NO/);
     // The token is the user's, not anyone's who presents it.
     const other = await world.user();
     expect(await imapAccepts({ user: other.email, accessToken })).toBe(false);
