@@ -15,6 +15,19 @@ describe('loadConfig', () => {
     expect(config.accountPortalUrl).toBe('/profile');
     expect(config.allowUnverifiedDomains).toBe(false);
     expect(config.domainRecheckIntervalMs).toBe(600_000);
+    expect(config.mail).toEqual({ socketmap: undefined, dictSocket: undefined });
+  });
+
+  it('reads the mail listeners: a loopback socketmap address and a dict socket path', () => {
+    const config = loadConfig({
+      ...base,
+      MAIL_SOCKETMAP_ADDRESS: '[::1]:10027',
+      MAIL_DICT_SOCKET: '/run/atrium/dict.sock',
+    });
+    expect(config.mail).toEqual({
+      socketmap: { host: '::1', port: 10027 },
+      dictSocket: '/run/atrium/dict.sock',
+    });
   });
 
   it('derives https behaviour and hosts from PUBLIC_URL', () => {
@@ -40,6 +53,11 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'proxy.example.com' }, 'TRUST_PROXY'],
+    [{ MAIL_SOCKETMAP_ADDRESS: '0.0.0.0:10027' }, 'MAIL_SOCKETMAP_ADDRESS'],
+    [{ MAIL_SOCKETMAP_ADDRESS: '192.0.2.1:10027' }, 'MAIL_SOCKETMAP_ADDRESS'],
+    [{ MAIL_SOCKETMAP_ADDRESS: '127.0.0.1' }, 'MAIL_SOCKETMAP_ADDRESS'],
+    [{ MAIL_SOCKETMAP_ADDRESS: '127.0.0.1:0' }, 'MAIL_SOCKETMAP_ADDRESS'],
+    [{ MAIL_DICT_SOCKET: 'relative/dict.sock' }, 'MAIL_DICT_SOCKET'],
   ])('names the bad setting in %o', (env, setting) => {
     const attempt = () => loadConfig({ ...base, ...env });
     expect(attempt).toThrow(ConfigError);

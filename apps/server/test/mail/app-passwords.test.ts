@@ -84,6 +84,26 @@ describe('/api/profile/app-passwords', () => {
     );
   });
 
+  it('stops at 50 app passwords a user, with a message saying what to do', async () => {
+    const user = await createUser(server.db, org.id);
+    await server.db
+      .insertInto('app_passwords')
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          organization_id: org.id,
+          user_id: user.id,
+          name: `Device ${i}`,
+          lookup: 'abcd',
+          password_hash: 'not-a-hash',
+        })),
+      )
+      .execute();
+    const session = await signInAs(server.db, user);
+    const refused = await call(session, 'POST', '/api/profile/app-passwords', { name: 'One more' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/revoke one/i);
+  });
+
   it('answers bad input with a 400 naming the field, and needs a session and its CSRF token', async () => {
     const user = await createUser(server.db, org.id);
     const session = await signInAs(server.db, user);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/oidc/provider.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
@@ -73,8 +74,40 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     expect(await imapAccepts({ user: 'nobody@' + world.domain, pass: password })).toBe(false);
   });
 
+  /** `AUTHENTICATE XOAUTH2` over a raw IMAP connection; the tagged answer. */
+  async function xoauth2(user: string, token: string): Promise<string> {
+    const socket = connect(world.mail.ports.imap, '127.0.0.1');
+    const payload = Buffer.from(`user=${user}\x01auth=Bearer ${token}\x01\x01`).toString('base64');
+    let received = '';
+    let sent = false;
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        socket.on('error', reject);
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString();
+          if (!sent && received.includes('\r\n')) {
+            sent = true;
+            received = '';
+            socket.write(`a AUTHENTICATE XOAUTH2 ${payload}\r\n`);
+            return;
+          }
+          // A refusal first sends a continuation with the error; an empty line ends the exchange.
+          if (/^\+ .*\r\n$/m.test(received) && !received.includes('a ')) socket.write('\r\n');
+          const tagged = /^a (OK|NO|BAD).*$/m.exec(received);
+          if (tagged) resolve(tagged[0]);
+        });
+      });
+    } finally {
+      socket.destroy();
+    }
+  }
+
   it('refuses a suspended user at once, and still delivers their mail', async () => {
-    const user = await world.user();
+    // With a password of their own, so reactivating makes them active again (not invited).
+    const user = await createUser(world.server.db, world.org.id, {
+      email: `suspended@${world.domain}`,
+      passwordHash: await hashPassword('correct horse battery staple'),
+    });
     const { password } = await createAppPassword(user);
     expect(await imapAccepts({ user: user.email, pass: password })).toBe(true);
 
@@ -89,8 +122,16 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
 
     await sendMail(world, { from: 'a@example.net', to: user.email, subject: 'Kept for later', text: 'x' });
     await world.mail.drainQueue();
-    await world.server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
-    const imap = await imapSignIn(world, { user: user.email, pass: password });
+    // Reactivated, the user makes a new app password (suspension ended the old ones) and finds it.
+    const reactivated = await world.server.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/reactivate`,
+      headers: admin.headers,
+    });
+    expect(reactivated.statusCode, reactivated.body).toBeLessThan(300);
+    expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
+    const fresh = await createAppPassword(user, 'New phone');
+    const imap = await imapSignIn(world, { user: user.email, pass: fresh.password });
     try {
       expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Kept for later']);
     } finally {
@@ -98,7 +139,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     }
   });
 
-  it('signs in with an access token from Atriumâ€™s provider (XOAUTH2), checked by introspection', async () => {
+  it('signs in with an access token from Atriumâ€™s provider (OAUTHBEARER and XOAUTH2), checked by introspection', async () => {
     const user = await world.user();
     const { server } = world;
     const app = await registerTestClient(server.db, server.config, {
@@ -120,11 +161,19 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     });
     const accessToken = await token.save();
 
+    // imapflow picks OAUTHBEARER, which Dovecot offers first; XOAUTH2 by hand.
     expect(await imapAccepts({ user: user.email, accessToken }), world.mail.logs()).toBe(true);
+    expect(await xoauth2(user.email, accessToken)).toMatch(/^a OK/);
+    expect(await xoauth2(user.email, 'not-a-token')).toMatch(/^a NO/);
     // The token is the user's, not anyone's who presents it.
     const other = await world.user();
     expect(await imapAccepts({ user: other.email, accessToken })).toBe(false);
     expect(await imapAccepts({ user: user.email, accessToken: 'not-a-token' })).toBe(false);
+
+    // Suspending the user ends the token with every other sign-in.
+    const admin = await signInAs(server.db, world.org.admin);
+    await server.app.inject({ method: 'POST', url: `/api/users/${user.id}/suspend`, headers: admin.headers });
+    expect(await imapAccepts({ user: user.email, accessToken })).toBe(false);
   });
 
   it('lets a user submit mail with an app password, only from their own address', async () => {

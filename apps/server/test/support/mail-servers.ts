@@ -182,7 +182,13 @@ export class TestMailServers {
 
   async close(): Promise<void> {
     if (this.postfixRunning) {
-      spawnSync(POSTFIX, ['-c', path.join(this.dir, 'postfix'), 'stop'], { encoding: 'utf8' });
+      const config = path.join(this.dir, 'postfix');
+      spawnSync(POSTFIX, ['-c', config, 'stop'], { encoding: 'utf8' });
+      // `stop` returns before the master daemon is gone; it is gone when `status` says so.
+      const deadline = Date.now() + 10_000;
+      while (spawnSync(POSTFIX, ['-c', config, 'status']).status === 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
       this.postfixRunning = false;
     }
     const child = this.dovecot;
@@ -193,8 +199,6 @@ export class TestMailServers {
         child.kill('SIGTERM');
       });
     }
-    // postfix stop returns before its daemons are gone; they hold nothing we remove but the queue.
-    await new Promise((r) => setTimeout(r, 200));
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -23,7 +23,21 @@ export function listAppPasswords(db: Db, owner: { organizationId: string; userId
     .execute();
 }
 
-export async function countAppPasswords(db: DbOrTrx, owner: { organizationId: string; userId: string }) {
+/**
+ * How many app passwords the user has, with the user's row locked until the transaction ends, so
+ * two requests at once cannot both pass the limit.
+ */
+export async function countAppPasswordsLocked(
+  db: DbOrTrx,
+  owner: { organizationId: string; userId: string },
+) {
+  await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', owner.userId)
+    .where('organization_id', '=', owner.organizationId)
+    .forUpdate()
+    .execute();
   const row = await db
     .selectFrom('app_passwords')
     .select(sql<number>`count(*)::int`.as('count'))

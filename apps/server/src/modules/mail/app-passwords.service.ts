@@ -5,7 +5,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import {
   appPasswordCandidates,
-  countAppPasswords,
+  countAppPasswordsLocked,
   deleteAppPassword,
   insertAppPassword,
   markAppPasswordUsed,
@@ -51,7 +51,7 @@ export async function createAppPassword(db: Db, owner: Owner, name: string) {
   const raw = randomBase32(20);
   const passwordHash = await hashPassword(raw);
   const created = await db.transaction().execute(async (trx) => {
-    if ((await countAppPasswords(trx, owner)) >= MAX_APP_PASSWORDS) {
+    if ((await countAppPasswordsLocked(trx, owner)) >= MAX_APP_PASSWORDS) {
       throw conflict(`You have ${MAX_APP_PASSWORDS} app passwords: revoke one you no longer use first`);
     }
     const row = await insertAppPassword(trx, {

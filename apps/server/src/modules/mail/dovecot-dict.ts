@@ -52,10 +52,10 @@ export function createDictServer(lookup: DictLookup, log: FastifyBaseLogger): Se
     let pending = '';
     let queue = Promise.resolve();
     socket.on('data', (chunk: Buffer) => {
-      pending += chunk.toString('utf8');
-      if (pending.length > MAX_LINE && !pending.includes('\n')) return socket.destroy();
-      const lines = pending.split('\n');
+      const lines = (pending + chunk.toString('utf8')).split('\n');
       pending = lines.pop()!;
+      // Dovecot's lines are at most 64 KiB; a longer one is not Dovecot.
+      if (pending.length > MAX_LINE) return socket.destroy();
       for (const line of lines) {
         if (!line) continue;
         const answer = reply(line);

@@ -11,7 +11,8 @@ export async function isMailDomain(db: Db, name: string): Promise<boolean> {
     .selectFrom('domains')
     .select(sql<number>`1`.as('found'))
     .where('name', '=', name)
-    .where('state', '=', 'verified')
+    // A literal, not a parameter, so the planner can always use the partial index.
+    .where('state', '=', sql.lit('verified'))
     .executeTakeFirst();
   return row !== undefined;
 }

@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
+import { MailConfigProblem, mailConfigCommand } from '../../src/modules/mail/mail-config.command.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { testEnv } from '../support/test-app.ts';
+
+// `npm run atrium -- mail-config`: what an operator gets. The daemons themselves run this
+// configuration in delivery.test.ts and sign-in.test.ts.
+
+describe('mail-config', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await database?.drop();
+  });
+
+  const run = (args: string[], env: Record<string, string> = {}) => {
+    const config = loadConfig(
+      testEnv({
+        MAIL_SOCKETMAP_ADDRESS: '127.0.0.1:10027',
+        MAIL_DICT_SOCKET: '/run/atrium/dict.sock',
+        MAIL_HOST: 'mail.example.com',
+        PORT: '8080',
+        ...env,
+      }),
+    );
+    return {
+      config,
+      done: mailConfigCommand(args, async () => ({ config, db: database.db, close: async () => undefined })),
+    };
+  };
+
+  it('writes Postfix’s and Dovecot’s files for this deployment, the secret ones readable by root only', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
+    const { config, done } = run([
+      '--out',
+      out,
+      '--tls-cert',
+      '/etc/ssl/mail.pem',
+      '--tls-key',
+      '/etc/ssl/mail.key',
+    ]);
+    await done;
+    const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
+    const main = read('postfix/main.cf');
+    expect(main).toContain('virtual_mailbox_domains = socketmap:inet:127.0.0.1:10027:atrium-domains');
+    expect(main).toContain('virtual_mailbox_maps = socketmap:inet:127.0.0.1:10027:atrium-mailboxes');
+    expect(main).toContain('smtpd_sender_login_maps = socketmap:inet:127.0.0.1:10027:atrium-sender-logins');
+    expect(main).toContain('virtual_transport = lmtp:inet:127.0.0.1:24');
+    expect(main).toContain('myhostname = mail.example.com');
+    expect(main).toContain('smtpd_tls_cert_file = /etc/ssl/mail.pem');
+    expect(read('postfix/master.cf')).toMatch(/^587 inet n - n - - smtpd$/m);
+    const dovecot = read('dovecot/dovecot.conf');
+    expect(dovecot).toContain('args = /etc/dovecot/atrium-oauth2-token.conf.ext');
+    expect(dovecot).toContain('ssl = required');
+    expect(dovecot).toContain('mail_home = /var/vmail/%{userdb:organization}/%{userdb:mailbox}');
+    expect(read('dovecot/atrium-userdb.conf.ext')).toContain('uri = proxy:/run/atrium/dict.sock:atrium');
+
+    const { clientSecret } = await ensureMailClient(database.db, config);
+    expect(read('dovecot/atrium-oauth2-token.conf.ext')).toContain(
+      `introspection_url = http://atrium-mail:${clientSecret}@127.0.0.1:8080/oidc/token/introspection`,
+    );
+    expect(read('dovecot/atrium-oauth2-password.conf.ext')).toContain(
+      'grant_url = http://127.0.0.1:8080/api/mail/password-grant',
+    );
+    expect(statSync(path.join(out, 'dovecot/atrium-oauth2-password.conf.ext')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(out, 'postfix/main.cf')).mode & 0o777).toBe(0o644);
+  });
+
+  it.each([
+    [[], {}, /^--out is required/],
+    [['--out', '/tmp/x', '--imap-port', '99999'], {}, /^--imap-port: expected a port/],
+    [['--out', '/tmp/x', '--tls-cert', '/a.pem'], {}, /^--tls-cert and --tls-key go together/],
+    [['--out', '/tmp/x', '--mail-root', 'vmail'], {}, /^--mail-root: expected an absolute path/],
+    [['--out', '/tmp/x'], { MAIL_SOCKETMAP_ADDRESS: '' }, /^Set MAIL_SOCKETMAP_ADDRESS/],
+    [['--out', '/tmp/x'], { MAIL_DICT_SOCKET: '' }, /^Set MAIL_DICT_SOCKET/],
+  ])('names what is wrong: %o %o', async (args, env, message) => {
+    const attempt = run(args as string[], env as Record<string, string>).done;
+    await expect(attempt).rejects.toBeInstanceOf(MailConfigProblem);
+    await expect(attempt).rejects.toThrow(message);
+  });
+});
