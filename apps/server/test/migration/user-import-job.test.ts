@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_JOB } from '../../src/lib/mail.ts';
 import { verifyPassword } from '../../src/lib/passwords.ts';
-import { INVITE_INTERVAL_MS } from '../../src/modules/migration/user-import.service.ts';
+import { INVITE_INTERVAL_MS } from '../../src/modules/migration/user-import.job.ts';
 import {
   createOrganizationWithAdmin,
   createUser,

@@ -21,11 +21,11 @@ import {
   dryRun,
   getUserImport,
   listUserImports,
-  registerUserImportJob,
   startImport,
   toJob,
   type MigrationDeps,
 } from './user-import.service.ts';
+import { registerUserImportJob } from './user-import.job.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
