@@ -33,6 +33,16 @@ for (const [path, heading, reads] of [
     }
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     expect(asked.filter((p) => p === '/api/session')).toHaveLength(1);
+    // Started by the HTML's preload link, not by the page's code.
+    const initiator = await page.evaluate(
+      () =>
+        (
+          performance
+            .getEntriesByType('resource')
+            .find((entry) => new URL(entry.name).pathname === '/api/session') as PerformanceResourceTiming
+        ).initiatorType,
+    );
+    expect(initiator).toBe('link');
     // The page's own stylesheets are linked from the HTML, not added once its code has loaded.
     const stylesheets = await page.evaluate(() =>
       [...document.querySelectorAll('link[rel="stylesheet"]')].map((link) => link.getAttribute('href')),

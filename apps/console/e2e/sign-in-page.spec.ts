@@ -12,6 +12,23 @@ test('the sign-in page preloads its own code and other pages do not', async ({ p
   expect(other).not.toMatch(/\/assets\/login-/);
 });
 
+test('the sign-in page asks for its state once, from its HTML, beside its code', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto('/api/sso/start');
+  await expect(page.getByLabel('E-mail address')).toBeVisible();
+  const uid = new URL(page.url()).searchParams.get('uid');
+  expect(asked.filter((p) => p === `/api/interactions/${uid}/state`)).toHaveLength(1);
+  // Started by the HTML's preload link, not by the page's code.
+  const initiators = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.name.endsWith('/state'))
+      .map((entry) => (entry as PerformanceResourceTiming).initiatorType),
+  );
+  expect(initiators).toEqual(['link']);
+});
+
 for (const width of [375, 1280] as const) {
   test(`at ${width} px the sign-in form is drawn with the page and nothing moves`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isApiOrProviderPath } from '../lib/server-paths.ts';
@@ -12,6 +13,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
   const indexFile = path.join(consoleDir, 'index.html');
   const built = existsSync(indexFile);
   const pageOf = routePagesOf(consoleDir);
+  const loginFile = pageOf.get('/login');
+  const loginPage = loginFile ? readFileSync(path.join(consoleDir, loginFile), 'utf8') : undefined;
   if (built) {
     await app.register(fastifyStatic, {
       root: consoleDir,
@@ -37,6 +40,18 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       // /login on its own (typed in, bookmarked) starts a sign-in, as the page would once loaded.
       if (request.url === '/login') return reply.redirect('/api/sso/start', 302);
       const page = pageOf.get(request.url.split('?')[0]!) ?? 'index.html';
+      const uid = request.url.startsWith('/login?') ? loginUid(request.url) : undefined;
+      if (uid && loginPage) {
+        const html = loginPage.replace('</head>', `  ${stateLink(uid)}\n  </head>`);
+        const accepted = String(request.headers['accept-encoding'] ?? '');
+        void reply.header('cache-control', 'no-cache').header('vary', 'Accept-Encoding');
+        void reply.type('text/html; charset=utf-8');
+        // A page of some 2 KB: compressed here at once, as the build compresses its files.
+        if (/\bbr\b/.test(accepted))
+          return reply.header('content-encoding', 'br').send(brotliCompressSync(html));
+        if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(gzipSync(html));
+        return reply.send(html);
+      }
       return reply.header('cache-control', 'no-cache').sendFile(page, consoleDir);
     }
     return reply.status(404).send({
@@ -54,4 +69,18 @@ function routePagesOf(consoleDir: string): Map<string, string> {
   if (!existsSync(file)) return new Map();
   const pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
   return new Map(Object.entries(pages));
+}
+
+/** The sign-in's id in /login?uid=…, when it has the provider's shape (nothing else is echoed). */
+function loginUid(url: string): string | undefined {
+  const uid = new URLSearchParams(url.slice(url.indexOf('?') + 1)).get('uid');
+  return uid && /^[\w-]{1,64}$/.test(uid) ? uid : undefined;
+}
+
+/**
+ * /login's first read, the sign-in's state, fetched beside the page's code instead of after it
+ * has run (the console's fetch takes the preloaded answer): a round trip less before the form.
+ */
+function stateLink(uid: string): string {
+  return `<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/interactions/${uid}/state">`;
 }

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 
 // A console build as `npm run build` leaves it: each text file with its .br and .gz beside it.
 const script = `export const greeting = ${JSON.stringify('hello '.repeat(400))};\n`;
-const html = `<!doctype html><title>Atrium</title><div id="root"></div>${'<!-- -->'.repeat(200)}`;
+const html = `<!doctype html><head><title>Atrium</title></head><div id="root"></div>${'<!-- -->'.repeat(200)}`;
 const loginHtml = html.replace('<title>', '<link rel="modulepreload" href="/assets/login-abc.js"><title>');
 const ASSET = '/assets/index-abc123.js';
 
@@ -95,9 +95,23 @@ describe('the first pages, with their own modules preloaded', () => {
     expect(login.statusCode).toBe(200);
     expect(login.headers['content-encoding']).toBe('br');
     expect(login.headers['cache-control']).toBe('no-cache');
-    expect(brotliDecompressSync(login.rawPayload).toString()).toBe(loginHtml);
+    // With the sign-in's first read preloaded, so it is asked for beside the page's code.
+    expect(brotliDecompressSync(login.rawPayload).toString()).toBe(
+      loginHtml.replace(
+        '</head>',
+        '  <link rel="preload" as="fetch" crossorigin="anonymous" href="/api/interactions/abc/state">\n  </head>',
+      ),
+    );
     const users = await get('/users?page=2');
     expect(users.body).toBe(html);
+  });
+
+  it("preloads nothing for an id that is not the provider's shape, and never echoes it", async () => {
+    const login = await get('/login?uid=%22%3E%3Cscript%3E', 'gzip');
+    expect(login.statusCode).toBe(200);
+    const body = gunzipSync(login.rawPayload).toString();
+    expect(body).toBe(loginHtml);
+    expect(body).not.toContain('<script>');
   });
 
   it('starts a sign-in straight away for /login on its own', async () => {
