@@ -43,6 +43,7 @@ test('an admin rotates a domain’s DKIM key: new key, switch, retire', async ({
   await section.getByRole('button', { name: 'Switch to atrium2' }).click();
   const switchDialog = page.getByRole('dialog', { name: `Sign ${name}'s mail with atrium2?` });
   await expect(switchDialog).toContainText('publish it first');
+  await expect(switchDialog).toContainText('DNS does not hold the new key’s record yet');
   await switchDialog.getByRole('button', { name: 'Switch key' }).click();
   await expect(switchDialog).toBeHidden();
   await expect(section.getByText(`Mail from ${name} is signed with the key atrium2.`)).toBeVisible();

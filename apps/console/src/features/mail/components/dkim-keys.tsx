@@ -1,3 +1,4 @@
+import type { DnsMappingRecord } from '@atrium/contracts/domains';
 import type { DkimState } from '@atrium/contracts/mail-dkim';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -16,10 +17,13 @@ export function DkimKeys({
   domainId,
   domainName,
   dkim,
+  records,
 }: {
   domainId: string;
   domainName: string;
   dkim: DkimState;
+  /** The domain's mail records as DNS holds them now: is the new key's record there yet? */
+  records: DnsMappingRecord[];
 }) {
   const step = useDkimStep();
   const [confirming, setConfirming] = useState<Confirmed | null>(null);
@@ -27,10 +31,14 @@ export function DkimKeys({
   const run = (which: DkimStep) =>
     step.mutate({ domainId, step: which }, { onSuccess: () => setConfirming(null) });
   const dialog = confirming ? dialogText(confirming, dkim, domainName) : null;
+  const nextRecord = dkim.next
+    ? records.find((r) => r.purpose === 'dkim' && r.host.startsWith(`${dkim.next?.selector}._domainkey.`))
+    : undefined;
+  const nextPublished = nextRecord?.status === 'ok';
 
   return (
     <section className="border-top pt-3 mt-2" aria-labelledby={headingId}>
-      <h3 id={headingId} className="h6">
+      <h3 id={headingId} className="h6 fw-semibold">
         DKIM signing
       </h3>
       <p className="mb-2">
@@ -92,6 +100,11 @@ export function DkimKeys({
         }}
       >
         <p className="mb-0">{dialog?.text}</p>
+        {confirming === 'switch' && !nextPublished ? (
+          <Alert variant="warning" className="mt-3 mb-0 small">
+            DNS does not hold the new key’s record yet (last looked up on this page).
+          </Alert>
+        ) : null}
       </ConfirmDialog>
     </section>
   );

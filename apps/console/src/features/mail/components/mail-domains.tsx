@@ -107,7 +107,7 @@ function MailDomainCard({ item }: { item: MailDomain }) {
             The records to publish for {domain.displayName}
           </Link>
         )}
-        <DkimKeys domainId={domain.id} domainName={domain.displayName} dkim={dkim} />
+        <DkimKeys domainId={domain.id} domainName={domain.displayName} dkim={dkim} records={records} />
       </div>
     </li>
   );
