@@ -48,8 +48,7 @@ export async function createNextKey(
   assertNoRotation(current);
   // RSA generation takes a moment: outside the transaction; the guarded UPDATE settles races.
   const key = await generateDkimKey(deps.config.secret);
-  return change(deps, caller, domainId, async (trx) => {
-    const row = await mustFindVerified(trx, caller, domainId);
+  return change(deps, caller, domainId, async (trx, row) => {
     assertNoRotation(row);
     const updated = await repo.setNextKey(trx, caller.organizationId, domainId, {
       selector: nextSelector(row.dkim_selector),
