@@ -90,9 +90,30 @@ function ensureMailServers(): void {
   process.exit(1);
 }
 
+/** The mail tests sign submitted mail with Debian's OpenDKIM (its own configuration, a loopback port). */
+function ensureDkimSigner(): void {
+  if (existsSync('/usr/sbin/opendkim')) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("OpenDKIM is missing: installing Debian's opendkim and opendkim-tools.");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'opendkim', 'opendkim-tools'], { env }) === 0
+    ) {
+      spawnSync('service', ['opendkim', 'stop'], { stdio: 'ignore' });
+      return;
+    }
+  }
+  console.error(
+    'The mail tests need /usr/sbin/opendkim: install it (sudo apt-get install opendkim opendkim-tools).',
+  );
+  process.exit(1);
+}
+
 ensureChromium();
 ensureBind();
 ensureMailServers();
+ensureDkimSigner();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 

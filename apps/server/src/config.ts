@@ -97,6 +97,7 @@ const envSchema = z.object({
     )
     .optional(),
   MAIL_DICT_SOCKET: z.string().trim().regex(/^\//, 'expected an absolute path of a unix socket').optional(),
+  MAIL_DKIM_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -142,7 +143,12 @@ export interface Config {
    * Mail lookups (modules/mail): Postfix's socketmap on a loopback TCP address and Dovecot's dict
    * on a unix socket. Each undefined: that listener is off (mail is an optional part).
    */
-  mail: { socketmap: { host: string; port: number } | undefined; dictSocket: string | undefined };
+  mail: {
+    socketmap: { host: string; port: number } | undefined;
+    dictSocket: string | undefined;
+    /** Where OpenDKIM's KeyTable and SigningTable are written (docs/mail.md); undefined: not written. */
+    dkimDir?: string | undefined;
+  };
   /**
    * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
    * (as the function Fastify makes of one: trust the `hop` nearest hops). Never `true` (trust any
@@ -220,7 +226,11 @@ export function loadConfig(env: Env = process.env): Config {
     maxDomainsPerOrganization: s.MAX_DOMAINS_PER_ORGANIZATION,
     dnsTimeoutMs: s.DNS_TIMEOUT_MS,
     dnsUpdate,
-    mail: { socketmap: hostAndPort(s.MAIL_SOCKETMAP_ADDRESS), dictSocket: s.MAIL_DICT_SOCKET },
+    mail: {
+      socketmap: hostAndPort(s.MAIL_SOCKETMAP_ADDRESS),
+      dictSocket: s.MAIL_DICT_SOCKET,
+      dkimDir: s.MAIL_DKIM_DIR,
+    },
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),

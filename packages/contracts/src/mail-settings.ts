@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dnsMappingRecordSchema, domainSummarySchema } from './domains.ts';
+import { dkimStateSchema } from './mail-dkim.ts';
 
 /** One verified domain on Mail Settings: its mail records (MX, SPF, DKIM, DMARC) against DNS. */
 export const mailDomainSchema = z.object({
@@ -7,6 +8,8 @@ export const mailDomainSchema = z.object({
   records: z.array(dnsMappingRecordSchema),
   /** Every mail record is published as expected. */
   ready: z.boolean(),
+  /** Which key signs its mail, and any rotation in progress. */
+  dkim: dkimStateSchema,
 });
 export type MailDomain = z.infer<typeof mailDomainSchema>;
 

@@ -234,6 +234,17 @@ export interface DomainsTable {
   is_primary: Defaulted<boolean>;
   dkim_private_key_enc: string;
   dkim_public_key: string;
+  /** The selector of the current key, the one mail is signed with. */
+  dkim_selector: Defaulted<string>;
+  /** A key made by a rotation, published beside the current one until the admin switches to it. */
+  dkim_next_selector: string | null;
+  dkim_next_private_key_enc: string | null;
+  dkim_next_public_key: string | null;
+  dkim_next_created_at: NullableTimestamp;
+  /** The key signed with before the last switch: still published until the admin retires it. */
+  dkim_previous_selector: string | null;
+  dkim_previous_public_key: string | null;
+  dkim_switched_at: NullableTimestamp;
   created_at: Timestamp;
   verified_at: NullableTimestamp;
   last_checked_at: NullableTimestamp;

@@ -77,6 +77,33 @@ describe('mail-config', () => {
     expect(statSync(path.join(out, 'postfix/main.cf')).mode & 0o777).toBe(0o644);
   });
 
+  it('with MAIL_DKIM_DIR, writes OpenDKIM’s configuration and hands submission’s mail to it', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
+    await run(['--out', out, '--dkim-port', '8899'], { MAIL_DKIM_DIR: '/var/lib/atrium/dkim' }).done;
+    const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
+    const opendkim = read('opendkim/opendkim.conf');
+    expect(opendkim).toMatch(/^Mode s$/m);
+    expect(opendkim).toMatch(/^Socket inet:8899@127\.0\.0\.1$/m);
+    expect(opendkim).toMatch(/^KeyTable file:\/var\/lib\/atrium\/dkim\/KeyTable$/m);
+    expect(opendkim).toMatch(/^SigningTable file:\/var\/lib\/atrium\/dkim\/SigningTable$/m);
+    expect(opendkim).toMatch(/^SenderMacro \{mail_addr\}$/m);
+    expect(opendkim).toMatch(/^UserID opendkim$/m);
+    const master = read('postfix/master.cf');
+    // Submission only: mail arriving on port 25 is never signed.
+    const submission = master.slice(master.indexOf('587 inet'), master.indexOf('pickup'));
+    expect(submission).toContain('-o smtpd_milters=inet:127.0.0.1:8899');
+    expect(submission).toContain('-o milter_default_action=tempfail');
+    expect(master.slice(0, master.indexOf('587 inet'))).not.toContain('milter');
+    expect(read('postfix/main.cf')).not.toContain('milter');
+  });
+
+  it('without MAIL_DKIM_DIR, writes no OpenDKIM file and no milter', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
+    await run(['--out', out]).done;
+    expect(() => statSync(path.join(out, 'opendkim/opendkim.conf'))).toThrow();
+    expect(readFileSync(path.join(out, 'postfix/master.cf'), 'utf8')).not.toContain('milter');
+  });
+
   it.each([
     [[], {}, /^--out is required/],
     [['--out', '/tmp/x', '--imap-port', '99999'], {}, /^--imap-port: expected a port/],

@@ -18,6 +18,7 @@ import { freePort } from './server-process.ts';
 
 const POSTFIX = '/usr/sbin/postfix';
 const DOVECOT = '/usr/sbin/dovecot';
+const OPENDKIM = '/usr/sbin/opendkim';
 export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
 
 const accepts = (port: number) =>
@@ -40,19 +41,20 @@ const readLog = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8')
  */
 export class TestMailServers {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-mail-'));
-  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0 };
+  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0, dkim: 0 };
   private dovecot: ChildProcess | undefined;
+  private opendkim: ChildProcess | undefined;
   private postfixRunning = false;
 
   private constructor() {}
 
   /** Picks the ports; `env` then holds the settings the Atrium under test needs. */
   static async prepare(): Promise<TestMailServers> {
-    const missing = [POSTFIX, DOVECOT].filter((file) => !existsSync(file));
+    const missing = [POSTFIX, DOVECOT, OPENDKIM].filter((file) => !existsSync(file));
     if (missing.length > 0) {
       throw new Error(
         `The mail tests need ${missing.join(' and ')}: apt-get install postfix dovecot-imapd dovecot-lmtpd ` +
-          '(scripts/test.ts and .ci/run install them)',
+          'opendkim (scripts/test.ts and .ci/run install them)',
       );
     }
     const servers = new TestMailServers();
@@ -73,8 +75,14 @@ export class TestMailServers {
     return {
       MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${this.ports.socketmap}`,
       MAIL_DICT_SOCKET: path.join(this.dir, 'atrium-dict.sock'),
+      MAIL_DKIM_DIR: this.dkimDir,
       MAIL_HOST: MAIL_DOMAIN_HOST,
     };
+  }
+
+  /** Where the Atrium under test writes OpenDKIM's tables. */
+  get dkimDir() {
+    return path.join(this.dir, 'dkim');
   }
 
   get postfixLog() {
@@ -98,12 +106,14 @@ export class TestMailServers {
       mailRoot: path.join(this.dir, 'vmail'),
       mailUser: 'mail',
       noAuthPenalty: true,
+      dkim: { port: this.ports.dkim, dir: this.dkimDir },
       paths: {
         postfixQueue: path.join(this.dir, 'postfix-queue'),
         postfixData: path.join(this.dir, 'postfix-data'),
         postfixLog: this.postfixLog,
         dovecotBase: path.join(this.dir, 'dovecot-run'),
         dovecotLog: this.dovecotLog,
+        opendkimPid: path.join(this.dir, 'opendkim.pid'),
       },
     };
     const dovecotDir = path.join(this.dir, 'dovecot');
@@ -119,8 +129,42 @@ export class TestMailServers {
       mkdirSync(dir, { mode: 0o755 });
     const postfix = mail ? uidOf('postfix') : undefined;
     if (postfix) chownSync(options.paths!.postfixData, postfix.uid, postfix.gid);
+    await this.startOpendkim();
     await this.startPostfix();
     await this.startDovecot();
+  }
+
+  /** OpenDKIM in the foreground on its loopback port, reading the tables Atrium has written at start. */
+  private async startOpendkim(): Promise<void> {
+    const child = spawn(OPENDKIM, ['-f', '-x', path.join(this.dir, 'opendkim', 'opendkim.conf')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.opendkim = child;
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let exited = false;
+    child.once('exit', () => (exited = true));
+    await this.until(
+      async () => {
+        if (exited) throw new Error(`opendkim exited (${child.exitCode}):\n${output}`);
+        return accepts(this.ports.dkim);
+      },
+      'opendkim',
+      '(opendkim logs to syslog only)',
+    );
+  }
+
+  /**
+   * What `systemctl reload opendkim` does on a mail host (docs/mail.md): SIGUSR1, after which
+   * OpenDKIM reads its configuration and tables again.
+   */
+  async reloadDkim(): Promise<void> {
+    if (!this.opendkim || this.opendkim.exitCode !== null) throw new Error('opendkim is not running');
+    this.opendkim.kill('SIGUSR1');
+    // OpenDKIM reloads on its signal thread, in milliseconds, and says so only to syslog (which
+    // the tests do not have): a second's wait covers a loaded machine.
+    await new Promise((r) => setTimeout(r, 1000));
   }
 
   private async startPostfix(): Promise<void> {
@@ -196,14 +240,16 @@ export class TestMailServers {
       }
       this.postfixRunning = false;
     }
-    const child = this.dovecot;
-    this.dovecot = undefined;
-    if (child && child.exitCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+    for (const child of [this.dovecot, this.opendkim]) {
+      if (child && child.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      }
     }
+    this.dovecot = undefined;
+    this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

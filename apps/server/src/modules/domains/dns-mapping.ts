@@ -1,17 +1,17 @@
 import {
-  DKIM_SELECTOR,
   DOMAIN_SITE_LABEL,
   type DnsMappingRecord,
   type DnsRecord,
   type MappingPurpose,
 } from '@atrium/contracts/domains';
 import type { DnsAnswer, DnsClient } from '../../lib/dns.ts';
-import { dkimRecordValue } from './dkim.ts';
+import { dkimRecordValue, type PublishedDkimKey } from './dkim.ts';
 
 export interface MappingTarget {
   /** ASCII domain name. */
   name: string;
-  dkimPublicKey: string;
+  /** The current key first, then any key of a rotation in progress (publishedDkimKeys). */
+  dkimKeys: PublishedDkimKey[];
   siteName: string;
 }
 
@@ -32,12 +32,12 @@ export function expectedRecords(target: MappingTarget, settings: MappingSettings
   return [
     { purpose: 'mx', host: name, type: 'MX', value: `10 ${settings.mailHost}` },
     { purpose: 'spf', host: name, type: 'TXT', value: `v=spf1 include:${settings.mailHost} ~all` },
-    {
+    ...target.dkimKeys.map((key): ExpectedRecord => ({
       purpose: 'dkim',
-      host: `${DKIM_SELECTOR}._domainkey.${name}`,
+      host: `${key.selector}._domainkey.${name}`,
       type: 'TXT',
-      value: dkimRecordValue(target.dkimPublicKey),
-    },
+      value: dkimRecordValue(key.publicKey),
+    })),
     {
       purpose: 'dmarc',
       host: `_dmarc.${name}`,

@@ -1,6 +1,7 @@
 import type { VerificationCheck } from '@atrium/contracts/domains';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity, type ActivityEntry } from '../activity/activity.repository.ts';
+import { queueDkimTables } from '../mail/dkim-tables.job.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
 import { refreshSetupReminder } from '../setup/setup.service.ts';
 import { displayDomainName } from './domain-name.ts';
@@ -86,6 +87,8 @@ async function storeInTransaction(
   // A primary domain is a verified one, so without one this is the first verified domain: it
   // closes the setup step "verify" (maybe left for later), and the admins' reminder follows.
   if (makePrimary) await refreshSetupReminder(trx, organizationId);
+  // Its mail is signed from now on: OpenDKIM's tables gain the domain.
+  await queueDkimTables(trx);
   return { row, check };
 }
 

@@ -12,11 +12,12 @@ import { randomBase32 } from '../../lib/crypto.ts';
 import type { DnsClient } from '../../lib/dns.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { queueDkimTables } from '../mail/dkim-tables.job.ts';
 import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
 import { assertDomainAllowed } from '../subscriptions/subscription-limits.ts';
 import { findSubscription } from '../subscriptions/subscriptions.repository.ts';
 import { checkMapping, expectedRecords } from './dns-mapping.ts';
-import { generateDkimKey } from './dkim.ts';
+import { generateDkimKey, publishedDkimKeys } from './dkim.ts';
 import { displayDomainName, normalizeDomainName } from './domain-name.ts';
 import { storeCheck } from './domain-verification.ts';
 import { toDomainDetail, toDomainSummary } from './domain-view.ts';
@@ -173,7 +174,7 @@ export async function dnsMapping(deps: DomainsDeps, caller: Actor, id: string): 
   }
   const siteName = await repo.organizationSiteName(deps.db, caller.organizationId);
   const expected = expectedRecords(
-    { name: row.name, dkimPublicKey: row.dkim_public_key, siteName },
+    { name: row.name, dkimKeys: publishedDkimKeys(row), siteName },
     deps.config,
   );
   const records = await checkMapping(deps.dns, expected);
@@ -196,6 +197,8 @@ export async function deleteDomain(deps: DomainsDeps, caller: Actor, id: string)
     }
     // The DKIM private key lives in the row, so it goes with it.
     await repo.deleteDomain(trx, caller.organizationId, id);
+    // Its key leaves OpenDKIM's tables too.
+    if (row.state === 'verified') await queueDkimTables(trx);
     await recordActivity(trx, {
       organizationId: caller.organizationId,
       actor: await repo.findActor(trx, caller.organizationId, caller.userId),

@@ -201,3 +201,16 @@ export async function purgeJobs(db: DbOrTrx): Promise<void> {
     )
     .execute();
 }
+
+/**
+ * Queues a job of `kind` unless one is already waiting: for work that redoes everything each
+ * time (rewriting a whole table, say), one queued run covers any number of requests, and the
+ * queue holds at most one such row even when no process runs that kind.
+ */
+export async function enqueueUnlessQueued(db: DbOrTrx, kind: string, maxAttempts = 10): Promise<void> {
+  await sql`
+    insert into jobs (kind, max_attempts)
+    select ${kind}, ${maxAttempts}
+    where not exists (select 1 from jobs where kind = ${kind} and status = 'queued')
+  `.execute(db);
+}

@@ -9,7 +9,7 @@ import { mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
 /** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
 export class MailConfigProblem extends Error {}
 
-const PORTS = { smtp: 25, submission: 587, imap: 143, lmtp: 24, auth: 12345 } as const;
+const PORTS = { smtp: 25, submission: 587, imap: 143, lmtp: 24, auth: 12345, dkim: 8891 } as const;
 
 /**
  * `npm run atrium -- mail-config --out DIR`: writes postfix/main.cf, postfix/master.cf and the
@@ -69,6 +69,8 @@ export async function mailConfigCommand(
       mailRoot: values['mail-root'],
       mailUser: values['mail-user'],
       tls: values['tls-cert'] ? { cert: values['tls-cert'], key: values['tls-key']! } : undefined,
+      // Signing needs the directory Atrium writes OpenDKIM's tables into.
+      dkim: config.mail.dkimDir ? { port: ports.dkim, dir: config.mail.dkimDir } : undefined,
     };
     for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
       const file = path.join(values.out, name);
@@ -78,7 +80,9 @@ export async function mailConfigCommand(
       chmodSync(file, name.includes('oauth2') ? 0o600 : 0o644);
       console.log(`Wrote ${file}`);
     }
-    console.log('Install them as docs/mail.md says, then reload Postfix and Dovecot.');
+    if (!options.dkim)
+      console.log('MAIL_DKIM_DIR is not set: no OpenDKIM configuration, mail leaves unsigned.');
+    console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot and OpenDKIM.');
   } finally {
     await close();
   }

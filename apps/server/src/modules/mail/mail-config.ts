@@ -24,6 +24,11 @@ export interface MailConfigOptions {
   mailUser: string;
   /** Certificate and key for IMAP STARTTLS and submission; without them TLS is off (loopback only). */
   tls?: { cert: string; key: string };
+  /**
+   * DKIM signing by OpenDKIM (a milter on loopback `port`) with the tables Atrium writes into
+   * `dir` (MAIL_DKIM_DIR); undefined: no signer, submission hands mail on unsigned.
+   */
+  dkim?: { port: number; dir: string };
   /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
   noAuthPenalty?: boolean;
   /** Tests: a private Postfix queue and Dovecot run directory, and log files to read. */
@@ -33,6 +38,8 @@ export interface MailConfigOptions {
     postfixLog: string;
     dovecotBase: string;
     dovecotLog: string;
+    /** OpenDKIM's pid file (it runs as the test's user, in the foreground). */
+    opendkimPid?: string;
   };
 }
 
@@ -49,7 +56,45 @@ export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailC
     'dovecot/atrium-userdb.conf.ext': dovecotUserdb(o),
     'dovecot/atrium-oauth2-token.conf.ext': dovecotOauth2(o, false),
     'dovecot/atrium-oauth2-password.conf.ext': dovecotOauth2(o, true),
+    ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
   };
+}
+
+/**
+ * OpenDKIM as a signer only (Mode s) for what submission hands it. The key is chosen by the
+ * envelope sender (SenderMacro), which Postfix has checked belongs to the signed-in user, not by
+ * the From: header, which the user writes: so nobody gets a signature for another
+ * organisation's domain by writing its address in From:. Atrium rewrites the tables; a reload
+ * (SIGUSR1, `systemctl reload opendkim`) makes OpenDKIM read them again (docs/mail.md).
+ */
+function opendkimConf(o: MailConfigOptions, dkim: { port: number; dir: string }): string {
+  const lines = [
+    HEADER,
+    'Mode s',
+    `Socket inet:${dkim.port}@127.0.0.1`,
+    `KeyTable file:${dkim.dir}/KeyTable`,
+    `SigningTable file:${dkim.dir}/SigningTable`,
+    'SenderMacro {mail_addr}',
+    'Canonicalization relaxed/simple',
+    'SignatureAlgorithm rsa-sha256',
+    // A From: added after signing would break the signature rather than pass as signed.
+    'OversignHeaders From',
+    'UMask 007',
+  ];
+  if (o.paths) {
+    lines.push(
+      `PidFile ${o.paths.opendkimPid ?? '/run/opendkim/opendkim.pid'}`,
+      'Background no',
+      'Syslog yes',
+      // The tests' directories are under /tmp, which everyone may write: OpenDKIM would refuse
+      // keys below it. The operator's files keep the check.
+      'RequireSafeKeys no',
+    );
+  } else {
+    // Debian's opendkim.service waits for this pid file; the tables are read as this user on reload.
+    lines.push('PidFile /run/opendkim/opendkim.pid', 'UserID opendkim', 'Syslog yes', 'SyslogSuccess yes');
+  }
+  return lines.join('\n') + '\n';
 }
 
 function postfixMain(o: MailConfigOptions): string {
@@ -107,6 +152,13 @@ function postfixMaster(o: MailConfigOptions): string {
     // A signed-in user sends only as an address they own (smtpd_sender_login_maps).
     '  -o smtpd_sender_restrictions=reject_sender_login_mismatch',
     '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+    ...(o.dkim
+      ? [
+          `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
+          // Signer away: the client is told to try again later rather than mail leaving unsigned.
+          '  -o milter_default_action=tempfail',
+        ]
+      : []),
     'pickup unix n - n 60 1 pickup',
     'cleanup unix n - n - 0 cleanup',
     'qmgr unix n - n 300 1 qmgr',

@@ -2,9 +2,11 @@ import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsClient } from '../../lib/dns.ts';
+import { publishedDkimKeys } from '../domains/dkim.ts';
 import { checkMapping, expectedRecords } from '../domains/dns-mapping.ts';
 import { toDomainSummary } from '../domains/domain-view.ts';
 import { listDomains, organizationSiteName } from '../domains/domains.repository.ts';
+import { dkimStateOf } from './dkim-rotation.service.ts';
 
 const MAIL_PURPOSES = new Set(['mx', 'spf', 'dkim', 'dmarc']);
 
@@ -28,11 +30,16 @@ export async function mailDomains(
   const domains = await Promise.all(
     verified.map(async (row) => {
       const expected = expectedRecords(
-        { name: row.name, dkimPublicKey: row.dkim_public_key, siteName },
+        { name: row.name, dkimKeys: publishedDkimKeys(row), siteName },
         deps.config,
       ).filter((record) => MAIL_PURPOSES.has(record.purpose));
       const records = await checkMapping(deps.dns, expected);
-      return { domain: toDomainSummary(row), records, ready: records.every((r) => r.status === 'ok') };
+      return {
+        domain: toDomainSummary(row),
+        records,
+        ready: records.every((r) => r.status === 'ok'),
+        dkim: dkimStateOf(row),
+      };
     }),
   );
   return {

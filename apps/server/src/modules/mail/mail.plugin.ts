@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { appPasswordsRoutes } from './app-passwords.routes.ts';
+import { dkimRotationRoutes } from './dkim-rotation.routes.ts';
+import { registerDkimTablesJob, writeDkimTablesNow } from './dkim-tables.job.ts';
 import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
 import { dovecotUserdb } from './dovecot-userdb.ts';
 import { mailAuthRoutes } from './mail-auth.routes.ts';
@@ -26,6 +28,8 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   await app.register(appPasswordsRoutes({ db }));
   await app.register(mailAuthRoutes({ db, mailClient }));
   await app.register(mailSettingsRoutes({ db, config }));
+  await app.register(dkimRotationRoutes({ db, config, jobs: app.jobs }));
+  registerDkimTablesJob(app.jobs, { db, config, log });
 
   const servers: Server[] = [];
   // Postfix and Dovecot keep their connections open: closing the app ends them.
@@ -38,7 +42,9 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
     servers.push(server);
   };
   app.addHook('onReady', async () => {
-    const { socketmap, dictSocket } = config.mail;
+    const { socketmap, dictSocket, dkimDir } = config.mail;
+    // A directory Atrium cannot write stops start-up here, like a socketmap address it cannot bind.
+    if (dkimDir) await writeDkimTablesNow({ db, config, log }, dkimDir);
     if (socketmap) {
       const server = createSocketmapServer(postfixTables(db), log);
       await new Promise<void>((resolve, reject) => {

@@ -25,7 +25,7 @@ export function DnsMappingView({ domainId }: { domainId: string }) {
       </div>
       <ul className="list-unstyled mb-0 d-grid gap-3" aria-label="DNS records">
         {records.map((record) => (
-          <MappingRecord key={record.purpose} record={record} />
+          <MappingRecord key={`${record.type} ${record.host}`} record={record} />
         ))}
       </ul>
     </div>
@@ -35,7 +35,7 @@ export function DnsMappingView({ domainId }: { domainId: string }) {
 function MappingRecord({ record }: { record: DnsMappingRecord }) {
   const purpose = PURPOSE[record.purpose];
   const status = STATUS[record.status];
-  const id = `dns-${record.purpose}`;
+  const id = recordDomId(record);
   return (
     <li className="card atrium-card" aria-labelledby={`${id}-title`} data-status={record.status}>
       <div className="card-body">
@@ -86,23 +86,28 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
   );
 }
 
+/** During a DKIM key rotation two DKIM records are listed: the host tells them apart. */
+const recordDomId = (record: DnsMappingRecord) =>
+  `dns-${record.purpose}-${record.host.replace(/[^a-z0-9-]/gi, '-')}`;
+
 /**
  * A TXT value longer than 255 bytes, as the quoted strings DNS stores it in: many DNS panels refuse
  * the long value in one piece, and resolvers join the strings back into one value.
  */
 function SplitValue({ record, title }: { record: DnsMappingRecord; title: string }) {
+  const id = recordDomId(record);
   const quoted = record.valueStrings.map((part) => `"${part}"`).join(' ');
   return (
     <>
       <dt className="col-sm-3">Split value</dt>
       <dd className="col-sm-9">
-        <p className="text-body-secondary mb-1" id={`dns-${record.purpose}-split-why`}>
+        <p className="text-body-secondary mb-1" id={`${id}-split-why`}>
           A TXT string holds at most 255 bytes, so this value is stored as {record.valueStrings.length}{' '}
           strings. If your DNS panel refuses the value in one piece, enter these quoted strings one after the
           other in the same record.
         </p>
         <div className="d-flex align-items-start gap-2">
-          <code className="text-break flex-grow-1" aria-describedby={`dns-${record.purpose}-split-why`}>
+          <code className="text-break flex-grow-1" aria-describedby={`${id}-split-why`}>
             {quoted}
           </code>
           <CopyButton value={quoted} what={`${title} split value`} />

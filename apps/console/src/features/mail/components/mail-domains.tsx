@@ -8,6 +8,7 @@ import { paths } from '../../../lib/paths.ts';
 import { QueryState } from '../../apps/components/query-state.tsx';
 import { PURPOSE, STATUS } from '../../domains/components/mapping-labels.ts';
 import { useMailDomains } from '../api/mail-domains.ts';
+import { DkimKeys } from './dkim-keys.tsx';
 
 /** Whether mail works for each verified domain: its MX, SPF, DKIM and DMARC records in DNS. */
 export function MailDomains() {
@@ -61,7 +62,7 @@ export function MailDomains() {
 }
 
 function MailDomainCard({ item }: { item: MailDomain }) {
-  const { domain, records, ready } = item;
+  const { domain, records, ready, dkim } = item;
   const headingId = `mail-domain-${domain.id}`;
   return (
     <li className="card atrium-card" aria-labelledby={headingId}>
@@ -82,9 +83,16 @@ function MailDomainCard({ item }: { item: MailDomain }) {
           {records.map((record) => {
             const status = STATUS[record.status];
             return (
-              <li key={record.purpose} className="list-group-item px-0 d-flex align-items-start gap-3">
+              <li
+                key={`${record.type} ${record.host}`}
+                className="list-group-item px-0 d-flex align-items-start gap-3"
+              >
                 <div className="min-w-0 flex-grow-1">
-                  <div className="fw-semibold">{PURPOSE[record.purpose].title}</div>
+                  <div className="fw-semibold">
+                    {PURPOSE[record.purpose].title}
+                    {/* During a key rotation two keys are published: the selector tells them apart. */}
+                    {record.purpose === 'dkim' ? ` (${record.host.split('._domainkey.')[0]})` : null}
+                  </div>
                   <div className="small text-body-secondary">{PURPOSE[record.purpose].why}</div>
                 </div>
                 <Badge bg={status.bg} {...(status.text ? { text: status.text } : {})}>
@@ -99,6 +107,7 @@ function MailDomainCard({ item }: { item: MailDomain }) {
             The records to publish for {domain.displayName}
           </Link>
         )}
+        <DkimKeys domainId={domain.id} domainName={domain.displayName} dkim={dkim} records={records} />
       </div>
     </li>
   );
