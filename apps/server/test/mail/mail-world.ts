@@ -28,11 +28,15 @@ export interface MailWorld {
   close(): Promise<void>;
 }
 
-export async function createMailWorld(): Promise<MailWorld> {
+/** `env`: more settings for Atrium (the browser test sends sign-in codes to a loopback mailbox). */
+export async function createMailWorld(options: { env?: Record<string, string> } = {}): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
   const planFile = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-plans-')), 'plans.json');
   writeFileSync(planFile, JSON.stringify({ plans: [TINY_PLAN] }));
-  const server = await createTestApp({ listen: true, env: { ...mail.env, PLAN_CATALOG: planFile } });
+  const server = await createTestApp({
+    listen: true,
+    env: { ...mail.env, PLAN_CATALOG: planFile, ...options.env },
+  });
   try {
     await mail.start({
       url: server.config.publicUrl.href,
