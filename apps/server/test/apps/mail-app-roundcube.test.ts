@@ -71,7 +71,7 @@ describe('the Mail app signs Roundcube in', () => {
     `${origin}/oidc/auth?${new URLSearchParams({
       response_type: 'code',
       client_id: clientId,
-      scope: 'openid email profile offline_access',
+      scope: 'openid email profile',
       redirect_uri: redirectUri,
       state: 'rc-state-123',
     })}`;
@@ -87,11 +87,11 @@ describe('the Mail app signs Roundcube in', () => {
     expect(mail.configSnippet).toContain(`$config['oauth_client_id'] = '${mail.clientId}';`);
     expect(mail.configSnippet).toContain(`$config['oauth_client_secret'] = '${mail.clientSecret}';`);
     expect(mail.configSnippet).toContain(`$config['oauth_token_uri'] = '${origin}/oidc/token';`);
-    expect(mail.configSnippet).toContain("$config['oauth_scope'] = 'openid email profile offline_access';");
+    expect(mail.configSnippet).toContain("$config['oauth_scope'] = 'openid email profile';");
     expect(mail.configSnippet).toContain(`$config['imap_host'] = 'tls://${server.config.mailHost}:143';`);
   });
 
-  it('issues a code without PKCE, tokens for the body-authenticated request, and refreshes them', async () => {
+  it('issues a code without PKCE, tokens for the body-authenticated request, refreshes them until the user signs out of Atrium', async () => {
     const browser = new TestBrowser(origin);
     const callback = new URL(
       await signInThroughLogin(browser, mailbox, roundcubeAuthorizeUrl(mail.clientId, REDIRECT), {
@@ -112,7 +112,9 @@ describe('the Mail app signs Roundcube in', () => {
     });
     const tokens = (await granted.json()) as Record<string, string | number>;
     expect(granted.status, JSON.stringify(tokens)).toBe(200);
-    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'openid email profile offline_access' });
+    expect(tokens).toMatchObject({ token_type: 'Bearer', scope: 'openid email profile' });
+    // A refresh token without offline_access: one that ends with the Atrium session.
+    expect(tokens.refresh_token).toBeTruthy();
     expect(tokens.expires_in).toBeGreaterThan(0);
     // Roundcube takes the user name from the ID token's `email` (oauth_identity_fields), after
     // checking `aud`; it does not verify the signature.
@@ -142,6 +144,25 @@ describe('the Mail app signs Roundcube in', () => {
       }),
     });
     expect(await introspected.json()).toMatchObject({ active: true, email: user.email });
+
+    // Signing out of Atrium ends webmail too: the next refresh is refused (Roundcube then ends
+    // its own session and shows its sign-in page).
+    const endSession = await browser.request(
+      `${origin}/oidc/session/end?${new URLSearchParams({ id_token_hint: String(tokens.id_token) })}`,
+    );
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(endSession.body)?.[1];
+    const confirmed = await browser.request(`${origin}/oidc/session/end/confirm`, {
+      form: { xsrf: xsrf!, logout: 'yes' },
+    });
+    expect(confirmed.status, confirmed.body).toBeLessThan(400);
+    const afterSignOut = await tokenRequest({
+      client_id: mail.clientId,
+      client_secret: mail.clientSecret,
+      refresh_token: String(renewed.refresh_token),
+      grant_type: 'refresh_token',
+    });
+    expect(afterSignOut.status).toBe(400);
+    expect(await afterSignOut.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it('still refuses an authorization request without PKCE from any other app', async () => {

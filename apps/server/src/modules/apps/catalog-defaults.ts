@@ -68,9 +68,10 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
         "$config['oauth_auth_uri'] = '{authorizationEndpoint}';",
         "$config['oauth_token_uri'] = '{tokenEndpoint}';",
         "$config['oauth_identity_uri'] = '{userinfoEndpoint}';",
-        // email: Dovecot accepts a token only with the user's address in it (introspection);
-        // offline_access: Roundcube refreshes the hour-long access token while the user reads.
-        "$config['oauth_scope'] = 'openid email profile offline_access';",
+        // email: Dovecot accepts a token only with the user's address in it (introspection).
+        // No offline_access: Roundcube still gets a refresh token for the hour-long access token,
+        // but one that ends with the user's Atrium session, so signing out of Atrium ends webmail.
+        "$config['oauth_scope'] = 'openid email profile';",
         "$config['oauth_identity_fields'] = ['email'];",
         "$config['oauth_login_redirect'] = true;",
         "$config['imap_host'] = 'tls://{mailHost}:143';",
