@@ -59,8 +59,6 @@ test.describe('Roundcube as the Mail app', () => {
     await roundcube.start(app.configSnippet, {
       imap_host: `127.0.0.1:${world.mail.ports.imap}`,
       smtp_host: `127.0.0.1:${world.mail.ports.submission}`,
-      // Roundcube makes Sent, Drafts and Trash in the new mailbox at the first sign-in.
-      create_default_folders: true,
     });
   });
 
