@@ -122,7 +122,9 @@ test.describe('Roundcube as the Mail app', () => {
     await expect(page.locator('#messagelist').getByText('Sent from Roundcube')).toBeVisible();
   });
 
-  test('opened from Atrium’s apps page, Mail shows the inbox without signing in again', async ({ page }) => {
+  test('opened from Atrium’s apps page, Mail shows the inbox without signing in again; its Logout stays in Roundcube', async ({
+    page,
+  }) => {
     const atrium = world.server.config.publicUrl.origin;
     await signInThroughLogin(
       page,
@@ -137,5 +139,13 @@ test.describe('Roundcube as the Mail app', () => {
     // Roundcube sends the new tab to Atrium, which knows the user and sends it straight back.
     await expect(mail, roundcube.logs()).toHaveURL(new RegExp(`^${roundcube.url}/\\?_task=mail`));
     await expect(mail.locator('#messagelist').getByText('Delivered by Postfix')).toBeVisible();
+
+    // Roundcube's Logout ends its own session and stays on its page, offering Atrium again.
+    await mail
+      .getByRole('button', { name: 'Logout' })
+      .or(mail.getByRole('link', { name: 'Logout' }))
+      .click();
+    await expect(mail.getByText('Login with Atrium')).toBeVisible();
+    await expect(mail).toHaveURL(new RegExp(`^${roundcube.url}/`));
   });
 });
