@@ -110,10 +110,39 @@ function ensureDkimSigner(): void {
   process.exit(1);
 }
 
+/**
+ * The webmail test runs Debian's Roundcube under PHP's built-in server with a configuration
+ * directory of its own; no web server and no database of the package's are set up.
+ */
+function ensureRoundcube(): void {
+  const missing = ['/var/lib/roundcube/public_html/index.php', '/usr/bin/php'].filter((f) => !existsSync(f));
+  if (missing.length === 0) return;
+  const packages = ['roundcube-core', 'roundcube-sqlite3', 'php-cli', 'php-sqlite3'];
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`Roundcube is missing: installing Debian's ${packages.join(', ')}.`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    spawnSync('debconf-set-selections', {
+      input: 'roundcube-core roundcube/dbconfig-install boolean false\n',
+    });
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { env }) === 0
+    ) {
+      return;
+    }
+  }
+  console.error(
+    `The webmail test needs ${missing.join(' and ')}: install them (sudo apt-get install --no-install-recommends ${packages.join(' ')}).`,
+  );
+  process.exit(1);
+}
+
 ensureChromium();
 ensureBind();
 ensureMailServers();
 ensureDkimSigner();
+ensureRoundcube();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 

@@ -9,6 +9,7 @@ import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
 import { mayIntrospect } from './introspection.ts';
+import { pkceClientMetadata, pkceRequired } from './pkce-policy.ts';
 import { extraAccessTokenClaims } from './token-claims.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
 import { loadSigningKeys } from './keys.ts';
@@ -23,7 +24,7 @@ const SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 /**
  * panva's oidc-provider with every model in the database: authorization code with PKCE (S256)
- * for every client, rotated refresh tokens (a replayed one revokes its grant), RP-initiated
+ * for every client (but apps whose template says otherwise, pkce-policy.ts), rotated refresh tokens (a replayed one revokes its grant), RP-initiated
  * logout, and no implicit or password grant. Sign-in happens in the console's /login page.
  */
 export async function createProvider(db: Db, config: Config): Promise<Provider> {
@@ -62,7 +63,10 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       userinfo: { enabled: true },
     },
     extraParams: { [FIRST_PARTY_OFFLINE_ACCESS_HOOK]: (ctx) => keepOfflineAccessForFirstParty(ctx) },
-    pkce: { required: () => true },
+    // Required for every client except a confidential app whose template says its software
+    // cannot send it (pkce-policy.ts: Debian's Roundcube).
+    pkce: { required: (_ctx, client) => pkceRequired(client) },
+    extraClientMetadata: pkceClientMetadata,
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
     claims: {

@@ -28,7 +28,7 @@ export interface MailWorld {
   close(): Promise<void>;
 }
 
-/** `env`: more settings for the Atrium under test (a loopback DNS server, say). */
+/** `env`: more settings for the Atrium under test (a loopback DNS server, a loopback mailbox for codes). */
 export async function createMailWorld(options: { env?: Record<string, string> } = {}): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
   const planFile = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-plans-')), 'plans.json');

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
+import { PKCE_OPTIONAL } from '../../oidc/pkce-policy.ts';
 
 /**
  * The OIDC client behind an installed app, in identity's `oidc_clients` table. Written only
@@ -14,6 +15,13 @@ export interface AppClientMetadata {
 }
 
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+/** What the install fixes from the app's template, never changed afterwards. */
+interface InstallFixed {
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
+  offlineAccess: boolean;
+  requirePkce: boolean;
+}
 
 /** What an admin can change later: name and addresses. */
 function changeableMetadata(m: AppClientMetadata) {
@@ -30,37 +38,32 @@ function changeableMetadata(m: AppClientMetadata) {
   };
 }
 
-/** oidc-provider client metadata: a confidential web app using code + PKCE (the provider requires PKCE). */
-function metadataJson(
-  m: AppClientMetadata,
-  tokenEndpointAuthMethod: TokenEndpointAuthMethod,
-  offlineAccess: boolean,
-): string {
+/**
+ * oidc-provider client metadata: a confidential web app using code + PKCE (the provider requires
+ * PKCE unless the app's template cannot send it, oidc/pkce-policy.ts).
+ */
+function metadataJson(m: AppClientMetadata, fixed: InstallFixed): string {
   return JSON.stringify({
     ...changeableMetadata(m),
     // Without the refresh_token grant the app gets no refresh token, and no offline_access.
-    grant_types: offlineAccess ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+    grant_types: fixed.offlineAccess ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
     response_types: ['code'],
-    token_endpoint_auth_method: tokenEndpointAuthMethod,
+    token_endpoint_auth_method: fixed.tokenEndpointAuthMethod,
+    ...(fixed.requirePkce ? {} : { [PKCE_OPTIONAL]: true }),
   });
 }
 
 export async function insertAppClient(
   db: DbOrTrx,
   organizationId: string,
-  client: {
-    clientId: string;
-    secretSealed: string;
-    tokenEndpointAuthMethod: TokenEndpointAuthMethod;
-    offlineAccess: boolean;
-  } & AppClientMetadata,
+  client: { clientId: string; secretSealed: string } & InstallFixed & AppClientMetadata,
 ): Promise<void> {
   await db
     .insertInto('oidc_clients')
     .values({
       client_id: client.clientId,
       organization_id: organizationId,
-      metadata: metadataJson(client, client.tokenEndpointAuthMethod, client.offlineAccess),
+      metadata: metadataJson(client, client),
       client_secret_enc: client.secretSealed,
     })
     .execute();

@@ -24,6 +24,7 @@ function fallbackTemplate(key: string): CatalogTemplate {
     setupInstructions: '',
     tokenEndpointAuthMethod: 'client_secret_basic',
     offlineAccess: true,
+    requirePkce: true,
     configSnippet: {
       language: 'env',
       template: 'OIDC_ISSUER={issuer}\nOIDC_CLIENT_ID={clientId}\nOIDC_CLIENT_SECRET={clientSecret}',
@@ -44,7 +45,7 @@ export const APP_HOST_PLACEHOLDER = 'https://<your-host>';
 export function templateView(
   template: CatalogTemplate,
   siteUrl: string,
-  config: Pick<Config, 'publicUrl'>,
+  config: Pick<Config, 'publicUrl' | 'mailHost'>,
 ): AppTemplate {
   const endpoints = providerEndpoints(config);
   const launchUrl =
@@ -73,6 +74,7 @@ export function templateView(
       postLogoutRedirectUri: filled(template.postLogoutRedirectUris)[0] ?? '',
       backchannelLogoutUri: '',
       launchUrl,
+      mailHost: config.mailHost,
     }),
     configSnippetLanguage: template.configSnippet.language,
   };
@@ -109,7 +111,7 @@ export function providerEndpoints(config: Pick<Config, 'publicUrl'>) {
 
 export function appDetailView(
   catalog: AppCatalog,
-  config: Pick<Config, 'publicUrl'>,
+  config: Pick<Config, 'publicUrl' | 'mailHost'>,
   row: AppRow,
   groups: AppGroupRef[],
   client: { redirectUris: string[]; tokenEndpointAuthMethod: string },
@@ -135,6 +137,7 @@ export function appDetailView(
       postLogoutRedirectUri: row.post_logout_redirect_uris[0] ?? '',
       backchannelLogoutUri: row.backchannel_logout_uri ?? '',
       launchUrl: row.launch_url,
+      mailHost: config.mailHost,
     }),
     configSnippetLanguage: template.configSnippet.language,
   };

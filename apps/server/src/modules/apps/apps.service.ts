@@ -135,6 +135,7 @@ export async function installApp(
       backchannelLogoutUri: body.backchannelLogoutUri ?? null,
       tokenEndpointAuthMethod: template.tokenEndpointAuthMethod,
       offlineAccess: template.offlineAccess,
+      requirePkce: template.requirePkce,
     });
     const app = await repo.insertApp(trx, actor.organizationId, {
       templateKey: template.key,

@@ -21,6 +21,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       'In Nextcloud, install the "OpenID Connect user backend" (user_oidc) app.',
       'Run the command below on the Nextcloud server (or add the provider under Administration settings → OpenID Connect).',
@@ -43,14 +44,19 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     image: '/apps/mail.svg',
     color: '#ef4444',
     launchUrl: '',
+    // Roundcube's redirect URI is always its own address followed by this (rcmail_oauth.php).
     redirectUris: ['{launchUrl}/index.php/login/oauth'],
     postLogoutRedirectUris: ['{launchUrl}/'],
-    // Its OIDC client sends client_id and client_secret in the token request's body.
+    // Roundcube sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
     offlineAccess: true,
+    // Debian 12's Roundcube (1.6) sends no PKCE and has no setting for it (oidc/pkce-policy.ts).
+    requirePkce: false,
     setupInstructions: [
-      'In Roundcube, add the settings below to config/config.inc.php.',
+      'In Roundcube (Debian: apt-get install roundcube), add the settings below to /etc/roundcube/config.inc.php.',
       'The redirect URI is your webmail address followed by /index.php/login/oauth.',
+      'Roundcube signs in to Dovecot and to Postfix submission with the access token (XOAUTH2);',
+      'use tls:// when Dovecot and Postfix have TLS (mail-config --tls-cert), as they must off loopback.',
     ].join('\n'),
     configSnippet: {
       language: 'php',
@@ -62,8 +68,14 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
         "$config['oauth_auth_uri'] = '{authorizationEndpoint}';",
         "$config['oauth_token_uri'] = '{tokenEndpoint}';",
         "$config['oauth_identity_uri'] = '{userinfoEndpoint}';",
+        // email: Dovecot accepts a token only with the user's address in it (introspection).
+        // No offline_access: Roundcube still gets a refresh token for the hour-long access token,
+        // but one that ends with the user's Atrium session, so signing out of Atrium ends webmail.
         "$config['oauth_scope'] = 'openid email profile';",
         "$config['oauth_identity_fields'] = ['email'];",
+        "$config['oauth_login_redirect'] = true;",
+        "$config['imap_host'] = 'tls://{mailHost}:143';",
+        "$config['smtp_host'] = 'tls://{mailHost}:587';",
       ].join('\n'),
     },
   },
@@ -79,6 +91,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       'In Rocket.Chat, open Administration → Settings → OAuth → Add custom OAuth and name it "atrium".',
       'Fill in the fields with the values below, set "Login style" to Redirect, and enable it.',
@@ -109,6 +122,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       "In your office suite's authentication settings, choose OpenID Connect and enable discovery.",
       'Paste the discovery URL, client ID and client secret below; request the scopes openid, email and profile.',
@@ -136,6 +150,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     // Its OIDC client sends client_id and client_secret in the token request's body.
     tokenEndpointAuthMethod: 'client_secret_post',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       "Add the lines below to BookStack's .env file and restart it.",
       'The redirect URI is your wiki address followed by /oidc/callback.',
@@ -164,6 +179,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       'In OpenProject, open Administration → Authentication → OpenID providers → Custom and name it "atrium".',
       'Enable discovery with the URL below and enter the client ID and secret.',
@@ -192,6 +208,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     postLogoutRedirectUris: ['{launchUrl}/'],
     tokenEndpointAuthMethod: 'client_secret_basic',
     offlineAccess: true,
+    requirePkce: true,
     setupInstructions: [
       'In your app\'s OpenID Connect (or "OAuth 2.0 / generic OIDC") settings, use the values below.',
       'Use the authorization code flow with PKCE, and the client authentication method client_secret_basic.',

@@ -51,6 +51,30 @@ describe('app catalog', () => {
     expect(catalog.find('mail')?.title).toBe('Mail');
   });
 
+  it('requires PKCE of every template but the Mail one (Roundcube 1.6 sends none) unless a file says so', () => {
+    const defaults = loadAppCatalog(undefined);
+    expect(defaults.templates.filter((t) => !t.requirePkce).map((t) => t.key)).toEqual(['mail']);
+    const catalog = loadAppCatalog(
+      file(
+        'pkce.yaml',
+        [
+          'apps:',
+          '  - key: old-webmail',
+          '    title: Old webmail',
+          '    image: /apps/mail.svg',
+          '    color: "#123456"',
+          '    requirePkce: false',
+          '  - key: crm',
+          '    title: CRM',
+          '    image: /apps/custom.svg',
+          '    color: "#abcdef"',
+        ].join('\n'),
+      ),
+    );
+    expect(catalog.find('old-webmail')?.requirePkce).toBe(false);
+    expect(catalog.find('crm')?.requirePkce).toBe(true);
+  });
+
   it('can replace the defaults entirely (JSON)', () => {
     const catalog = loadAppCatalog(
       file(

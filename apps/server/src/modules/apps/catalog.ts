@@ -42,6 +42,11 @@ const templateSchema = z.object({
    * user's Atrium sign-out (no consent screen: installed apps are first party); without, they end with it.
    */
   offlineAccess: z.boolean({ message: 'expected true or false' }).default(true),
+  /**
+   * false only for software that cannot send PKCE and has no setting for it (Debian's Roundcube
+   * 1.6): its app may sign in without a code challenge. See oidc/pkce-policy.ts.
+   */
+  requirePkce: z.boolean({ message: 'expected true or false' }).default(true),
   configSnippet: z
     .object({
       language: z.string({ message: 'expected a text' }).default('text'),

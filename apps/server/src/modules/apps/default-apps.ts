@@ -38,6 +38,7 @@ export async function installDefaultApps(
     backchannelLogoutUri: null,
     tokenEndpointAuthMethod: CLOUD_STORAGE.tokenEndpointAuthMethod,
     offlineAccess: CLOUD_STORAGE.offlineAccess,
+    requirePkce: CLOUD_STORAGE.requirePkce,
   });
   await insertApp(trx, organization.id, {
     templateKey: CLOUD_STORAGE.key,
