@@ -55,6 +55,7 @@ describe('mail-config', () => {
     const main = read('postfix/main.cf');
     expect(main).toContain('virtual_mailbox_domains = socketmap:inet:127.0.0.1:10027:atrium-domains');
     expect(main).toContain('virtual_mailbox_maps = socketmap:inet:127.0.0.1:10027:atrium-mailboxes');
+    expect(main).toContain('virtual_alias_maps = socketmap:inet:127.0.0.1:10027:atrium-aliases');
     expect(main).toContain('smtpd_sender_login_maps = socketmap:inet:127.0.0.1:10027:atrium-sender-logins');
     expect(main).toContain('virtual_transport = lmtp:inet:127.0.0.1:24');
     expect(main).toContain('myhostname = mail.example.com');

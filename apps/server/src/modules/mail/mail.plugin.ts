@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
 import { dovecotUserdb } from './dovecot-userdb.ts';
+import { mailAddressesRoutes } from './mail-addresses.routes.ts';
 import { mailAuthRoutes } from './mail-auth.routes.ts';
 import { mailSettingsRoutes } from './mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
@@ -26,6 +27,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   await app.register(appPasswordsRoutes({ db }));
   await app.register(mailAuthRoutes({ db, mailClient }));
   await app.register(mailSettingsRoutes({ db, config }));
+  await app.register(mailAddressesRoutes({ db }));
 
   const servers: Server[] = [];
   // Postfix and Dovecot keep their connections open: closing the app ends them.
