@@ -1,4 +1,5 @@
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 
 // Issue 14: Mail Settings' addresses. An admin gives a user an alias and finds it, gives a group
@@ -76,6 +77,13 @@ test('an admin adds an alias, sets a group address and a catch-all, and removes 
     await page.screenshot({ path: path.join(test.info().outputDir, `mail-settings-${width}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Every section filled in, and a catch-all form open: nothing serious for assistive technology.
+  await page.getByRole('button', { name: `Set the catch-all of ${name}` }).click();
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await page.getByRole('button', { name: `Set the catch-all of ${name}` }).click();
 
   await list.getByRole('button', { name: `Remove the alias amazing.grace@${name}` }).click();
   const dialog = page.getByRole('dialog', { name: `Remove the alias amazing.grace@${name}?` });
