@@ -221,3 +221,19 @@ export async function deleteCatchAll(db: DbOrTrx, organizationId: string, domain
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Which of `addresses` are held as an alias, a group's address or a catch-all anywhere in the
+ * deployment (users' own addresses are found in `users`): the CSV import refuses those rows
+ * rather than fail its batch on the unique index.
+ */
+export async function heldOtherThanByUsers(db: DbOrTrx, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('mail_addresses')
+    .select('address')
+    .where('address', 'in', addresses)
+    .where('kind', '<>', 'primary')
+    .execute();
+  return new Set(rows.map((row) => row.address));
+}
