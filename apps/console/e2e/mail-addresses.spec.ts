@@ -85,10 +85,26 @@ test('an admin adds an alias, sets a group address and a catch-all, and removes 
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await page.getByRole('button', { name: `Set the catch-all of ${name}` }).click();
 
+  // Removals ask first in the shared dialog: Cancel changes nothing, confirming removes.
   await list.getByRole('button', { name: `Remove the alias amazing.grace@${name}` }).click();
   const dialog = page.getByRole('dialog', { name: `Remove the alias amazing.grace@${name}?` });
   await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(list.getByText(`amazing.grace@${name}`)).toBeVisible();
+  await list.getByRole('button', { name: `Remove the alias amazing.grace@${name}` }).click();
   await dialog.getByRole('button', { name: 'Remove alias' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('No alias starts so.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Remove the address of Sales' }).click();
+  const groupDialog = page.getByRole('dialog', { name: `Remove sales@${name} from Sales?` });
+  await groupDialog.getByRole('button', { name: 'Remove address' }).click();
+  await expect(groupDialog).toBeHidden();
+  await expect(page.getByText('No group has an address yet.')).toBeVisible();
+
+  await page.getByRole('button', { name: `Remove the catch-all of ${name}` }).click();
+  const catchAllDialog = page.getByRole('dialog', { name: `Remove the catch-all of ${name}?` });
+  await catchAllDialog.getByRole('button', { name: 'Remove catch-all' }).click();
+  await expect(page.getByTestId(`catch-all-${name}`)).toHaveText('None: unknown addresses are refused');
 });
