@@ -56,6 +56,7 @@ describe('mail-config', () => {
     expect(main).toContain('virtual_mailbox_domains = socketmap:inet:127.0.0.1:10027:atrium-domains');
     expect(main).toContain('virtual_mailbox_maps = socketmap:inet:127.0.0.1:10027:atrium-mailboxes');
     expect(main).toContain('virtual_alias_maps = socketmap:inet:127.0.0.1:10027:atrium-aliases');
+    expect(main).toMatch(/^virtual_alias_domains =$/m);
     expect(main).toContain('smtpd_sender_login_maps = socketmap:inet:127.0.0.1:10027:atrium-sender-logins');
     expect(main).toContain('virtual_transport = lmtp:inet:127.0.0.1:24');
     expect(main).toContain('myhostname = mail.example.com');
