@@ -8,6 +8,7 @@ export const activityKinds = [
   { value: 'user', label: 'Users' },
   { value: 'group', label: 'Groups' },
   { value: 'app', label: 'Apps' },
+  { value: 'mail', label: 'Mail' },
   { value: 'migration', label: 'Data Migration' },
   { value: 'subscription', label: 'Subscription' },
 ] as const;

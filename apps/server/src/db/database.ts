@@ -355,6 +355,23 @@ export interface AppPasswordsTable {
   last_used_at: NullableTimestamp;
 }
 
+export type MailAddressKind = 'primary' | 'alias' | 'group' | 'catch_all';
+
+/**
+ * Every address mail can arrive at, unique across the deployment (2026_11_28_0100): users'
+ * primary addresses (copied from users by a trigger), aliases, group addresses, catch-alls (`@domain`).
+ */
+export interface MailAddressesTable {
+  id: Generated<string>;
+  organization_id: string;
+  address: string;
+  kind: MailAddressKind;
+  domain_id: string | null;
+  user_id: string | null;
+  group_id: string | null;
+  created_at: Timestamp;
+}
+
 /** The webhook's delivery log: one row per event, updated on each try. */
 export interface SubscriptionWebhookDeliveriesTable {
   id: Generated<string>;
@@ -402,6 +419,7 @@ export interface Database {
   subscription_history: SubscriptionHistoryTable;
   subscription_webhook_deliveries: SubscriptionWebhookDeliveriesTable;
   app_passwords: AppPasswordsTable;
+  mail_addresses: MailAddressesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -89,6 +89,83 @@ describe('the socketmap and dict listeners', () => {
     expect(await ask(`${POSTFIX_MAPS.mailboxes} ${active.email}`)).toBe('NOTFOUND ');
   });
 
+  it('answers Postfix’s alias map: mailboxes themselves, aliases, group members, catch-alls; senders', async () => {
+    const org = await createOrganizationWithAdmin(server.db);
+    await addDomain(server.db, org.id, 'aliases-lookups.example.com');
+    await addDomain(server.db, org.id, 'pending-aliases.example.com', 'pending');
+    const at = (local: string) => `${local}@aliases-lookups.example.com`;
+    const [ann, bob, sue, ivy] = await Promise.all(
+      ['ann', 'bob', 'sue', 'ivy'].map((n) => createUser(server.db, org.id, { email: at(n) })),
+    );
+    await server.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', sue!.id).execute();
+    await server.db.updateTable('users').set({ status: 'invited' }).where('id', '=', ivy!.id).execute();
+    const admin = await signInAs(server.db, org.admin);
+    const call = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
+      const response = await server.app.inject({
+        method,
+        url,
+        headers: admin.headers,
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+      return response.json() as { id: string };
+    };
+    await call('POST', '/api/mail/aliases', {
+      userId: ann!.id,
+      localPart: 'hello',
+      domain: 'aliases-lookups.example.com',
+    });
+    const group = await call('POST', '/api/groups', { name: 'Team' });
+    await call('POST', `/api/groups/${group.id}/members`, { userIds: [bob!.id, sue!.id, ivy!.id] });
+    await call('PUT', `/api/mail/group-addresses/${group.id}`, {
+      localPart: 'team',
+      domain: 'aliases-lookups.example.com',
+    });
+    const domain = await server.db
+      .selectFrom('domains')
+      .select('id')
+      .where('name', '=', 'aliases-lookups.example.com')
+      .executeTakeFirstOrThrow();
+    const ask = client(await open(socketmapPort), 'netstring');
+    const aliases = (key: string) => ask(`${POSTFIX_MAPS.aliases} ${key}`);
+
+    // A mailbox answers itself, so a catch-all on its domain never takes its mail.
+    expect(await aliases(ann!.email)).toBe(`OK ${ann!.email}`);
+    expect(await aliases(sue!.email)).toBe(`OK ${sue!.email}`);
+    expect(await aliases(ivy!.email)).toBe('NOTFOUND ');
+    expect(await aliases(at('HELLO'))).toBe(`OK ${ann!.email}`);
+    // Active and suspended members (whose mailboxes keep their mail); invited ones have none.
+    expect(await aliases(at('team'))).toBe(`OK ${bob!.email},${sue!.email}`);
+    expect(await aliases('@aliases-lookups.example.com')).toBe('NOTFOUND ');
+    expect(await aliases(at('nobody'))).toBe('NOTFOUND ');
+    // Postfix asks a socketmap the full address only: the catch-all answers an address nobody
+    // holds; held addresses keep their answers (an invited user's stays not found).
+    await call('PUT', `/api/mail/catch-alls/${domain.id}`, { type: 'user', id: bob!.id });
+    expect(await aliases('@aliases-lookups.example.com')).toBe(`OK ${bob!.email}`);
+    expect(await aliases(at('nobody'))).toBe(`OK ${bob!.email}`);
+    expect(await aliases(ann!.email)).toBe(`OK ${ann!.email}`);
+    expect(await aliases(at('hello'))).toBe(`OK ${ann!.email}`);
+    expect(await aliases(ivy!.email)).toBe('NOTFOUND ');
+    await call('PUT', `/api/mail/catch-alls/${domain.id}`, { type: 'group', id: group.id });
+    expect(await aliases(at('nobody'))).toBe(`OK ${bob!.email},${sue!.email}`);
+
+    // Removing a member takes effect on the next lookup.
+    await call('DELETE', `/api/groups/${group.id}/members/${sue!.id}`);
+    expect(await aliases(at('team'))).toBe(`OK ${bob!.email}`);
+
+    // Senders: a user sends as their aliases; nobody sends as a group address or a whole domain.
+    expect(await ask(`${POSTFIX_MAPS.senderLogins} ${at('hello')}`)).toBe(`OK ${ann!.email}`);
+    expect(await ask(`${POSTFIX_MAPS.senderLogins} ${ann!.email}`)).toBe(`OK ${ann!.email}`);
+    expect(await ask(`${POSTFIX_MAPS.senderLogins} ${at('team')}`)).toBe('NOTFOUND ');
+    expect(await ask(`${POSTFIX_MAPS.senderLogins} @aliases-lookups.example.com`)).toBe('NOTFOUND ');
+
+    // An alias counts only while its domain is verified.
+    await server.db.updateTable('domains').set({ state: 'failed' }).where('id', '=', domain.id).execute();
+    expect(await aliases(at('hello'))).toBe('NOTFOUND ');
+    expect(await aliases(at('nobody'))).toBe('NOTFOUND ');
+    expect(await aliases(ann!.email)).toBe(`OK ${ann!.email}`);
+  });
+
   it('closes a connection that does not speak netstrings', async () => {
     const socket = await open(socketmapPort);
     socket.write('GET something\n');

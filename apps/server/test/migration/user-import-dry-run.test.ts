@@ -97,6 +97,25 @@ describe('dry run of a user file', () => {
     ]);
   });
 
+  it('refuses an address that is already an alias or a group’s address (Mail Settings)', async () => {
+    const owner = await createUser(t.db, orgId, { email: 'owner@acme.test' });
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/mail/aliases',
+      headers: admin.headers,
+      payload: { userId: owner.id, localPart: 'info', domain: 'acme.test' },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const result = await dryRun(t, admin, 'First name,Last name,E-mail\nIn,Fo,info@acme.test\n');
+    expect(result.body.errors).toEqual([
+      {
+        row: 2,
+        email: 'info@acme.test',
+        message: 'This address is already an alias, a group’s address or otherwise in use for mail',
+      },
+    ]);
+  });
+
   it('refuses a pending domain, a missing name and a malformed address', async () => {
     const csv = [
       'First name,Last name,E-mail',

@@ -1,14 +1,18 @@
 import { PageHeader } from '../../components/page-header.tsx';
+import { MailAddresses } from '../../features/mail/components/mail-addresses.tsx';
 import { MailDomains } from '../../features/mail/components/mail-domains.tsx';
 import { MailPlanCard } from '../../features/subscriptions/components/mail-plan-card.tsx';
 
-/** Mail Settings (PRODUCT.md §4.10): whether mail works for each domain, and the mail plan. */
+/**
+ * Mail Settings (PRODUCT.md §4.10): whether mail works for each domain, the mail plan, and the
+ * addresses (aliases, group addresses, catch-alls).
+ */
 export default function MailSettingsPage() {
   return (
     <>
       <PageHeader
         title="Mail Settings"
-        description="Whether mail works for each of your domains, and your mail plan."
+        description="Whether mail works for each of your domains, your addresses, and your mail plan."
       />
       <div className="row g-4">
         <section className="col-12 col-xl-8" aria-label="Mail for your domains">
@@ -17,6 +21,9 @@ export default function MailSettingsPage() {
         <div className="col-12 col-xl-4">
           <MailPlanCard />
         </div>
+        <section className="col-12 col-xl-8" aria-label="Addresses">
+          <MailAddresses />
+        </section>
       </div>
     </>
   );

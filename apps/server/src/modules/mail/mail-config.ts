@@ -109,6 +109,11 @@ function postfixMain(o: MailConfigOptions): string {
     `inet_interfaces = ${o.listen === 'all' ? 'all' : o.listen}`,
     `virtual_mailbox_domains = ${map(POSTFIX_MAPS.domains)}`,
     `virtual_mailbox_maps = ${map(POSTFIX_MAPS.mailboxes)}`,
+    // Aliases, group addresses and catch-alls; every mailbox answers itself there (docs/mail.md).
+    `virtual_alias_maps = ${map(POSTFIX_MAPS.aliases)}`,
+    // Every domain is a mailbox domain; without this Postfix would also ask the alias map for
+    // each bare domain name (its default is $virtual_alias_maps).
+    'virtual_alias_domains =',
     `virtual_transport = lmtp:inet:127.0.0.1:${o.ports.lmtp}`,
     `smtpd_sender_login_maps = ${map(POSTFIX_MAPS.senderLogins)}`,
     // An unknown recipient is refused at RCPT time, never accepted and bounced later.

@@ -7,6 +7,7 @@ import { dkimRotationRoutes } from './dkim-rotation.routes.ts';
 import { registerDkimTablesJob, writeDkimTablesNow } from './dkim-tables.job.ts';
 import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
 import { dovecotUserdb } from './dovecot-userdb.ts';
+import { mailAddressesRoutes } from './mail-addresses.routes.ts';
 import { mailAuthRoutes } from './mail-auth.routes.ts';
 import { mailSettingsRoutes } from './mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
@@ -30,6 +31,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   await app.register(mailSettingsRoutes({ db, config }));
   await app.register(dkimRotationRoutes({ db, config, jobs: app.jobs }));
   registerDkimTablesJob(app.jobs, { db, config, log });
+  await app.register(mailAddressesRoutes({ db }));
 
   const servers: Server[] = [];
   // Postfix and Dovecot keep their connections open: closing the app ends them.

@@ -3,6 +3,7 @@ import { domainNameSchema, localPartSchema, personName } from '@atrium/contracts
 import type { EmailDomains } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { passwordProblem } from '../../lib/passwords.ts';
+import { heldOtherThanByUsers } from '../mail/mail-addresses.repository.ts';
 import {
   domainsVerifiedElsewhere,
   emailDomainProblem,
@@ -90,6 +91,8 @@ const DOMAIN_MESSAGES: Record<EmailDomainProblem, (domain: string) => string> = 
 };
 
 export const IN_USE_ELSEWHERE = 'This address is already in use in another organisation';
+export const HELD_BY_MAIL =
+  'This address is already an alias, a group’s address or otherwise in use for mail';
 
 /** What importing a row would do. */
 export type RowPlan =
@@ -110,7 +113,7 @@ export interface PlanContext {
   creates: number;
 }
 
-/** The database rules for a batch of rows: three queries whatever the batch size. */
+/** The database rules for a batch of rows: four queries whatever the batch size. */
 export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[]): Promise<RowPlan[]> {
   const existing = new Map(
     (
@@ -119,6 +122,10 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
         rows.map((r) => r.email),
       )
     ).map((u) => [u.email, u]),
+  );
+  const heldByMail = await heldOtherThanByUsers(
+    db,
+    rows.map((r) => r.email),
   );
   const ours = [...existing.values()].filter((u) => u.organization_id === ctx.organizationId);
   const membership = await groupIdsOfUsers(
@@ -154,6 +161,7 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
       if (!namesChanged && missing.length === 0) return { row, action: 'unchanged', userId: user.id };
       return { row, action: 'update', userId: user.id, namesChanged, groupKeys: missing };
     }
+    if (heldByMail.has(row.email)) return { row, action: 'error', message: HELD_BY_MAIL };
     const problem = emailDomainProblem(ctx.allowed, row.domain, ctx.elsewhere.get(row.domain) ?? false);
     if (problem) return { row, action: 'error', message: DOMAIN_MESSAGES[problem](row.domain) };
     const overSeats = ctx.seats(ctx.creates + 1);

@@ -8,6 +8,8 @@ const ACTION_WORDS: Record<string, string> = {
   'migration.user_import_started': 'User import started',
   'migration.user_import_finished': 'User import finished',
   'migration.user_import_cancelled': 'User import cancelled',
+  'mail.catch_all_set': 'Mail catch-all set',
+  'mail.catch_all_removed': 'Mail catch-all removed',
   'subscription.started': 'Subscription started',
   'subscription.changed': 'Subscription changed',
   'subscription.trial_ended': 'Trial ended',
