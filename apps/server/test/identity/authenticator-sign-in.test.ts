@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
+import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in-tickets.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -9,7 +10,8 @@ import {
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
-import { openSignIn } from './support/sign-in.ts';
+import { TestBrowser } from './support/browser.ts';
+import { openSignIn, uidOf } from './support/sign-in.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const RECOVERY_USED = /^A recovery code was used to sign in to your Atrium account$/;
@@ -206,5 +208,26 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     const { state } = await pastPassword(user.email);
     expect(state).toMatchObject({ stage: 'code', email: user.email });
     expect(state).not.toHaveProperty('otherWays');
+  });
+
+  it('does not let a sign-in ticket (after a reset or an invitation link) skip the app', async () => {
+    const { user, secret } = await memberWithApp();
+    const ticket = await issueSignInTicket(server.db, user.id);
+    const browser = new TestBrowser(origin);
+    browser.cookies.set(TICKET_COOKIE, ticket);
+    const hop = await browser.follow(
+      `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
+      (u) => u.pathname === '/login' || u.pathname === '/application',
+    );
+    expect(new URL(hop.location!).pathname).toBe('/login');
+    expect((await browser.request('/api/session')).status).toBe(401);
+    // The sign-in goes on at /login with the password and the app's code.
+    const uid = uidOf(hop.location);
+    const post = (step: string, json: unknown) =>
+      browser.request(`/api/interactions/${uid}/${step}`, { json });
+    expect(JSON.parse((await post('password', { email: user.email, password: PASSWORD })).body).stage).toBe(
+      'totp',
+    );
+    expect((await post('totp', { code: totpCode(secret, 1) })).status).toBe(200);
   });
 });
