@@ -195,8 +195,14 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     expect((await second.post('recovery', { code: recoveryCodes[1] })).status).toBe(200);
   });
 
-  it('goes back to the e-mailed code once the app is removed', async () => {
+  it('goes back to the e-mailed code once the app is removed, and tells the owner of each change', async () => {
+    const before = mailbox.count;
     const { user } = await memberWithApp();
+    const added = await mailbox.waitFor(user.email, {
+      subject: /^An authenticator app was added/,
+      after: before,
+    });
+    expect(added.text).toContain('IP address');
     const session = await signInAs(server.db, user);
     const removed = await server.app.inject({
       method: 'POST',
@@ -205,6 +211,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
       payload: { currentPassword: PASSWORD },
     });
     expect(removed.statusCode).toBe(204);
+    await mailbox.waitFor(user.email, { subject: /^The authenticator app was removed/, after: before });
     const { state } = await pastPassword(user.email);
     expect(state).toMatchObject({ stage: 'code', email: user.email });
     expect(state).not.toHaveProperty('otherWays');

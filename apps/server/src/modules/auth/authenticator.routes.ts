@@ -9,6 +9,7 @@ import {
 } from '@atrium/contracts/authenticator';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import {
   authenticatorStatus as statusOf,
@@ -24,7 +25,7 @@ const limited = { max: 10, timeWindow: '1 minute' };
 
 /** The signed-in user's authenticator app and recovery codes (/profile, issue 17). */
 export const authenticatorRoutes =
-  (deps: { db: Db; config: Config }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db, config } = deps;
     const ownerOf = (request: Parameters<typeof principalOf>[0]) => {
@@ -72,7 +73,7 @@ export const authenticatorRoutes =
           response: { 200: recoveryCodesResponse },
         },
       },
-      async (request) => confirmEnrolment(db, config, ownerOf(request), request.body.code),
+      async (request) => confirmEnrolment(deps, ownerOf(request), request.body.code),
     );
 
     app.post(
@@ -88,7 +89,7 @@ export const authenticatorRoutes =
         },
       },
       async (request, reply) => {
-        await removeAuthenticator(db, ownerOf(request), request.body.currentPassword);
+        await removeAuthenticator(deps, ownerOf(request), request.body.currentPassword);
         return reply.status(204).send(null);
       },
     );
@@ -106,6 +107,6 @@ export const authenticatorRoutes =
           response: { 200: recoveryCodesResponse },
         },
       },
-      async (request) => regenerateRecoveryCodes(db, config, ownerOf(request), request.body.currentPassword),
+      async (request) => regenerateRecoveryCodes(deps, ownerOf(request), request.body.currentPassword),
     );
   };

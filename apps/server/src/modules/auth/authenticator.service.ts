@@ -1,5 +1,6 @@
 import type { AuthenticatorEnrolment, AuthenticatorStatus } from '@atrium/contracts/authenticator';
 import type { Config } from '../../config.ts';
+import type { Mailer } from '../../lib/mail.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.ts';
 import { conflict, fieldError } from '../../lib/errors.ts';
@@ -16,6 +17,7 @@ import {
   type OwnerKey,
 } from './authenticator.repository.ts';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.ts';
+import { factorChangedMail, type FactorChange } from './strong-sign-in-mail.ts';
 import { authenticatorKey } from './second-factor.service.ts';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeDataUrl } from './totp.ts';
 
@@ -26,6 +28,13 @@ import { matchingStep, newTotpSecret, otpauthUri, qrCodeDataUrl } from './totp.t
  */
 export interface Actor extends OwnerKey {
   ip: string;
+}
+
+/** What changing factors needs: the database, the secret's key, and the owner's notice e-mail. */
+export interface AuthenticatorDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
 }
 
 export async function authenticatorStatus(db: Db, owner: OwnerKey): Promise<AuthenticatorStatus> {
@@ -64,11 +73,11 @@ export async function startEnrolment(
 
 /** The first code proves the app was set up; ten recovery codes come with it, shown once. */
 export async function confirmEnrolment(
-  db: Db,
-  config: Config,
+  deps: AuthenticatorDeps,
   actor: Actor,
   code: string,
 ): Promise<{ recoveryCodes: string[] }> {
+  const { db, config } = deps;
   const app = await findAuthenticator(db, actor);
   if (!app || app.confirmed_at) {
     throw conflict('Start setting up the authenticator app again.', undefined, 'no_enrolment');
@@ -86,12 +95,17 @@ export async function confirmEnrolment(
       throw conflict('Start setting up the authenticator app again.', undefined, 'no_enrolment');
     }
     const recoveryCodes = await newCodesFor(trx, config, actor);
-    await logOwn(trx, actor, 'user.authenticator_added');
+    await logOwn(trx, deps, actor, 'user.authenticator_added', 'added');
     return { recoveryCodes };
   });
 }
 
-export async function removeAuthenticator(db: Db, actor: Actor, currentPassword: string): Promise<void> {
+export async function removeAuthenticator(
+  deps: AuthenticatorDeps,
+  actor: Actor,
+  currentPassword: string,
+): Promise<void> {
+  const { db } = deps;
   await checkPassword(db, actor, currentPassword);
   await db.transaction().execute(async (trx) => {
     if (!(await deleteAuthenticator(trx, actor))) {
@@ -99,16 +113,16 @@ export async function removeAuthenticator(db: Db, actor: Actor, currentPassword:
     }
     // Recovery codes stand in for the app; without it they have nothing to stand in for.
     await deleteRecoveryCodes(trx, actor);
-    await logOwn(trx, actor, 'user.authenticator_removed');
+    await logOwn(trx, deps, actor, 'user.authenticator_removed', 'removed');
   });
 }
 
 export async function regenerateRecoveryCodes(
-  db: Db,
-  config: Config,
+  deps: AuthenticatorDeps,
   actor: Actor,
   currentPassword: string,
 ): Promise<{ recoveryCodes: string[] }> {
+  const { db, config } = deps;
   await checkPassword(db, actor, currentPassword);
   return db.transaction().execute(async (trx) => {
     const app = await findAuthenticator(trx, actor);
@@ -116,7 +130,7 @@ export async function regenerateRecoveryCodes(
       throw conflict('Set up an authenticator app first.', undefined, 'no_authenticator');
     }
     const recoveryCodes = await newCodesFor(trx, config, actor);
-    await logOwn(trx, actor, 'user.recovery_codes_regenerated');
+    await logOwn(trx, deps, actor, 'user.recovery_codes_regenerated', 'recovery-codes');
     return { recoveryCodes };
   });
 }
@@ -143,11 +157,19 @@ async function checkPassword(db: Db, owner: OwnerKey, currentPassword: string): 
   }
 }
 
-async function logOwn(trx: DbOrTrx, actor: Actor, action: string): Promise<void> {
+/** The change in the activity log and, queued in the same transaction, the owner's notice. */
+async function logOwn(
+  trx: DbOrTrx,
+  deps: AuthenticatorDeps,
+  actor: Actor,
+  action: string,
+  change: FactorChange,
+): Promise<void> {
   const user = await trx
-    .selectFrom('users')
-    .select(['first_name', 'last_name', 'email'])
-    .where('id', '=', actor.userId)
+    .selectFrom('users as u')
+    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+    .select(['u.first_name', 'u.last_name', 'u.email', 'o.name'])
+    .where('u.id', '=', actor.userId)
     .executeTakeFirstOrThrow();
   const label = `${user.first_name} ${user.last_name}`.trim() || user.email;
   await recordActivity(trx, {
@@ -157,4 +179,13 @@ async function logOwn(trx: DbOrTrx, actor: Actor, action: string): Promise<void>
     target: { type: 'user', id: actor.userId, label },
     ip: actor.ip,
   });
+  await deps.mailer.queue(
+    trx,
+    factorChangedMail(
+      deps.config,
+      { email: user.email, firstName: user.first_name, organizationName: user.name },
+      change,
+      { at: new Date(), ip: actor.ip },
+    ),
+  );
 }

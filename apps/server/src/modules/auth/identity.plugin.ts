@@ -50,6 +50,6 @@ export async function registerIdentity(
   await app.register(ssoRoutes({ db, config, sso }));
   await app.register(passwordResetRoutes({ db, config, mailer }));
   await app.register(profileRoutes({ db, config, mailer }));
-  await app.register(authenticatorRoutes({ db, config }));
+  await app.register(authenticatorRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);
 }
