@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -9,6 +10,14 @@ import { totpCode } from './support/totp.ts';
 // shown once, and sign-in with the app's code or, another way, with a recovery code.
 const PASSWORD = 'correct horse battery staple';
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/strong-sign-in');
+
+/** axe-core's serious and critical violations on the page as it is now, as readable lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 /** /login up to the step after the password. */
 async function enterPassword(page: Page, email: string) {
@@ -110,7 +119,7 @@ test('a wrong authenticator code is refused with the tries left', async ({ page,
 });
 
 for (const width of [375, 768, 1000, 1280] as const) {
-  test(`screenshots at ${width} px: /profile's authenticator app and the sign-in factor step`, async ({
+  test(`screenshots and axe at ${width} px: /profile's authenticator app and the sign-in factor step`, async ({
     page,
     atrium,
     signInAs,
@@ -118,9 +127,11 @@ for (const width of [375, 768, 1000, 1280] as const) {
     await page.setViewportSize({ width, height: 900 });
     // The /profile section alone (the page's fixed header would cross a full-page shot), and
     // the whole sign-in page.
+    // Each state is also checked with axe-core (WCAG 2.1 AA), as every other screen is.
     const shot = async (name: string, element?: Locator) => {
       const file = path.join(shots, `${width}-${name}.png`);
       await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
+      expect(await seriousViolations(page), name).toEqual([]);
     };
     const org = await createOrganizationWithAdmin(atrium.db);
     const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
