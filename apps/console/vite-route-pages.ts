@@ -10,10 +10,22 @@ export const ROUTE_PAGES_FILE = 'route-pages.json';
  * A page's own code is only asked for once the entry has run and the router has matched the URL:
  * one more round trip, on a phone some hundreds of milliseconds, before the first paint. For the
  * pages people open first, the build writes a copy of index.html that also preloads the modules
- * of the page and its layouts, and `route-pages.json` saying which copy answers which path.
- * `pages` maps a path to the source files of its route modules (layouts first).
+ * of the page and its layouts, links their CSS (which the lazy chunks would otherwise add only
+ * when they load, delaying the paint once more) and preloads the API reads the page waits for, and
+ * `route-pages.json` saying which copy answers which path.
  */
-export function routePages(pages: Record<string, readonly string[]>): Plugin {
+export interface RoutePage {
+  /** The source files of the page's route modules, layouts first. */
+  modules: readonly string[];
+  /**
+   * API reads the page's loaders make before it can render (GET, same origin): fetched beside the
+   * page's code instead of after it has run. The console's fetch (cors mode, same-origin
+   * credentials) takes the preloaded answer.
+   */
+  reads?: readonly string[];
+}
+
+export function routePages(pages: Record<string, RoutePage>): Plugin {
   let outDir = 'dist';
   let root = '';
   let bundle: OutputBundle = {};
@@ -34,17 +46,23 @@ export function routePages(pages: Record<string, readonly string[]>): Plugin {
       const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
       const index = readFileSync(path.join(outDir, 'index.html'), 'utf8');
       const manifest: Record<string, string> = {};
-      for (const [route, sources] of Object.entries(pages)) {
+      for (const [route, page] of Object.entries(pages)) {
         const files = new Set<string>();
-        for (const source of sources) {
+        for (const source of page.modules) {
           const chunk = chunks.find((c) => c.facadeModuleId === path.resolve(root, source));
           if (!chunk) throw new Error(`route-pages: no chunk for ${source} (${route})`);
           collectImports(chunk, byFile, files);
         }
-        const links = [...files]
+        const modules = [...files]
           .filter((file) => !index.includes(`/${file}"`))
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-          .join('\n    ');
+          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        const css = [...new Set([...files].flatMap((file) => cssOf(byFile.get(file))))]
+          .filter((file) => !index.includes(`/${file}"`))
+          .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`);
+        const reads = (page.reads ?? []).map(
+          (url) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${url}">`,
+        );
+        const links = [...reads, ...modules, ...css].join('\n    ');
         const name = `pages/${route.replace(/^\//, '').replaceAll('/', '-') || 'index'}.html`;
         mkdirSync(path.join(outDir, 'pages'), { recursive: true });
         writeFileSync(path.join(outDir, name), index.replace('</head>', `  ${links}\n  </head>`));
@@ -62,4 +80,10 @@ function collectImports(chunk: OutputChunk, byFile: Map<string, OutputChunk>, in
     const imported = byFile.get(file);
     if (imported) collectImports(imported, byFile, into);
   }
+}
+
+/** The CSS files Vite split off a chunk (loaded by its dynamic import, before the chunk runs). */
+function cssOf(chunk: OutputChunk | undefined): string[] {
+  const meta = (chunk as { viteMetadata?: { importedCss: Set<string> } } | undefined)?.viteMetadata;
+  return meta ? [...meta.importedCss] : [];
 }

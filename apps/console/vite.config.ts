@@ -6,10 +6,17 @@ import { routePages } from './vite-route-pages.ts';
 import { routes } from './src/lib/paths.ts';
 
 // The pages people open first: sign-in, the admin's landing page and the apps page.
+// Their loaders read the session (and the dashboard the setup progress) before anything renders.
 const firstPages = {
-  [routes.login]: ['src/app/routes/login.tsx'],
-  [routes.dashboard]: ['src/app/layouts/admin/admin-layout.tsx', 'src/app/routes/dashboard.tsx'],
-  [routes.application]: ['src/app/layouts/apps/apps-layout.tsx', 'src/app/routes/application.tsx'],
+  [routes.login]: { modules: ['src/app/routes/login.tsx'] },
+  [routes.dashboard]: {
+    modules: ['src/app/layouts/admin/admin-layout.tsx', 'src/app/routes/dashboard.tsx'],
+    reads: ['/api/session', '/api/setup'],
+  },
+  [routes.application]: {
+    modules: ['src/app/layouts/apps/apps-layout.tsx', 'src/app/routes/application.tsx'],
+    reads: ['/api/session'],
+  },
 };
 
 // The built console is served by the Atrium server at / (SPA fallback), same origin as /api.

@@ -1,7 +1,7 @@
 import './lib/zod-without-eval.ts';
 import './styles/bootstrap.scss';
 import './styles/app.css';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { Providers } from './app/providers.tsx';
@@ -23,10 +23,15 @@ reloadPagesRestoredFromCache();
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
-createRoot(container).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+// The first render as a transition: React yields to the browser every few milliseconds instead
+// of holding the main thread for the whole page (on a slow phone, most of a second of input delay).
+const root = createRoot(container);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+});

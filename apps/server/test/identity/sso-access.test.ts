@@ -90,18 +90,19 @@ describe('who may sign in where', () => {
     expect(hop.status).toBe(200);
   });
 
-  it('sends a browser nobody is signed in on from the provider straight to the sign-in page', async () => {
+  it('sends a browser nobody is signed in on from the sign-in start straight to the sign-in page', async () => {
     const browser = new TestBrowser(origin);
+    // The start asks the provider itself: one redirect, to the page, with the provider's cookies.
     const start = await browser.request('/api/sso/start');
-    const authorize = await browser.request(start.location!);
-    expect(authorize.status).toBe(303);
-    const login = new URL(authorize.location!);
+    expect(start.status).toBe(302);
+    const login = new URL(start.location!, origin);
     expect(login.pathname).toBe('/login');
     // The interaction's cookie keeps the path of the page's API calls, which it must reach.
     const uid = login.searchParams.get('uid');
-    expect(authorize.setCookies.find((c) => c.startsWith('_interaction='))).toContain(
+    expect(start.setCookies.find((c) => c.startsWith('_interaction='))).toContain(
       `path=/api/interactions/${uid}`,
     );
+    expect(start.setCookies.some((c) => c.startsWith('atrium_sso='))).toBe(true);
     const state = await browser.request(`/api/interactions/${uid}/state`);
     expect(JSON.parse(state.body)).toMatchObject({ stage: 'password' });
   });

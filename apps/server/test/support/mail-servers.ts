@@ -58,8 +58,13 @@ export class TestMailServers {
     const servers = new TestMailServers();
     // The daemons' own users (postfix, dovecot, mail) walk into this directory.
     chmodSync(servers.dir, 0o755);
+    // The kernel may hand out a port it has just given back; two listeners on one port stop Dovecot.
+    const taken = new Set<number>();
     for (const name of Object.keys(servers.ports) as Array<keyof TestMailServers['ports']>) {
-      servers.ports[name] = await freePort();
+      let port = await freePort();
+      while (taken.has(port)) port = await freePort();
+      taken.add(port);
+      servers.ports[name] = port;
     }
     return servers;
   }
