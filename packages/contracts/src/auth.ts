@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secondFactor } from './authenticator.ts';
 import { codeField, newPasswordField } from './credentials.ts';
 
 /** Sign-in, password reset, console session and own profile: shared by server and console. */
@@ -30,6 +31,15 @@ export const interactionState = z.discriminatedUnion('stage', [
     resendAvailableAt: z.string(),
     /** False while the code's e-mail waits for the mail server: it is queued and will arrive. */
     codeSent: z.boolean(),
+    /** The other factors "Use another way" offers; only after the password was right. */
+    otherWays: z.array(secondFactor).optional(),
+  }),
+  /** After the password, for users with an authenticator app: its code, or a recovery code. */
+  z.object({
+    stage: z.enum(['totp', 'recovery']),
+    clientName: z.string(),
+    email: z.string(),
+    otherWays: z.array(secondFactor),
   }),
   z.object({ stage: z.literal('denied'), appName: z.string() }),
   z.object({ stage: z.literal('continue'), redirectTo: z.string() }),

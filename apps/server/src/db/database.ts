@@ -372,6 +372,40 @@ export interface MailAddressesTable {
   created_at: Timestamp;
 }
 
+/** A user's authenticator app (TOTP); the secret is sealed, `last_used_step` stops replays. */
+export interface AuthenticatorAppsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  secret_sealed: string;
+  confirmed_at: NullableTimestamp;
+  last_used_step: number | null;
+  created_at: Timestamp;
+}
+
+/** Single-use recovery codes; HMACs only. */
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export type SecondFactor = 'totp' | 'recovery' | 'email';
+
+/** A sign-in past its password, waiting for its second factor (`context` = interaction uid). */
+export interface SignInProgressTable {
+  context: string;
+  identifier: string;
+  user_id: string;
+  factor: SecondFactor;
+  attempts: Defaulted<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 /** The webhook's delivery log: one row per event, updated on each try. */
 export interface SubscriptionWebhookDeliveriesTable {
   id: Generated<string>;
@@ -420,6 +454,9 @@ export interface Database {
   subscription_webhook_deliveries: SubscriptionWebhookDeliveriesTable;
   app_passwords: AppPasswordsTable;
   mail_addresses: MailAddressesTable;
+  authenticator_apps: AuthenticatorAppsTable;
+  recovery_codes: RecoveryCodesTable;
+  sign_in_progress: SignInProgressTable;
 }
 
 export type Db = Kysely<Database>;

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import { deriveKey } from '../lib/crypto.ts';
 import { crossSiteCookieRules } from '../modules/auth/session-cookie.ts';
 import { findAccountClaims } from './account.ts';
+import { ACR_VALUES, interactionPolicyWithStrongSignIn } from './authentication-methods.ts';
 import { createAdapterFactory } from './adapter.ts';
 import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
@@ -44,7 +45,12 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       extraAccessTokenClaims(db, token as { kind: string; accountId?: string; scope?: string }),
     // The interaction's cookie is scoped to this API path; a browser nobody is signed in on is
     // sent straight to /login?uid=… instead (straight-to-login.ts).
-    interactions: { url: (_ctx, interaction) => `/api/interactions/${interaction.uid}` },
+    interactions: {
+      url: (_ctx, interaction) => `/api/interactions/${interaction.uid}`,
+      policy: interactionPolicyWithStrongSignIn(),
+    },
+    // The two levels of authentication-methods.ts; an app asks for the strong one with acr_values.
+    acrValues: ACR_VALUES,
     features: {
       devInteractions: { enabled: false },
       // The console asks for `sid` in its ID token through it, to know which SSO session each
@@ -70,7 +76,8 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
     claims: {
-      openid: ['sub'],
+      // How the user signed in, in every ID token (authentication-methods.ts); apps need not ask.
+      openid: ['sub', 'acr', 'amr'],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
       // Names of the user's groups in the organisation, for apps that map groups to their own roles.

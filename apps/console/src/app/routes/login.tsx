@@ -9,12 +9,13 @@ import { useInteractionState } from '../../features/auth/api/interaction.ts';
 import { CodeStep } from '../../features/auth/components/code-step.tsx';
 import { ErrorAlert } from '../../features/auth/components/error-alert.tsx';
 import { PasswordStep } from '../../features/auth/components/password-step.tsx';
+import { SecondFactorStep } from '../../features/auth/components/second-factor-step.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { paths, serverPaths } from '../../lib/paths.ts';
 
 /**
  * The identity provider's sign-in page (PRODUCT.md §4.2): e-mail and password, then the e-mailed
- * code, then back to the app that asked. `uid` names the provider's sign-in in progress; without
+ * code (or, for an account with an authenticator app, its code), then back to the app that asked. `uid` names the provider's sign-in in progress; without
  * one the console starts its own sign-in.
  */
 export default function LoginPage() {
@@ -87,6 +88,19 @@ function LoginSteps({ uid }: { uid: string }) {
         email={data.email}
         resendAvailableAt={data.resendAvailableAt}
         codeSent={data.codeSent}
+        otherWays={data.otherWays}
+        onUseAnotherAccount={() => setAnotherAccount(true)}
+      />
+    );
+  }
+  if ((data.stage === 'totp' || data.stage === 'recovery') && !anotherAccount) {
+    return (
+      <SecondFactorStep
+        key={data.stage}
+        uid={uid}
+        step={data.stage}
+        email={data.email}
+        otherWays={data.otherWays}
         onUseAnotherAccount={() => setAnotherAccount(true)}
       />
     );

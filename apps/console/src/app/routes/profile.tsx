@@ -1,6 +1,7 @@
 import { Avatar } from '../../components/avatar.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
+import { AuthenticatorSection } from '../../features/auth/components/authenticator-section.tsx';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form.tsx';
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
@@ -11,7 +12,7 @@ export default function ProfilePage() {
     <>
       <PageHeader
         title="Profile"
-        description="Your name, e-mail address, password, active sessions and app passwords for mail."
+        description="Your name, e-mail address, password, sign-in with an authenticator app, active sessions and app passwords for mail."
       />
       <div className="card atrium-card mb-4">
         <div className="card-body d-flex align-items-center gap-3 p-4">
@@ -43,6 +44,16 @@ export default function ProfilePage() {
                 Active sessions
               </h2>
               <OwnSessions />
+            </div>
+          </div>
+        </section>
+        <section className="col-12" aria-labelledby="profile-authenticator-heading">
+          <div className="card atrium-card">
+            <div className="card-body p-4">
+              <h2 id="profile-authenticator-heading" className="h6 mb-3">
+                Authenticator app
+              </h2>
+              <AuthenticatorSection email={user.email} />
             </div>
           </div>
         </section>

@@ -23,6 +23,10 @@ export async function purgeExpiredIdentityData(db: Db): Promise<void> {
     .where('created_at', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
   await db
+    .deleteFrom('sign_in_progress')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+  await db
     .deleteFrom('sign_in_tickets')
     .where('expires_at', '<', sql<Date>`now()`)
     .execute();

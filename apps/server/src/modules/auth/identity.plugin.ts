@@ -7,10 +7,12 @@ import { ensureConsoleClient } from '../../oidc/console-client.ts';
 import { endConsoleSessionsWithSsoSession } from '../../oidc/logout-ends-console.ts';
 import { mountProvider } from '../../oidc/mount.ts';
 import { createProvider } from '../../oidc/provider.ts';
+import { authenticatorRoutes } from './authenticator.routes.ts';
 import { schedulePurge } from './identity-cleanup.ts';
 import { interactionsRoutes } from './interactions.routes.ts';
 import { passwordResetRoutes } from './password-reset.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
+import { secondFactorRoutes } from './second-factor.routes.ts';
 import { createSsoClient } from './sso-client.ts';
 import { ssoRoutes } from './sso.routes.ts';
 
@@ -44,8 +46,10 @@ export async function registerIdentity(
   const sso = createSsoClient(app, config, consoleClient);
   await mountProvider(app, provider, config.publicUrl);
   await app.register(interactionsRoutes({ db, config, mailer, provider }));
+  await app.register(secondFactorRoutes({ db, config, mailer, provider }));
   await app.register(ssoRoutes({ db, config, sso }));
   await app.register(passwordResetRoutes({ db, config, mailer }));
   await app.register(profileRoutes({ db, config, mailer }));
+  await app.register(authenticatorRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);
 }

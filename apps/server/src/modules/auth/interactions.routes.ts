@@ -10,8 +10,9 @@ import {
   signInPasswordBody,
   type InteractionState,
 } from '@atrium/contracts/auth';
-import { AppError } from '../../lib/errors.ts';
+import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
+import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { findLatestCode } from './email-codes.ts';
 import { deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
 import {
@@ -22,14 +23,14 @@ import {
 } from './sign-in.service.ts';
 import { consumeSignInTicket } from './sign-in-tickets.ts';
 import { readTransaction } from './sso-transaction.ts';
+import { interactionHelpers } from './interaction-helpers.ts';
+import { otherWaysThan } from './second-factor.service.ts';
+import { findSecondFactor } from './sign-in-progress.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /** Per-address limits on the public sign-in endpoints (PRODUCT.md §4.2). */
 const tight = { max: 20, timeWindow: '1 minute' };
-
-const expired = () =>
-  new AppError(410, 'interaction_expired', 'This sign-in page has expired. Start signing in again.');
 
 /**
  * The provider's login interaction as JSON endpoints for the console's /login page. Each call
@@ -40,26 +41,7 @@ export const interactionsRoutes =
   (deps: SignInDeps & { provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
     const { provider, db } = deps;
-
-    async function details(request: FastifyRequest, reply: FastifyReply, uid: string) {
-      const found = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-      if (!found || found.uid !== uid) throw expired();
-      return found;
-    }
-
-    async function finish(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<string> {
-      return provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId, amr: ['pwd', 'otp'], remember: true } },
-        { mergeWithLastSubmission: false },
-      );
-    }
-
-    async function clientName(clientId: unknown): Promise<string> {
-      const client = typeof clientId === 'string' ? await provider.Client.find(clientId) : undefined;
-      return client?.clientName ?? 'Atrium';
-    }
+    const { details, finish, clientName } = interactionHelpers(provider);
 
     /**
      * A sign-in ticket (sign-up, invitation, right after a reset by link) stands in for password
@@ -75,10 +57,13 @@ export const interactionsRoutes =
       if (!ticket || interaction.prompt.name !== 'login') return undefined;
       const userId = await consumeSignInTicket(db, ticket);
       if (!userId) return undefined;
+      // A ticket stands in for password and e-mail; an account with an authenticator app still
+      // signs in at /login with its code, or the app would be skipped (after a reset by link).
+      if (await findConfirmedAuthenticatorOfUser(db, userId)) return undefined;
       const device = deviceTokenOf(request);
       await rememberDevice(db, userId, device);
       keepDeviceCookie(reply, deps.config, device);
-      return finish(request, reply, userId);
+      return finish(request, reply, userId, 'ticket');
     }
 
     // Where the provider sends a browser already signed in, or one with a sign-in ticket (the
@@ -142,6 +127,16 @@ export const interactionsRoutes =
           return { stage: 'continue', redirectTo };
         }
         const name = await clientName(clientId);
+        const strongRequired = requestsStrongSignIn(interaction.params);
+        const progress = await findSecondFactor(db, interaction.uid);
+        if (progress && progress.factor !== 'email') {
+          return {
+            stage: progress.factor,
+            clientName: name,
+            email: progress.identifier,
+            otherWays: otherWaysThan(progress.factor, strongRequired),
+          };
+        }
         const latest = await findLatestCode(db, { purpose: 'sign-in', context: interaction.uid });
         if (!latest) return { stage: 'password', clientName: name };
         return {
@@ -150,6 +145,7 @@ export const interactionsRoutes =
           email: latest.identifier,
           resendAvailableAt: latest.resendAvailableAt.toISOString(),
           codeSent: latest.mailSent,
+          ...(progress ? { otherWays: otherWaysThan('email', strongRequired) } : {}),
         };
       },
     );
@@ -161,7 +157,8 @@ export const interactionsRoutes =
         schema: {
           operationId: 'submitSignInPassword',
           tags,
-          summary: 'Checks e-mail and password, then e-mails a 6-digit code',
+          summary:
+            'Checks e-mail and password, then e-mails a 6-digit code or asks for the authenticator app',
           params,
           body: signInPasswordBody,
           response: { 200: interactionState },
@@ -175,9 +172,14 @@ export const interactionsRoutes =
           password: request.body.password,
           ip: request.ip,
         });
+        const name = await clientName(interaction.params.client_id);
+        if (sent.factor === 'totp') {
+          const otherWays = otherWaysThan('totp', requestsStrongSignIn(interaction.params));
+          return { stage: 'totp', clientName: name, email: sent.email, otherWays };
+        }
         return {
           stage: 'code',
-          clientName: await clientName(interaction.params.client_id),
+          clientName: name,
           email: sent.email,
           resendAvailableAt: sent.resendAvailableAt.toISOString(),
           codeSent: sent.codeSent,
@@ -208,7 +210,7 @@ export const interactionsRoutes =
           device: { token: device, userAgent: request.headers['user-agent'] },
         });
         keepDeviceCookie(reply, deps.config, device);
-        return { redirectTo: await finish(request, reply, userId) };
+        return { redirectTo: await finish(request, reply, userId, 'email') };
       },
     );
 

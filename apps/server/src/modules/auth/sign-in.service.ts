@@ -8,7 +8,9 @@ import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { newSignInMail } from '../notifications/notice-mail.ts';
 import { rememberDevice } from './known-devices.ts';
+import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
+import { finishSecondFactor, startSecondFactor } from './sign-in-progress.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from './throttle.ts';
 
 export interface SignInDeps {
@@ -28,12 +30,16 @@ export const invalidCredentials = () =>
  * at most 6 codes an hour across sign-ins, and only someone with the password learns that.
  * The e-mail is queued with the code and tried at once for a few seconds; `codeSent` is false
  * when it has not gone out yet (the queue keeps trying, and the page says it will arrive).
+ * An account with an authenticator app gets no e-mail: its app's code is asked for instead.
  */
 export async function checkPasswordAndSendCode(
   deps: SignInDeps,
   input: { context: string; email: string; password: string; ip: string },
-): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
-  const { db, config, mailer } = deps;
+): Promise<
+  | { factor: 'email'; email: string; resendAvailableAt: Date; codeSent: boolean }
+  | { factor: 'totp'; email: string }
+> {
+  const { db } = deps;
   const identifier = input.email.trim().toLowerCase();
   const throttle = await throttleState(db, identifier, input.ip);
   if (throttle.blocked) throw throttleError(throttle.blocked);
@@ -41,7 +47,7 @@ export async function checkPasswordAndSendCode(
   const user = await db
     .selectFrom('users as u')
     .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.password_hash', 'u.status', 'o.name as organizationName'])
+    .select(['u.id', 'u.password_hash', 'u.status'])
     .where('u.email', '=', identifier)
     .executeTakeFirst();
   const canSignIn = user?.password_hash && user.status !== 'invited';
@@ -60,22 +66,37 @@ export async function checkPasswordAndSendCode(
     throw new AppError(403, 'account_suspended', 'This account is suspended. Ask your administrator.');
   }
 
-  // Going back to the password step of the same sign-in reuses the code already sent.
-  const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
+  // With an authenticator app, its code comes next instead of an e-mail (issue 17): only now,
+  // after the password, does the answer say which factor the account has.
+  if (await findConfirmedAuthenticatorOfUser(db, user!.id)) {
+    await startSecondFactor(db, { context: input.context, identifier, userId: user!.id, factor: 'totp' });
+    return { factor: 'totp', email: identifier };
+  }
+  return { factor: 'email', ...(await sendSignInCode(deps, { context: input.context, identifier })) };
+}
+
+/**
+ * E-mails the sign-in code for a sign-in whose password was right. Going back to the password
+ * step of the same sign-in (or choosing the e-mail again) reuses the code already sent.
+ */
+export async function sendSignInCode(
+  deps: SignInDeps,
+  input: { context: string; identifier: string },
+): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
+  const { db, config, mailer } = deps;
+  const { context, identifier } = input;
+  const latest = await findLatestCode(db, { purpose: 'sign-in', context });
   if (latest?.live && latest.identifier === identifier) {
     // Its message may still be waiting for the mail server: one more try if it is due.
     const codeSent = latest.mailSent || (!!latest.mailJobId && (await mailer.deliverNow(latest.mailJobId)));
     return { email: identifier, resendAvailableAt: latest.resendAvailableAt, codeSent };
   }
+  const recipient = await codeRecipient(db, identifier);
   const { resendAvailableAt, mailJobId } = await issueEmailCode(
     db,
     config,
-    { purpose: 'sign-in', identifier, context: input.context },
-    {
-      mailer,
-      message: (code) =>
-        signInCodeMail({ email: identifier, organizationName: user!.organizationName }, code),
-    },
+    { purpose: 'sign-in', identifier, context },
+    { mailer, message: (code) => signInCodeMail(recipient, code) },
   );
   return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverNow(mailJobId!) };
 }
@@ -134,7 +155,21 @@ export async function checkSignInCode(
     { purpose: 'sign-in', identifier, context: input.context, code: input.code },
     (trx) => recordFailure(trx, identifier, input.ip),
   );
+  return completeSignIn(deps, { ...input, identifier });
+}
+
+/**
+ * Password and second factor were both right: the account signs in (if still active), the run of
+ * failures ends, and a browser the account has not used is told to its owner by e-mail.
+ */
+export async function completeSignIn(
+  deps: SignInDeps,
+  input: { context: string; identifier: string; ip: string; device: { token: string; userAgent?: string } },
+): Promise<{ userId: string }> {
+  const { db, config } = deps;
+  const { identifier } = input;
   return db.transaction().execute(async (trx) => {
+    await finishSecondFactor(trx, input.context);
     const user = await trx
       .updateTable('users as u')
       .set({ last_sign_in_at: sql`now()` })

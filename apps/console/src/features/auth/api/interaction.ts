@@ -4,6 +4,7 @@ import type {
   SignInCodeBody,
   SignInPasswordBody,
 } from '@atrium/contracts/auth';
+import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { api } from '../../../lib/api-client.ts';
@@ -68,5 +69,21 @@ export function useResendCode(uid: string) {
       client.setQueryData<InteractionState>(interactionKeys.state(uid), (state) =>
         state?.stage === 'code' ? { ...state, resendAvailableAt, codeSent } : state,
       ),
+  });
+}
+
+/** The authenticator app's code (`totp`) or a recovery code (`recovery`). */
+export function useSubmitSecondFactor(uid: string, step: 'totp' | 'recovery') {
+  return useMutation({
+    mutationFn: (body: { code: string }) => api.post<{ redirectTo: string }>(`${base(uid)}/${step}`, body),
+  });
+}
+
+/** "Use another way": the page moves to the chosen factor's step. */
+export function useChooseFactor(uid: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (factor: SecondFactor) => api.post<InteractionState>(`${base(uid)}/factor`, { factor }),
+    onSuccess: (state) => client.setQueryData(interactionKeys.state(uid), state),
   });
 }

@@ -9,7 +9,9 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useResendCode, useSubmitCode } from '../api/interaction.ts';
+import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { ErrorAlert } from './error-alert.tsx';
+import { OtherWays } from './other-ways.tsx';
 import { useCountdown } from './use-countdown.ts';
 
 const signInCodeBodyResolver = lazyZodResolver(
@@ -26,12 +28,15 @@ export function CodeStep({
   email,
   resendAvailableAt,
   codeSent,
+  otherWays = [],
   onUseAnotherAccount,
 }: {
   uid: string;
   email: string;
   resendAvailableAt: string;
   codeSent: boolean;
+  /** For an account with an authenticator app: the other factors it may use instead. */
+  otherWays?: SecondFactor[];
   onUseAnotherAccount: () => void;
 }) {
   const submit = useSubmitCode(uid);
@@ -109,6 +114,7 @@ export function CodeStep({
       <Button type="submit" className="w-100" disabled={isSubmitting || isSubmitSuccessful}>
         {isSubmitting || isSubmitSuccessful ? 'Signing in…' : 'Sign in'}
       </Button>
+      <OtherWays uid={uid} ways={otherWays} />
     </Form>
   );
 }

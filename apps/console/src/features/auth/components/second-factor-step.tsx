@@ -1,0 +1,106 @@
+import type { SecondFactor } from '@atrium/contracts/authenticator';
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useForm } from 'react-hook-form';
+import { CodeField } from '../../../components/code-field.tsx';
+import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
+import type { ApiError } from '../../../lib/api-client.ts';
+import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useSubmitSecondFactor } from '../api/interaction.ts';
+import { ErrorAlert } from './error-alert.tsx';
+import { OtherWays } from './other-ways.tsx';
+
+const totpResolver = lazyZodResolver(
+  async () => (await import('@atrium/contracts/authenticator')).signInTotpBody,
+);
+const recoveryResolver = lazyZodResolver(
+  async () => (await import('@atrium/contracts/authenticator')).signInRecoveryBody,
+);
+
+/**
+ * Sign-in step 2 for an account with an authenticator app: the app's 6-digit code, or one of the
+ * recovery codes; "Use another way" offers the others this sign-in allows.
+ */
+export function SecondFactorStep({
+  uid,
+  step,
+  email,
+  otherWays,
+  onUseAnotherAccount,
+}: {
+  uid: string;
+  step: 'totp' | 'recovery';
+  email: string;
+  otherWays: SecondFactor[];
+  onUseAnotherAccount: () => void;
+}) {
+  const submit = useSubmitSecondFactor(uid, step);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({
+    resolver: step === 'totp' ? totpResolver : recoveryResolver,
+    defaultValues: { code: '' },
+  });
+  const { errors, isSubmitting, isSubmitSuccessful } = formState;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const { redirectTo } = await submit.mutateAsync(values);
+      window.location.assign(redirectTo);
+    } catch (error) {
+      setFailure(applyServerErrors(error, setError, ['code']));
+      throw error;
+    }
+  });
+
+  return (
+    <Form noValidate onSubmit={(event) => void onSubmit(event).catch(() => undefined)} className="text-start">
+      <ErrorAlert error={failure} onClose={() => setFailure(null)} />
+      <p className="text-body-secondary small">
+        {step === 'totp' ? (
+          <>
+            Enter the 6-digit code your authenticator app shows for{' '}
+            <strong className="text-break">{email}</strong>.
+          </>
+        ) : (
+          <>
+            Enter one of the recovery codes you saved for <strong className="text-break">{email}</strong>.
+            Each works once.
+          </>
+        )}
+      </p>
+      {step === 'totp' ? (
+        <CodeField
+          controlId="login-totp"
+          label="Authenticator code"
+          registration={register('code')}
+          error={errors.code?.message}
+        />
+      ) : (
+        <Form.Group className="mb-3" controlId="login-recovery">
+          <Form.Label>Recovery code</Form.Label>
+          <Form.Control
+            {...register('code')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            className="font-monospace"
+            isInvalid={!!errors.code}
+            autoFocus
+          />
+          <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
+        </Form.Group>
+      )}
+      <div className="d-flex mb-4 small">
+        <Button variant="link" size="sm" className="p-0 ms-auto" onClick={onUseAnotherAccount}>
+          Use another account
+        </Button>
+      </div>
+      <Button type="submit" className="w-100" disabled={isSubmitting || isSubmitSuccessful}>
+        {isSubmitting || isSubmitSuccessful ? 'Signing in…' : 'Sign in'}
+      </Button>
+      <OtherWays key={step} uid={uid} ways={otherWays} />
+    </Form>
+  );
+}

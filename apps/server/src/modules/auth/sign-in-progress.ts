@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import type { DbOrTrx, SecondFactor } from '../../db/database.ts';
+import { CODE_MAX_ATTEMPTS, CODE_TTL_SECONDS } from './email-codes.ts';
+
+/**
+ * A sign-in between its right password and its second factor, by interaction uid. It lives as
+ * long as an e-mailed code (10 minutes) and, like one, dies after 5 wrong codes: the password
+ * must then be entered again, which is itself throttled.
+ */
+export const FACTOR_MAX_ATTEMPTS = CODE_MAX_ATTEMPTS;
+
+export interface SignInProgress {
+  identifier: string;
+  userId: string;
+  factor: SecondFactor;
+  attempts: number;
+}
+
+/**
+ * Records that the password of this sign-in was right. Entering the password again for the same
+ * account keeps the count of wrong codes, so it cannot be reset that way.
+ */
+export async function startSecondFactor(
+  db: DbOrTrx,
+  input: { context: string; identifier: string; userId: string; factor: SecondFactor },
+): Promise<void> {
+  await db
+    .insertInto('sign_in_progress')
+    .values({
+      context: input.context,
+      identifier: input.identifier,
+      user_id: input.userId,
+      factor: input.factor,
+      expires_at: sql<Date>`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
+    })
+    .onConflict((oc) =>
+      oc.column('context').doUpdateSet({
+        identifier: input.identifier,
+        user_id: input.userId,
+        factor: input.factor,
+        attempts: sql<number>`case when sign_in_progress.user_id = ${input.userId}
+          and sign_in_progress.expires_at > now() then sign_in_progress.attempts else 0 end`,
+        expires_at: sql<Date>`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
+      }),
+    )
+    .execute();
+}
+
+/** The live progress of this sign-in, if its password was right. */
+export async function findSecondFactor(db: DbOrTrx, context: string): Promise<SignInProgress | undefined> {
+  const row = await db
+    .selectFrom('sign_in_progress')
+    .select(['identifier', 'user_id', 'factor', 'attempts'])
+    .where('context', '=', context)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .where('attempts', '<', FACTOR_MAX_ATTEMPTS)
+    .executeTakeFirst();
+  return row
+    ? { identifier: row.identifier, userId: row.user_id, factor: row.factor, attempts: row.attempts }
+    : undefined;
+}
+
+export async function chooseSecondFactor(db: DbOrTrx, context: string, factor: SecondFactor): Promise<void> {
+  await db.updateTable('sign_in_progress').set({ factor }).where('context', '=', context).execute();
+}
+
+/** Counts a wrong code; returns the tries left (0: the password must be entered again). */
+export async function countWrongFactor(db: DbOrTrx, context: string): Promise<number> {
+  const row = await db
+    .updateTable('sign_in_progress')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('context', '=', context)
+    .returning('attempts')
+    .executeTakeFirst();
+  return Math.max(0, FACTOR_MAX_ATTEMPTS - (row?.attempts ?? FACTOR_MAX_ATTEMPTS));
+}
+
+export async function finishSecondFactor(db: DbOrTrx, context: string): Promise<void> {
+  await db.deleteFrom('sign_in_progress').where('context', '=', context).execute();
+}
