@@ -136,6 +136,8 @@ export interface EmailCodesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   consumed_at: NullableTimestamp;
+  /** Set when the code was entered right (consumed_at is also set when it died unused). */
+  used_at: NullableTimestamp;
   /** The queued message carrying the code (modules/jobs); null for codes sent before the queue. */
   mail_job_id: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -65,8 +65,9 @@ describe('sign-in while the mail server is down, then back', () => {
     const done = await last.post('code', { code });
     expect(done.status, done.body).toBe(200);
 
-    // Only the delivered code counts: the hour still has its other codes.
-    for (let i = 1; i < MAX_CODES_PER_HOUR; i++) {
+    // Codes that reached nobody do not count, and neither does the delivered one, which was used
+    // (issue 17 item 6): the hour still has all its codes.
+    for (let i = 0; i < MAX_CODES_PER_HOUR; i++) {
       const next = await openSignIn(server.config.publicUrl.origin);
       const sent = await next.post('password', { email: org.admin.email, password: PASSWORD });
       expect(sent.status, sent.body).toBe(200);

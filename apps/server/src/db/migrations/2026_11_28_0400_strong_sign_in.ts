@@ -4,6 +4,10 @@ import { sql, type Kysely } from 'kysely';
 // sign-in stands between the password and its second factor.
 // Frozen once landed: add a new migration instead of editing this one.
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // A code that did its job (used_at) apart from one that died unused (consumed_at alone): only
+  // the unused ones count toward the hourly cap, so a person's seventh sign-in in an hour works.
+  await db.schema.alterTable('email_codes').addColumn('used_at', 'timestamptz').execute();
+
   // One authenticator app per user. The secret is sealed with a key derived from ATRIUM_SECRET;
   // `confirmed_at` is null while the user has scanned it but not yet typed a first code.
   // `last_used_step` is the RFC 6238 time step of the last code accepted: a code of that step or
@@ -59,6 +63,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('email_codes').dropColumn('used_at').execute();
   await db.schema.dropTable('sign_in_progress').execute();
   await db.schema.dropTable('recovery_codes').execute();
   await db.schema.dropTable('authenticator_apps').execute();

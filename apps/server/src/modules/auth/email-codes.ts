@@ -20,7 +20,9 @@ export const RESEND_AFTER_SECONDS = 60;
  * asked for them: the first and at most 5 re-sends (PRODUCT.md §4.1). Counted per address, not
  * per sign-in: anyone who knows a password can start new sign-ins at will, and each fresh code
  * would otherwise bring 5 more guesses. A code counts once its e-mail has gone out: while the
- * mail server is down, codes that reach nobody do not use up the hour.
+ * mail server is down, codes that reach nobody do not use up the hour. A code entered right does
+ * not count either (issue 17): it gave no guesses away, and the owner's seventh sign-in in an hour
+ * must not be refused for it.
  */
 export const MAX_CODES_PER_HOUR = 6;
 
@@ -43,6 +45,8 @@ function hashCode(config: Config, id: string, code: string): string {
 /** Codes whose message was sent (or that predate the queue); SQL over `email_codes`. */
 const mailWentOut = sql<boolean>`(email_codes.mail_job_id is null or exists (
   select 1 from jobs where jobs.id = email_codes.mail_job_id and jobs.status = 'done'))`;
+/** The codes the hourly cap counts: sent, and not entered right. */
+const countsTowardCap = sql<boolean>`(${mailWentOut} and email_codes.used_at is null)`;
 
 /**
  * Issues a new code (the previous one of the same target dies) or refuses with 429 and the
@@ -65,10 +69,10 @@ export async function issueEmailCode(
     const sent = await trx
       .selectFrom('email_codes')
       .select([
-        sql<number>`(count(*) filter (where ${mailWentOut}))::int`.as('count'),
+        sql<number>`(count(*) filter (where ${countsTowardCap}))::int`.as('count'),
         // The 60-second wait is a re-send rule, so per context; the hourly cap below spans them all.
         sql<Date | null>`max(created_at) filter (where context = ${context})`.as('last'),
-        sql<Date | null>`min(created_at) filter (where ${mailWentOut})`.as('first'),
+        sql<Date | null>`min(created_at) filter (where ${countsTowardCap})`.as('first'),
         sql<Date>`now()`.as('now'),
       ])
       .where('purpose', '=', target.purpose)
@@ -199,7 +203,7 @@ export async function consumeEmailCode(
     // Single use, even when two requests carry the right code at once.
     const used = await db
       .updateTable('email_codes')
-      .set({ consumed_at: sql`now()` })
+      .set({ consumed_at: sql`now()`, used_at: sql`now()` })
       .where('id', '=', row.id)
       .where('consumed_at', 'is', null)
       .returning('id')
