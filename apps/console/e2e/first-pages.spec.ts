@@ -1,22 +1,11 @@
-import { createOrganization } from '../../server/src/modules/organizations/create-organization.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, signInAsNewAdmin, test } from './support/fixtures.ts';
 
 // The pages people open first start their reads from the HTML, beside the page's code: the
 // session (and the dashboard's setup progress) is asked for once, and the console's own request
 // takes that answer instead of asking again after the code has run.
 
 test.beforeEach(async ({ atrium, signInAs }) => {
-  const site = `first-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const created = await createOrganization(atrium.db, atrium.config, {
-    name: 'Early Ltd',
-    siteName: site,
-    admin: { email: `ada@${site}.example.com`, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
-  });
-  await signInAs({
-    id: created.adminUserId,
-    email: `ada@${site}.example.com`,
-    organizationId: created.organizationId,
-  });
+  await signInAsNewAdmin(atrium, signInAs, { prefix: 'first', name: 'Early Ltd' });
 });
 
 for (const [path, heading, reads] of [

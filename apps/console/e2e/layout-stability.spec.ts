@@ -1,22 +1,11 @@
-import { createOrganization } from '../../server/src/modules/organizations/create-organization.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, signInAsNewAdmin, test } from './support/fixtures.ts';
 
 // Content that jumps when the data arrives moves what the admin is about to press. The overview is
 // answered late on purpose, so the page is first drawn without it; the shifts are then summed the
 // way Core Web Vitals sum them (CLS), and must stay under its "good" threshold of 0.1.
 
 test.beforeEach(async ({ atrium, signInAs }) => {
-  const site = `cls-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const created = await createOrganization(atrium.db, atrium.config, {
-    name: 'Steady Ltd',
-    siteName: site,
-    admin: { email: `ada@${site}.example.com`, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
-  });
-  await signInAs({
-    id: created.adminUserId,
-    email: `ada@${site}.example.com`,
-    organizationId: created.organizationId,
-  });
+  await signInAsNewAdmin(atrium, signInAs, { prefix: 'cls', name: 'Steady Ltd' });
 });
 
 for (const width of [375, 1280] as const) {

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
-import { createOrganization } from '../../server/src/modules/organizations/create-organization.ts';
-import { expect, test } from './support/fixtures.ts';
+import { expect, signInAsNewAdmin, test } from './support/fixtures.ts';
 
 // The console shell (issue 2, item 5) at the four widths of DESIGN.md, seen by the admin of an
 // organisation made the way the operator command makes one (with its cloud-storage app).
@@ -8,17 +7,7 @@ const widths = [375, 768, 1000, 1280] as const;
 
 test.beforeEach(async ({ atrium, signInAs }, testInfo) => {
   if (testInfo.tags.includes('@signed-out')) return;
-  const site = `shell-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const created = await createOrganization(atrium.db, atrium.config, {
-    name: 'Shell Ltd',
-    siteName: site,
-    admin: { email: `ada@${site}.example.com`, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
-  });
-  await signInAs({
-    id: created.adminUserId,
-    email: `ada@${site}.example.com`,
-    organizationId: created.organizationId,
-  });
+  await signInAsNewAdmin(atrium, signInAs, { prefix: 'shell', name: 'Shell Ltd' });
 });
 
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Main navigation' });

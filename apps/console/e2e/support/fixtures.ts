@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../../server/src/config.ts';
 import type { Database } from '../../../server/src/db/database.ts';
+import { createOrganization } from '../../../server/src/modules/organizations/create-organization.ts';
 import { Mailbox } from '../../../server/test/support/mailbox.ts';
 import { TestDnsServer } from '../../../server/test/support/dns-server.ts';
 import { createTestApp } from '../../../server/test/support/test-app.ts';
@@ -75,6 +76,25 @@ async function addSessionCookie(context: BrowserContext, atrium: Atrium, user: T
   const session = await signInAs(atrium.db, user);
   const [name, value] = session.cookie.split('=') as [string, string];
   await context.addCookies([{ name, value, url: atrium.url, httpOnly: true, sameSite: 'Lax' }]);
+}
+
+/**
+ * An organisation made the way the operator command makes one (with its cloud-storage app), its
+ * admin Ada signed in to this test's browser; its site name starts with `prefix`.
+ */
+export async function signInAsNewAdmin(
+  atrium: Atrium,
+  signIn: (user: TestUser) => Promise<void>,
+  organization: { prefix: string; name: string },
+): Promise<void> {
+  const site = `${organization.prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const email = `ada@${site}.example.com`;
+  const created = await createOrganization(atrium.db, atrium.config, {
+    name: organization.name,
+    siteName: site,
+    admin: { email, firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
+  });
+  await signIn({ id: created.adminUserId, email, organizationId: created.organizationId });
 }
 
 export { createOrganizationWithAdmin, createUser, expect, type TestOrganization, type TestUser };
