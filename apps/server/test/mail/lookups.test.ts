@@ -249,6 +249,11 @@ describe('the socketmap and dict listeners', () => {
     const again = client(await open(dictSocket), 'line');
     expect(await again(`B1\t${user.email}\nS1\tpriv/quota/messages\t4\nC1`)).toBe('O1');
     expect(await usageOf(user.email)).toMatchObject({ usedBytes: 9000, messages: 4 });
+
+    // The mail plan card's total is the sum of the organisation's mailboxes.
+    expect(await again(`B2\t${user.email}\nS2\tpriv/quota/storage\t${5 * 1024 * 1024}\nC2`)).toBe('O2');
+    const plan = await server.app.inject({ url: '/api/subscription/mail-plan', headers: admin.headers });
+    expect(plan.json()).toMatchObject({ mailConfigured: true, usage: { usedMb: 5 } });
   });
 
   it('tells the mail plan that mail is set up on this deployment', async () => {
