@@ -96,6 +96,8 @@ export function createDictServer(handlers: DictHandlers | DictLookup, log: Fasti
     let queue = Promise.resolve();
     let helloUser = '';
     let closing = false;
+    // Commits of one connection are written in the order sent, so an older usage never lands last.
+    let writes: Promise<unknown> = Promise.resolve();
     const transactions = new Map<number, Transaction>();
 
     const transactionId = (text: string | undefined): number => {
@@ -157,7 +159,9 @@ export function createDictServer(handlers: DictHandlers | DictLookup, log: Fasti
         case 'C': {
           const [id, transaction] = open(args[0]);
           transactions.delete(id);
-          return doCommit(id, transaction);
+          const committed = writes.then(() => doCommit(id, transaction));
+          writes = committed;
+          return committed;
         }
         default:
           throw new BrokenClient(`unknown command ${JSON.stringify(line.slice(0, 1))}`);
