@@ -18,6 +18,14 @@ export const mailDomainsResponse = z.object({
   mailConfigured: z.boolean(),
   /** Where the domains' MX records point. */
   mailHost: z.string(),
+  /**
+   * When Postfix (its socketmap lookups) and Dovecot (its dict lookups and writes) last asked
+   * Atrium anything, recorded at most once a minute; null: never. Deployment-wide, like the servers.
+   */
+  mailServers: z.object({
+    postfixLastAskedAt: z.string().nullable(),
+    dovecotLastAskedAt: z.string().nullable(),
+  }),
   domains: z.array(mailDomainSchema),
   checkedAt: z.string(),
 });

@@ -357,6 +357,22 @@ export interface AppPasswordsTable {
   last_used_at: NullableTimestamp;
 }
 
+/** A mailbox's usage as Dovecot's quota_clone last wrote it (2026_11_28_0500). */
+export interface MailboxUsageTable {
+  user_id: string;
+  organization_id: string;
+  /** bigint: read through a cast to a number (a mailbox stays far below 2^53 bytes). */
+  storage_bytes: ColumnType<string, number | string, number | string>;
+  messages: ColumnType<string, number | string, number | string>;
+  updated_at: Timestamp;
+}
+
+/** When Postfix ('postfix') or Dovecot ('dovecot') last asked Atrium anything. */
+export interface MailServerContactsTable {
+  kind: string;
+  last_asked_at: Timestamp;
+}
+
 export type MailAddressKind = 'primary' | 'alias' | 'group' | 'catch_all';
 
 /**
@@ -459,6 +475,8 @@ export interface Database {
   authenticator_apps: AuthenticatorAppsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_progress: SignInProgressTable;
+  mailbox_usage: MailboxUsageTable;
+  mail_server_contacts: MailServerContactsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,3 +1,5 @@
+import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
+import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAs } from '../support/fixtures.ts';
 import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
@@ -94,6 +96,52 @@ describe('mail through Debian’s Postfix and Dovecot, with Atrium as their dire
       ).toBe(true);
     } finally {
       await senderImap.logout();
+    }
+  });
+
+  it('shows each mailbox’s usage as Dovecot reports it, and when Postfix and Dovecot last asked Atrium', async () => {
+    const user = await world.user();
+    const before = Date.now();
+    for (const subject of ['First', 'Second']) {
+      await sendMail(world, {
+        from: 'someone@example.net',
+        to: user.email,
+        subject,
+        text: 'Hello '.repeat(200),
+      });
+    }
+    await world.mail.drainQueue();
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const mailboxOf = async () => {
+      const response = await world.server.app.inject({ url: '/api/mail/mailboxes', headers: admin.headers });
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json<MailboxesPage>();
+      return { page, mailbox: page.mailboxes.find((m) => m.email === user.email) };
+    };
+    // quota_clone writes after each delivery's transaction; the commit may land a moment later.
+    const deadline = Date.now() + 10_000;
+    let seen = await mailboxOf();
+    while (seen.mailbox?.messages !== 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      seen = await mailboxOf();
+    }
+    expect(seen.mailbox, world.mail.logs()).toMatchObject({ messages: 2, quotaBytes: 1024 * 1024 });
+    expect(seen.mailbox!.usedBytes).toBeGreaterThan(2 * 1200);
+    expect(seen.mailbox!.usedBytes).toBeLessThan(20_000);
+    expect(seen.page.quotaPerMailboxMb).toBe(1);
+    // The admin has a mailbox too, with nothing reported yet.
+    expect(seen.page.mailboxes.find((m) => m.email === world.org.admin.email)).toMatchObject({
+      usedBytes: null,
+      messages: null,
+    });
+
+    const domains = await world.server.app.inject({ url: '/api/mail/domains', headers: admin.headers });
+    const servers = domains.json<MailDomainsResponse>().mailServers;
+    for (const at of [servers.postfixLastAskedAt, servers.dovecotLastAskedAt]) {
+      expect(at).not.toBeNull();
+      // Written at most once a minute per process: the first request of this file's run counts.
+      expect(Date.parse(at!)).toBeGreaterThan(before - 5 * 60_000);
+      expect(Date.parse(at!)).toBeLessThanOrEqual(Date.now());
     }
   });
 });

@@ -191,6 +191,71 @@ describe('the socketmap and dict listeners', () => {
     expect(await ask('Ishared/userdb/\t0')).toMatch(/^F/);
   });
 
+  it('stores quota_clone’s usage written as Dovecot writes it, for mailboxes only; a broken line closes the connection', async () => {
+    const org = await createOrganizationWithAdmin(server.db);
+    const user = await createUser(server.db, org.id, { email: 'quota@dict-usage.example.com' });
+    const invited = await createUser(server.db, org.id, { email: 'invited@dict-usage.example.com' });
+    await server.db.updateTable('users').set({ status: 'invited' }).where('id', '=', invited.id).execute();
+    const admin = await signInAs(server.db, org.admin);
+    const usageOf = async (email: string) => {
+      const response = await server.app.inject({ url: '/api/mail/mailboxes', headers: admin.headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return (
+        response.json() as {
+          mailboxes: Array<{ email: string; usedBytes: number | null; messages: number | null }>;
+        }
+      ).mailboxes.find((m) => m.email === email);
+    };
+    const socket = await open(dictSocket);
+    const ask = client(socket, 'line');
+    // Exactly Dovecot 2.3.19's lines (captured from delivery.test.ts): no reply until the commit.
+    expect(
+      await ask(
+        `H3\t2\t0\t\tatrium\nB1\t${user.email}\nS1\tpriv/quota/storage\t4019\nS1\tpriv/quota/messages\t2\nC1`,
+      ),
+    ).toBe('O1');
+    expect(await usageOf(user.email)).toMatchObject({ usedBytes: 4019, messages: 2 });
+    // Another commit on the same connection replaces the values (an address in another case too).
+    expect(
+      await ask(
+        `B2\t${user.email.toUpperCase()}\nS2\tpriv/quota/storage\t9000\nS2\tpriv/quota/messages\t3\nC2`,
+      ),
+    ).toBe('O2');
+    expect(await usageOf(user.email)).toMatchObject({ usedBytes: 9000, messages: 3 });
+    // Lookups and commits are answered in the order asked.
+    expect(await ask(`Lshared/userdb/lmtp/${user.email}\t${user.email}`)).toMatch(/^O/);
+
+    // Refused, with the connection kept: other keys, values that are not counts, addresses
+    // without a mailbox (an invited user, nobody), increments and unsets.
+    expect(await ask(`B3\t${user.email}\nS3\tpriv/sieve/x\t1\nC3`)).toMatch(/^F3\t/);
+    expect(await ask(`B4\t${user.email}\nS4\tpriv/quota/storage\t-5\nC4`)).toMatch(/^F4\t/);
+    expect(await ask(`B5\t${invited.email}\nS5\tpriv/quota/storage\t1\nC5`)).toBe('F5\tno such mailbox');
+    expect(await ask(`B6\tnobody@dict-usage.example.com\nS6\tpriv/quota/storage\t1\nC6`)).toBe(
+      'F6\tno such mailbox',
+    );
+    expect(await ask(`B7\t${user.email}\nA7\tpriv/quota/storage\t5\nC7`)).toMatch(/^F7\t/);
+    // A rolled-back transaction writes nothing; its id is free again.
+    expect(await ask(`B8\t${user.email}\nS8\tpriv/quota/storage\t1\nR8\nB8\t${user.email}\nC8`)).toBe('O8');
+    expect(await usageOf(user.email)).toMatchObject({ usedBytes: 9000, messages: 3 });
+    expect(await usageOf(invited.email)).toBeUndefined();
+
+    // A line for a transaction never begun is a broken client: the connection closes, as
+    // Dovecot's own dict server does, and the listener goes on serving.
+    socket.write('S99\tpriv/quota/storage\t1\n');
+    await new Promise((resolve) => socket.once('close', resolve));
+    const unknown = await open(dictSocket);
+    unknown.write('Zwhat\n');
+    await new Promise((resolve) => unknown.once('close', resolve));
+    const again = client(await open(dictSocket), 'line');
+    expect(await again(`B1\t${user.email}\nS1\tpriv/quota/messages\t4\nC1`)).toBe('O1');
+    expect(await usageOf(user.email)).toMatchObject({ usedBytes: 9000, messages: 4 });
+
+    // The mail plan card's total is the sum of the organisation's mailboxes.
+    expect(await again(`B2\t${user.email}\nS2\tpriv/quota/storage\t${5 * 1024 * 1024}\nC2`)).toBe('O2');
+    const plan = await server.app.inject({ url: '/api/subscription/mail-plan', headers: admin.headers });
+    expect(plan.json()).toMatchObject({ mailConfigured: true, usage: { usedMb: 5 } });
+  });
+
   it('tells the mail plan that mail is set up on this deployment', async () => {
     const org = await createOrganizationWithAdmin(server.db);
     const admin = await signInAs(server.db, org.admin);

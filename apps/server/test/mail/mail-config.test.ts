@@ -66,6 +66,9 @@ describe('mail-config', () => {
     expect(dovecot).toContain('args = /etc/dovecot/atrium-oauth2-token.conf.ext');
     expect(dovecot).toContain('ssl = required');
     expect(dovecot).toContain('mail_home = /var/vmail/%{userdb:organization}/%{userdb:mailbox}');
+    // Each mailbox's usage goes to Atrium's dict socket (Mail Settings' mailboxes).
+    expect(dovecot).toMatch(/^mail_plugins = \$mail_plugins quota quota_clone$/m);
+    expect(dovecot).toMatch(/^\s*quota_clone_dict = proxy:\/run\/atrium\/dict\.sock:atrium$/m);
     expect(read('dovecot/atrium-userdb.conf.ext')).toContain('uri = proxy:/run/atrium/dict.sock:atrium');
 
     const { clientSecret } = await ensureMailClient(database.db, config);

@@ -1,3 +1,4 @@
+import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, addVerifiedDomain } from '../domains/domain-helpers.ts';
@@ -10,6 +11,8 @@ let dns: TestDnsServer;
 let admin: TestSession;
 let otherAdmin: TestSession;
 let member: TestSession;
+let orgId: string;
+let otherAdminEmail: string;
 
 beforeAll(async () => {
   dns = await TestDnsServer.start();
@@ -17,9 +20,12 @@ beforeAll(async () => {
     env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500', MAIL_HOST: 'mail.atrium.test' },
   });
   const org = await createOrganizationWithAdmin(t.db);
+  orgId = org.id;
   admin = await signInAs(t.db, org.admin);
   member = await signInAs(t.db, await createUser(t.db, org.id));
-  otherAdmin = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
+  const other = await createOrganizationWithAdmin(t.db);
+  otherAdminEmail = other.admin.email;
+  otherAdmin = await signInAs(t.db, other.admin);
 });
 afterAll(async () => {
   await t.close();
@@ -53,6 +59,8 @@ describe('Mail Settings: whether mail works for each domain', () => {
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<MailDomainsResponse>();
     expect(body.mailConfigured).toBe(false);
+    // Nothing has asked this deployment yet.
+    expect(body.mailServers).toEqual({ postfixLastAskedAt: null, dovecotLastAskedAt: null });
     expect(body.mailHost).toBe('mail.atrium.test');
     // Verified domains only; the pending one has no mail yet.
     expect(body.domains.map((d) => d.domain.name).sort()).toEqual(['half.example', 'ready.example']);
@@ -80,5 +88,69 @@ describe('Mail Settings: whether mail works for each domain', () => {
     expect(other.domains).toEqual([]);
     expect((await mailDomains(member)).statusCode).toBe(403);
     expect((await t.app.inject({ url: '/api/mail/domains' })).statusCode).toBe(401);
+  });
+});
+
+describe('Mail Settings: the mailboxes of the mail plan', () => {
+  const page = (session: TestSession, cursor?: string) =>
+    t.app.inject({
+      url: `/api/mail/mailboxes${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+      headers: session.headers,
+    });
+
+  it('lists every mailbox in address order, 50 a page, with the plan’s quota and the usage Dovecot reported', async () => {
+    for (let i = 0; i < 52; i++) {
+      await createUser(t.db, orgId, { email: `box${String(i).padStart(2, '0')}@boxes.example` });
+    }
+    const invited = await createUser(t.db, orgId, { email: 'box-invited@boxes.example' });
+    await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', invited.id).execute();
+    const reported = await t.db
+      .selectFrom('users')
+      .select(['id', 'organization_id'])
+      .where('email', '=', 'box03@boxes.example')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('mailbox_usage')
+      .values({
+        user_id: reported.id,
+        organization_id: reported.organization_id,
+        storage_bytes: 5000,
+        messages: 7,
+      })
+      .execute();
+
+    const first = await page(admin);
+    expect(first.statusCode, first.body).toBe(200);
+    const one = first.json<MailboxesPage>();
+    expect(one.mailboxes).toHaveLength(50);
+    expect(one.quotaPerMailboxMb).toBeGreaterThan(0);
+    const emails = one.mailboxes.map((m) => m.email);
+    expect(emails).toEqual([...emails].sort());
+    expect(one.mailboxes.find((m) => m.email === 'box03@boxes.example')).toMatchObject({
+      usedBytes: 5000,
+      messages: 7,
+      quotaBytes: one.quotaPerMailboxMb * 1024 * 1024,
+      status: 'active',
+    });
+    expect(one.mailboxes.find((m) => m.email === 'box04@boxes.example')).toMatchObject({
+      usedBytes: null,
+      messages: null,
+    });
+    const two = (await page(admin, one.nextCursor!)).json<MailboxesPage>();
+    const all = [...emails, ...two.mailboxes.map((m) => m.email)];
+    expect(two.nextCursor).toBeNull();
+    // Every mailbox once: 52 users, the admin and the member; the invited user has none.
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toHaveLength(54);
+    expect(all).not.toContain('box-invited@boxes.example');
+
+    expect((await page(admin, 'not-a-cursor')).statusCode).toBe(400);
+  });
+
+  it("shows another organisation's admin only their own mailboxes, and is for admins only", async () => {
+    const other = (await page(otherAdmin)).json<MailboxesPage>();
+    expect(other.mailboxes.map((m) => m.email)).toEqual([otherAdminEmail]);
+    expect((await page(member)).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/mail/mailboxes' })).statusCode).toBe(401);
   });
 });

@@ -1,11 +1,13 @@
 import { PageHeader } from '../../components/page-header.tsx';
 import { MailAddresses } from '../../features/mail/components/mail-addresses.tsx';
 import { MailDomains } from '../../features/mail/components/mail-domains.tsx';
+import { Mailboxes } from '../../features/mail/components/mailboxes.tsx';
 import { MailPlanCard } from '../../features/subscriptions/components/mail-plan-card.tsx';
 
 /**
- * Mail Settings (PRODUCT.md §4.10): whether mail works for each domain, the mail plan, and the
- * addresses (aliases, group addresses, catch-alls).
+ * Mail Settings (PRODUCT.md §4.10): whether mail works for each domain and whether the mail
+ * servers answer, the mail plan with each mailbox's usage, and the addresses (aliases, group
+ * addresses, catch-alls).
  */
 export default function MailSettingsPage() {
   return (
@@ -18,9 +20,10 @@ export default function MailSettingsPage() {
         <section className="col-12 col-xl-8" aria-label="Mail for your domains">
           <MailDomains />
         </section>
-        <div className="col-12 col-xl-4">
+        <section className="col-12 col-xl-4" aria-label="Mail plan">
           <MailPlanCard />
-        </div>
+          <Mailboxes />
+        </section>
         <section className="col-12 col-xl-8" aria-label="Addresses">
           <MailAddresses />
         </section>

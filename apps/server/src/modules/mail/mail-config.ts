@@ -238,7 +238,8 @@ mail_uid = ${o.mailUser}
 mail_gid = ${o.mailUser}
 first_valid_uid = 1
 first_valid_gid = 1
-mail_plugins = $mail_plugins quota
+# quota_clone writes each mailbox's usage to Atrium (the dict socket) whenever it changes.
+mail_plugins = $mail_plugins quota quota_clone
 namespace inbox {
   inbox = yes
 }
@@ -277,6 +278,8 @@ lmtp_rcpt_check_quota = yes
 plugin {
   quota = maildir:User quota
   quota_exceeded_message = The mailbox is full
+  # Mail Settings shows each mailbox's usage from these writes (priv/quota/storage and /messages).
+  quota_clone_dict = proxy:${o.dictSocket}:atrium
 }
 `;
 }

@@ -7,6 +7,7 @@ import { checkMapping, expectedRecords } from '../domains/dns-mapping.ts';
 import { toDomainSummary } from '../domains/domain-view.ts';
 import { listDomains, organizationSiteName } from '../domains/domains.repository.ts';
 import { dkimStateOf } from './dkim-rotation.service.ts';
+import { mailServersLastAsked } from './mail-server-contacts.ts';
 
 const MAIL_PURPOSES = new Set(['mx', 'spf', 'dkim', 'dmarc']);
 
@@ -22,9 +23,10 @@ export async function mailDomains(
   deps: { db: Db; config: Config; dns: DnsClient },
   organizationId: string,
 ): Promise<MailDomainsResponse> {
-  const [rows, siteName] = await Promise.all([
+  const [rows, siteName, mailServers] = await Promise.all([
     listDomains(deps.db, organizationId),
     organizationSiteName(deps.db, organizationId),
+    mailServersLastAsked(deps.db),
   ]);
   const verified = rows.filter((row) => row.state === 'verified');
   const domains = await Promise.all(
@@ -45,6 +47,7 @@ export async function mailDomains(
   return {
     mailConfigured: mailIsConfigured(deps.config),
     mailHost: deps.config.mailHost,
+    mailServers,
     domains,
     checkedAt: new Date().toISOString(),
   };

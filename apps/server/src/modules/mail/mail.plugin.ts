@@ -6,7 +6,10 @@ import { appPasswordsRoutes } from './app-passwords.routes.ts';
 import { dkimRotationRoutes } from './dkim-rotation.routes.ts';
 import { registerDkimTablesJob, writeDkimTablesNow } from './dkim-tables.job.ts';
 import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
+import { quotaCloneCommit } from './dovecot-quota-clone.ts';
 import { dovecotUserdb } from './dovecot-userdb.ts';
+import { mailServerContacts } from './mail-server-contacts.ts';
+import { mailboxesRoutes } from './mailboxes.routes.ts';
 import { mailAddressesRoutes } from './mail-addresses.routes.ts';
 import { mailAuthRoutes } from './mail-auth.routes.ts';
 import { mailSettingsRoutes } from './mail-settings.routes.ts';
@@ -32,6 +35,8 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   await app.register(dkimRotationRoutes({ db, config, jobs: app.jobs }));
   registerDkimTablesJob(app.jobs, { db, config, log });
   await app.register(mailAddressesRoutes({ db }));
+  await app.register(mailboxesRoutes({ db, config }));
+  const contacted = mailServerContacts(db, log);
 
   const servers: Server[] = [];
   // Postfix and Dovecot keep their connections open: closing the app ends them.
@@ -48,7 +53,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
     // A directory Atrium cannot write stops start-up here, like a socketmap address it cannot bind.
     if (dkimDir) await writeDkimTablesNow({ db, config, log }, dkimDir);
     if (socketmap) {
-      const server = createSocketmapServer(postfixTables(db), log);
+      const server = createSocketmapServer(postfixTables(db), log, () => contacted('postfix'));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(socketmap.port, socketmap.host, () => resolve());
@@ -56,7 +61,14 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
       track(server);
     }
     if (dictSocket) {
-      const server = createDictServer(dovecotUserdb(db, config), log);
+      const server = createDictServer(
+        {
+          lookup: dovecotUserdb(db, config),
+          commit: quotaCloneCommit(db),
+          onRequest: () => contacted('dovecot'),
+        },
+        log,
+      );
       await listenOnUnixSocket(server, dictSocket);
       track(server);
     }

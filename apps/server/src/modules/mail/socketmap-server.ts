@@ -17,6 +17,8 @@ const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 export function createSocketmapServer(
   tables: Record<string, SocketmapTable>,
   log: FastifyBaseLogger,
+  /** Called for every request Postfix sends (Mail Settings shows when it last asked). */
+  onRequest?: () => void,
 ): Server {
   const answer = async (request: string): Promise<string> => {
     const space = request.indexOf(' ');
@@ -50,6 +52,7 @@ export function createSocketmapServer(
         return;
       }
       for (const request of requests) {
+        onRequest?.();
         const reply = answer(request);
         queue = queue.then(async () => {
           if (!socket.destroyed) socket.write(encodeNetstring(await reply));

@@ -25,6 +25,7 @@ import {
   type SubscriptionState,
   type Usage,
 } from './subscriptions.repository.ts';
+import { organizationStorageBytes } from '../mail/mailbox-usage.repository.ts';
 import { mailIsConfigured } from '../mail/mail-settings.service.ts';
 
 export interface SubscriptionsDeps {
@@ -304,14 +305,21 @@ async function applyChange(
 export async function getMailPlan(deps: SubscriptionsDeps, organizationId: string): Promise<MailPlan> {
   const { plan } = await readSubscription(deps, organizationId);
   const usage = await usageOf(deps.db, organizationId);
+  // Postfix and Dovecot ask Atrium through these two listeners (modules/mail); Dovecot's
+  // quota_clone reports each mailbox's usage through the dict one.
+  const mailConfigured = mailIsConfigured(deps.config);
+  const usedBytes = mailConfigured ? await organizationStorageBytes(deps.db, organizationId) : 0;
   return {
     planKey: plan.key,
     planTitle: plan.title,
     quotaPerMailboxMb: plan.mailboxQuotaMb,
     mailboxes: usage.users,
-    // Postfix and Dovecot ask Atrium through these two listeners (modules/mail). Usage from
-    // Dovecot's quota is not read yet.
-    mailConfigured: mailIsConfigured(deps.config),
-    usage: null,
+    mailConfigured,
+    usage: mailConfigured
+      ? {
+          usedMb: Math.round((usedBytes / (1024 * 1024)) * 10) / 10,
+          quotaMb: plan.mailboxQuotaMb * usage.users,
+        }
+      : null,
   };
 }

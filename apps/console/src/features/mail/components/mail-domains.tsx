@@ -9,6 +9,7 @@ import { QueryState } from '../../apps/components/query-state.tsx';
 import { PURPOSE, STATUS } from '../../domains/components/mapping-labels.ts';
 import { useMailDomains } from '../api/mail-domains.ts';
 import { DkimKeys } from './dkim-keys.tsx';
+import { MailServersStatus } from './mail-servers-status.tsx';
 
 /** Whether mail works for each verified domain: its MX, SPF, DKIM and DMARC records in DNS. */
 export function MailDomains() {
@@ -43,6 +44,7 @@ export function MailDomains() {
         </p>
         <CheckAgainButton checking={query.isFetching} onCheck={() => void query.refetch()} />
       </div>
+      <MailServersStatus data={query.data} />
       {domains.length === 0 ? (
         <div className="card atrium-card">
           <div className="card-body">
