@@ -185,8 +185,16 @@ describe('listing', () => {
   });
 
   it('orders by time, newest first', async () => {
-    for (const title of ['first', 'second', 'third']) {
+    const titles = ['first', 'second', 'third'];
+    for (const [i, title] of titles.entries()) {
       await notifyUsers(t.db, [memberA.id], { organizationId: orgA.id, kind: 'user.added', title });
+      // A minute apart: the embedded database's clock can give two quick inserts the same time.
+      await t.db
+        .updateTable('notifications')
+        .set({ created_at: new Date(Date.now() - (titles.length - i) * 60_000) })
+        .where('user_id', '=', memberA.id)
+        .where('title', '=', title)
+        .execute();
     }
     expect((await list(memberA)).items.map((n) => n.title)).toEqual(['third', 'second', 'first']);
   });

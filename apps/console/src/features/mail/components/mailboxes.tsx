@@ -86,13 +86,14 @@ function MailboxItem({ mailbox }: { mailbox: Mailbox }) {
           {usage}
         </span>
       </div>
-      <ProgressBar
-        now={percent}
-        {...(variant ? { variant } : {})}
-        className="mt-1"
-        style={{ height: '0.5rem' }}
-        aria-label={`${mailbox.email}: ${percent}% of the quota used`}
-      />
+      {/* The bar inside carries role="progressbar", so its name goes on it, not on the track. */}
+      <ProgressBar className="mt-1" style={{ height: '0.5rem' }}>
+        <ProgressBar
+          now={percent}
+          {...(variant ? { variant } : {})}
+          aria-label={`${mailbox.email}: ${percent}% of the quota used`}
+        />
+      </ProgressBar>
     </li>
   );
 }

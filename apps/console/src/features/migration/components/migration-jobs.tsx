@@ -61,15 +61,16 @@ function JobItem({ job, onCancel }: { job: MigrationJob; onCancel: (job: Migrati
           </a>
         </div>
       </div>
-      <ProgressBar
-        now={percent}
-        variant={job.status === 'failed' ? 'danger' : job.status === 'cancelled' ? 'warning' : undefined}
-        animated={job.status === 'running'}
-        aria-label={`Progress of ${job.fileName}`}
-        aria-valuetext={`${n(job.rowsDone)} of ${n(job.totalRows)} rows`}
-        className="mb-2"
-        style={{ height: '0.75rem' }}
-      />
+      {/* The bar inside carries role="progressbar", so its name goes on it, not on the track. */}
+      <ProgressBar className="mb-2" style={{ height: '0.75rem' }}>
+        <ProgressBar
+          now={percent}
+          variant={job.status === 'failed' ? 'danger' : job.status === 'cancelled' ? 'warning' : undefined}
+          animated={job.status === 'running'}
+          aria-label={`Progress of ${job.fileName}`}
+          aria-valuetext={`${n(job.rowsDone)} of ${n(job.totalRows)} rows`}
+        />
+      </ProgressBar>
       <p className="small mb-0" data-testid="job-progress">
         {n(job.rowsDone)} of {n(job.totalRows)} rows · {n(job.counts.create)} created · {n(job.counts.update)}{' '}
         updated · {n(job.counts.unchanged)} unchanged · {n(job.counts.errors)}{' '}

@@ -13,12 +13,14 @@ function UsageBar({ label, used, of, testId }: { label: string; used: number; of
           {used} of {of} used
         </span>
       </div>
-      <ProgressBar
-        now={percent}
-        variant={full ? 'danger' : percent >= 80 ? 'warning' : 'primary'}
-        aria-label={`${label}: ${used} of ${of} used`}
-        style={{ height: '0.6rem' }}
-      />
+      {/* The bar inside carries role="progressbar", so its name goes on it, not on the track. */}
+      <ProgressBar style={{ height: '0.6rem' }}>
+        <ProgressBar
+          now={percent}
+          variant={full ? 'danger' : percent >= 80 ? 'warning' : 'primary'}
+          aria-label={`${label}: ${used} of ${of} used`}
+        />
+      </ProgressBar>
     </div>
   );
 }
