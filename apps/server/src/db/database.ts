@@ -1,9 +1,24 @@
 import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type {
+  AppPasswordsTable,
+  MailAddressesTable,
+  MailboxUsageTable,
+  MailServerContactsTable,
+} from './mail-tables.ts';
+import type {
+  AuthenticatorAppsTable,
+  RecoveryCodesTable,
+  SignInProgressTable,
+} from './sign-in-factor-tables.ts';
 
 /** A column the database fills in on insert. */
-type Defaulted<T> = ColumnType<T, T | undefined, T>;
-type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Defaulted<T> = ColumnType<T, T | undefined, T>;
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
 type Json = ColumnType<unknown, string | undefined, string>;
 
 export interface OrganizationsTable {
@@ -343,85 +358,6 @@ export interface SubscriptionHistoryTable {
   seats: number;
   status: SubscriptionStatus;
   created_at: Timestamp;
-}
-
-/** Named passwords for mail clients (IMAP, SMTP submission); argon2id hashes only. */
-export interface AppPasswordsTable {
-  id: Generated<string>;
-  organization_id: string;
-  user_id: string;
-  name: string;
-  lookup: string;
-  password_hash: string;
-  created_at: Timestamp;
-  last_used_at: NullableTimestamp;
-}
-
-/** A mailbox's usage as Dovecot's quota_clone last wrote it (2026_11_28_0500). */
-export interface MailboxUsageTable {
-  user_id: string;
-  organization_id: string;
-  /** bigint: read through a cast to a number (a mailbox stays far below 2^53 bytes). */
-  storage_bytes: ColumnType<string, number | string, number | string>;
-  messages: ColumnType<string, number | string, number | string>;
-  updated_at: Timestamp;
-}
-
-/** When Postfix ('postfix') or Dovecot ('dovecot') last asked Atrium anything. */
-export interface MailServerContactsTable {
-  kind: string;
-  last_asked_at: Timestamp;
-}
-
-export type MailAddressKind = 'primary' | 'alias' | 'group' | 'catch_all';
-
-/**
- * Every address mail can arrive at, unique across the deployment (2026_11_28_0100): users'
- * primary addresses (copied from users by a trigger), aliases, group addresses, catch-alls (`@domain`).
- */
-export interface MailAddressesTable {
-  id: Generated<string>;
-  organization_id: string;
-  address: string;
-  kind: MailAddressKind;
-  domain_id: string | null;
-  user_id: string | null;
-  group_id: string | null;
-  created_at: Timestamp;
-}
-
-/** A user's authenticator app (TOTP); the secret is sealed, `last_used_step` stops replays. */
-export interface AuthenticatorAppsTable {
-  id: Generated<string>;
-  organization_id: string;
-  user_id: string;
-  secret_sealed: string;
-  confirmed_at: NullableTimestamp;
-  last_used_step: number | null;
-  created_at: Timestamp;
-}
-
-/** Single-use recovery codes; HMACs only. */
-export interface RecoveryCodesTable {
-  id: Generated<string>;
-  organization_id: string;
-  user_id: string;
-  code_hash: string;
-  used_at: NullableTimestamp;
-  created_at: Timestamp;
-}
-
-export type SecondFactor = 'totp' | 'recovery' | 'email';
-
-/** A sign-in past its password, waiting for its second factor (`context` = interaction uid). */
-export interface SignInProgressTable {
-  context: string;
-  identifier: string;
-  user_id: string;
-  factor: SecondFactor;
-  attempts: Defaulted<number>;
-  created_at: Timestamp;
-  expires_at: Timestamp;
 }
 
 /** The webhook's delivery log: one row per event, updated on each try. */

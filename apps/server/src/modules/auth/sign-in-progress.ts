@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx, SecondFactor } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { SecondFactor } from '../../db/sign-in-factor-tables.ts';
 import { CODE_MAX_ATTEMPTS, CODE_TTL_SECONDS } from './email-codes.ts';
 
 /**

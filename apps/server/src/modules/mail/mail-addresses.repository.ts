@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx, MailAddressKind } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { MailAddressKind } from '../../db/mail-tables.ts';
 
 // Aliases, group addresses and catch-alls (mail_addresses); every function but `addressHolder`
 // is scoped to one organisation. The lookups Postfix makes are in mail-lookups.repository.ts.

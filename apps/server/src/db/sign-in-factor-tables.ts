@@ -1,0 +1,39 @@
+import type { Generated } from 'kysely';
+import type { Defaulted, NullableTimestamp, Timestamp } from './database.ts';
+
+// Second factors of sign-in (modules/auth): authenticator apps, recovery codes, sign-ins between
+// their password and their second factor.
+
+/** A user's authenticator app (TOTP); the secret is sealed, `last_used_step` stops replays. */
+export interface AuthenticatorAppsTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  secret_sealed: string;
+  confirmed_at: NullableTimestamp;
+  last_used_step: number | null;
+  created_at: Timestamp;
+}
+
+/** Single-use recovery codes; HMACs only. */
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export type SecondFactor = 'totp' | 'recovery' | 'email';
+
+/** A sign-in past its password, waiting for its second factor (`context` = interaction uid). */
+export interface SignInProgressTable {
+  context: string;
+  identifier: string;
+  user_id: string;
+  factor: SecondFactor;
+  attempts: Defaulted<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
