@@ -71,7 +71,11 @@ export async function openChangeFeed(
       reset();
       next.removeAllListeners('notification');
       void next.end().catch(() => undefined);
-      if (!closed) timer = setTimeout(() => void connect(), retryMs);
+      if (!closed) {
+        timer = setTimeout(() => void connect(), retryMs);
+        // Retrying must not keep a process alive that is otherwise done.
+        timer.unref();
+      }
     };
     client = next;
     next.on('error', lost);
