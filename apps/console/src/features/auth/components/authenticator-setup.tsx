@@ -24,10 +24,14 @@ export function AuthenticatorSetup({
   enrolment,
   onConfirmed,
   onCancel,
+  confirmWith,
 }: {
   enrolment: AuthenticatorEnrolment;
   onConfirmed: (recoveryCodes: string[]) => void;
-  onCancel: () => void;
+  /** Without it (a sign-in that must set up an app) there is no Cancel. */
+  onCancel?: () => void;
+  /** Another confirming call than /profile's: the sign-in's forced enrolment. */
+  confirmWith?: (body: ConfirmAuthenticatorBody) => Promise<{ recoveryCodes: string[] }>;
 }) {
   const confirm = useConfirmEnrolment();
   const [failure, setFailure] = useState<ApiError | null>(null);
@@ -40,7 +44,7 @@ export function AuthenticatorSetup({
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const { recoveryCodes } = await confirm.mutateAsync(values);
+      const { recoveryCodes } = await (confirmWith ?? confirm.mutateAsync)(values);
       onConfirmed(recoveryCodes);
     } catch (error) {
       setFailure(applyServerErrors(error, setError, ['code']));
@@ -84,9 +88,11 @@ export function AuthenticatorSetup({
             <Button type="submit" disabled={isSubmitting}>
               {isSubmitting ? 'Checking…' : 'Turn on'}
             </Button>
-            <Button variant="outline-secondary" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
+            {onCancel ? (
+              <Button variant="outline-secondary" onClick={onCancel} disabled={isSubmitting}>
+                Cancel
+              </Button>
+            ) : null}
           </div>
         </Form>
       </div>
