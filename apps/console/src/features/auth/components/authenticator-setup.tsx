@@ -25,6 +25,7 @@ export function AuthenticatorSetup({
   onConfirmed,
   onCancel,
   confirmWith,
+  stacked = false,
 }: {
   enrolment: AuthenticatorEnrolment;
   onConfirmed: (recoveryCodes: string[]) => void;
@@ -32,6 +33,8 @@ export function AuthenticatorSetup({
   onCancel?: () => void;
   /** Another confirming call than /profile's: the sign-in's forced enrolment. */
   confirmWith?: (body: ConfirmAuthenticatorBody) => Promise<{ recoveryCodes: string[] }>;
+  /** QR code above the steps at every width (the narrow sign-in card). */
+  stacked?: boolean;
 }) {
   const confirm = useConfirmEnrolment();
   const [failure, setFailure] = useState<ApiError | null>(null);
@@ -53,7 +56,7 @@ export function AuthenticatorSetup({
 
   return (
     <div className="row g-4 align-items-start">
-      <div className="col-12 col-md-auto text-center">
+      <div className={stacked ? 'col-12 text-center' : 'col-12 col-md-auto text-center'}>
         <img
           src={enrolment.qrCode}
           alt="QR code to scan with your authenticator app"
@@ -62,7 +65,7 @@ export function AuthenticatorSetup({
           className="atrium-qr-code border rounded"
         />
       </div>
-      <div className="col-12 col-md">
+      <div className={stacked ? 'col-12' : 'col-12 col-md'}>
         <ol className="small ps-3 mb-3">
           <li>
             Open an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator,

@@ -60,6 +60,7 @@ export function EnrolmentStep({ uid, email }: { uid: string; email: string }) {
       {enrolment ? (
         <AuthenticatorSetup
           enrolment={enrolment}
+          stacked
           confirmWith={async (body) => {
             const result = await confirm.mutateAsync(body);
             setDone(result);
