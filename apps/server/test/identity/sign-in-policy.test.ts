@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
+import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in-tickets.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -199,6 +200,21 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
         expect(redirectTo).toMatch(/^http/);
       }
     }
+  });
+
+  it('holds a sign-in by ticket (after an invitation or a reset link) at the enrolment too', async () => {
+    const org = await orgWithPolicy({ strongFactorRequired: 'everyone' });
+    const user = await createUser(server.db, org.id, { passwordHash });
+    const ticket = await issueSignInTicket(server.db, user.id);
+    const browser = new TestBrowser(origin);
+    browser.cookies.set(TICKET_COOKIE, ticket);
+    const hop = await browser.follow(
+      `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
+      (u) => u.pathname === '/login' || u.pathname === '/application',
+    );
+    expect(new URL(hop.location!).pathname).toBe('/login');
+    expect((await browser.request('/api/session')).status).toBe(401);
+    expect(await stateOf(browser, uidOf(hop.location))).toMatchObject({ stage: 'enrol', email: user.email });
   });
 
   it('without the e-mail code: not offered nor accepted as another way; once, then enrolment, for those without an app', async () => {

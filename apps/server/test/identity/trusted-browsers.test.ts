@@ -169,6 +169,25 @@ describe('trusted browsers', () => {
     expect((await passwordFrom(browser, user, NEW_PASSWORD)).state.stage).toBe('totp');
   });
 
+  it('forgets every trusted browser when the password is reset with an e-mailed code', async () => {
+    const { user, browser } = await trustedMember();
+    const after = mailbox.count;
+    const started = await server.app.inject({
+      method: 'POST',
+      url: '/api/password-reset/start',
+      payload: { email: user.email },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const code = await mailbox.waitForCode(user.email, { after });
+    const reset = await server.app.inject({
+      method: 'POST',
+      url: '/api/password-reset/complete',
+      payload: { email: user.email, code, password: NEW_PASSWORD },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect((await passwordFrom(browser, user, NEW_PASSWORD)).state.stage).toBe('totp');
+  });
+
   it('is neither offered nor honoured when the policy forbids it', async () => {
     const { user, browser, recoveryCodes } = await trustedMember();
     const admin = await signInAs(server.db, org.admin);
