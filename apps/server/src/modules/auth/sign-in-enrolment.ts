@@ -16,11 +16,14 @@ export interface EnrolmentStage {
 }
 
 export async function findEnrolmentStage(db: DbOrTrx, context: string): Promise<EnrolmentStage | undefined> {
+  // An account suspended meanwhile does not finish its sign-in here.
   const row = await db
-    .selectFrom('sign_in_enrolments')
-    .select(['organization_id', 'user_id', 'email'])
-    .where('context', '=', context)
-    .where('expires_at', '>', sql<Date>`now()`)
+    .selectFrom('sign_in_enrolments as e')
+    .innerJoin('users as u', 'u.id', 'e.user_id')
+    .select(['e.organization_id', 'e.user_id', 'e.email'])
+    .where('e.context', '=', context)
+    .where('e.expires_at', '>', sql<Date>`now()`)
+    .where('u.status', '=', 'active')
     .executeTakeFirst();
   return row ? { organizationId: row.organization_id, userId: row.user_id, email: row.email } : undefined;
 }

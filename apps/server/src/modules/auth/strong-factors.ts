@@ -1,29 +1,24 @@
 import type { DbOrTrx } from '../../db/database.ts';
-import type { OwnerKey } from './authenticator.repository.ts';
+import { findConfirmedAuthenticatorOfUser, type OwnerKey } from './authenticator.repository.ts';
 
 /**
- * The strong sign-in factors (issue 17): what the organisation's policy can require, and what an
- * admin's reset removes. Passkeys add their table to both lists, one line each.
+ * The strong sign-in factors (issue 17): what the organisation's policy can require. Each says
+ * whether the user has one ready to use; passkeys add theirs here, one line.
  */
-const STRONG_FACTOR_TABLES = ['authenticator_apps'] as const;
+const STRONG_FACTORS: ((db: DbOrTrx, userId: string) => Promise<boolean>)[] = [
+  async (db, userId) => !!(await findConfirmedAuthenticatorOfUser(db, userId)),
+];
 
 /**
  * Everything that lets an account past its second factor, or is one: reset by an admin. Recovery
- * codes stand in for the app, and a trusted browser skips the second factor altogether.
+ * codes stand in for the app, and a trusted browser skips the second factor altogether. Passkeys
+ * add their table here (it needs `organization_id` and `user_id`, as these have).
  */
 const FACTOR_TABLES = ['authenticator_apps', 'recovery_codes', 'trusted_browsers'] as const;
 
 /** Whether the user has a confirmed strong factor. */
 export async function hasStrongFactor(db: DbOrTrx, userId: string): Promise<boolean> {
-  for (const table of STRONG_FACTOR_TABLES) {
-    const found = await db
-      .selectFrom(table)
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('confirmed_at', 'is not', null)
-      .executeTakeFirst();
-    if (found) return true;
-  }
+  for (const has of STRONG_FACTORS) if (await has(db, userId)) return true;
   return false;
 }
 

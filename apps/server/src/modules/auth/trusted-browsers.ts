@@ -93,3 +93,15 @@ export async function removeTrustedBrowsers(db: DbOrTrx, owner: OwnerKey, id?: s
   const result = await query.executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Trust that ran out, and forced enrolments of sign-ins long abandoned: nothing can use them. */
+export async function purgeExpiredTrust(db: DbOrTrx): Promise<void> {
+  await db
+    .deleteFrom('trusted_browsers')
+    .where('trusted_until', '<', sql<Date>`now()`)
+    .execute();
+  await db
+    .deleteFrom('sign_in_enrolments')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
+}
