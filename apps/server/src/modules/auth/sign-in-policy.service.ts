@@ -7,7 +7,11 @@ import { hasStrongFactor } from './strong-factors.ts';
 /**
  * The organisation's sign-in policy (issue 17 item 5). Nobody is ever locked out by it: an account
  * that must have a strong factor and has none signs in with what it has (password and e-mailed
- * code) and then sets one up before the sign-in completes (forced enrolment).
+ * code) and then sets one up before the sign-in completes (forced enrolment), as Google and Okta
+ * do. Forbidding the e-mail code works the same way for such accounts: the e-mailed code serves
+ * this one last time, to prove the mailbox before an app is bound to the account; accounts that
+ * have an app are simply never offered the e-mail again. The alternative, refusing the sign-in
+ * until an admin steps in, would lock out every honest user the day the policy changes.
  */
 export const getSignInPolicy = (db: Db, organizationId: string) => findPolicy(db, organizationId);
 
