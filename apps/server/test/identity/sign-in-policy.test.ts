@@ -228,6 +228,21 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     expect(JSON.parse(chosen.body).error.code).toBe('factor_not_allowed');
     expect(JSON.parse((await first.post('factor', { factor: 'recovery' })).body).otherWays).toEqual(['totp']);
 
+    // An e-mailed code chosen before the policy changed is refused by the code step too.
+    const member = await createUser(server.db, org.id, { passwordHash });
+    await enrolAuthenticator(server, await signInAs(server.db, member));
+    await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', DEFAULTS);
+    const earlier = await pastPassword(member.email);
+    expect((await earlier.post('factor', { factor: 'email' })).status).toBe(200);
+    const code = await mailbox.waitForCode(member.email, { after: earlier.after });
+    await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', {
+      ...DEFAULTS,
+      emailCodeAllowed: false,
+    });
+    const refused = await earlier.post('code', { code });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error.code).toBe('factor_not_allowed');
+
     // No strong factor yet: the e-mailed code this once, then an app must be set up.
     const newcomer = await createUser(server.db, org.id, { passwordHash });
     const { post, browser, uid, after, state } = await pastPassword(newcomer.email);

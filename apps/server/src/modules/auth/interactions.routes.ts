@@ -12,6 +12,7 @@ import {
 } from '@atrium/contracts/auth';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
+import { AppError } from '../../lib/errors.ts';
 import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { findLatestCode } from './email-codes.ts';
 import { DEVICE_COOKIE, deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
@@ -23,7 +24,7 @@ import {
   type SignInDeps,
 } from './sign-in.service.ts';
 import { findEnrolmentStage, finishOrEnrol } from './sign-in-enrolment.ts';
-import { offersFor } from './sign-in-offers.ts';
+import { emailCodeRefused, offersFor } from './sign-in-offers.ts';
 import { useTrustedBrowser } from './trusted-browsers.ts';
 import { consumeSignInTicket } from './sign-in-tickets.ts';
 import { readTransaction } from './sso-transaction.ts';
@@ -232,6 +233,11 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
+        // An account with an app chose the e-mail as another way, and the policy forbids that since.
+        const pending = await findSecondFactor(db, interaction.uid);
+        if (pending && (await emailCodeRefused(db, pending.userId, interaction.params))) {
+          throw new AppError(400, 'factor_not_allowed', 'This way of signing in is not available here.');
+        }
         const device = deviceTokenOf(request);
         const { userId } = await checkSignInCode(deps, {
           context: interaction.uid,
