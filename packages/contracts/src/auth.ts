@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { secondFactor } from './authenticator.ts';
+import { secondFactor, trustBrowserField } from './authenticator.ts';
 import { codeField, newPasswordField } from './credentials.ts';
 
 /** Sign-in, password reset, console session and own profile: shared by server and console. */
@@ -17,7 +17,7 @@ export const signInPasswordBody = z.object({
 });
 export type SignInPasswordBody = z.infer<typeof signInPasswordBody>;
 
-export const signInCodeBody = z.object({ code: codeField });
+export const signInCodeBody = z.object({ code: codeField, trustBrowser: trustBrowserField });
 export type SignInCodeBody = z.infer<typeof signInCodeBody>;
 
 /** Where a sign-in stands, as the /login page shows it. */
@@ -33,6 +33,8 @@ export const interactionState = z.discriminatedUnion('stage', [
     codeSent: z.boolean(),
     /** The other factors "Use another way" offers; only after the password was right. */
     otherWays: z.array(secondFactor).optional(),
+    /** Whether "Trust this browser for 30 days" is offered (the organisation's policy). */
+    canTrustBrowser: z.boolean().optional(),
   }),
   /** After the password, for users with an authenticator app: its code, or a recovery code. */
   z.object({
@@ -40,7 +42,10 @@ export const interactionState = z.discriminatedUnion('stage', [
     clientName: z.string(),
     email: z.string(),
     otherWays: z.array(secondFactor),
+    canTrustBrowser: z.boolean().optional(),
   }),
+  /** The organisation requires a strong factor this account lacks: set one up to finish. */
+  z.object({ stage: z.literal('enrol'), clientName: z.string(), email: z.string() }),
   z.object({ stage: z.literal('denied'), appName: z.string() }),
   z.object({ stage: z.literal('continue'), redirectTo: z.string() }),
 ]);

@@ -19,6 +19,9 @@ export const recoveryCodeField = z
   .max(40, 'This is not a recovery code')
   .regex(/^[a-z2-7\s-]+$/i, 'This is not a recovery code');
 
+/** "Trust this browser for 30 days", ticked on the second-factor step (issue 17 item 6). */
+export const trustBrowserField = z.boolean().optional();
+
 /** The second steps a sign-in may offer after the password ("Use another way"). */
 export const secondFactor = z.enum(['totp', 'recovery', 'email']);
 export type SecondFactor = z.infer<typeof secondFactor>;
@@ -53,8 +56,8 @@ export type CurrentPasswordBody = z.infer<typeof currentPasswordBody>;
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 
-export const signInTotpBody = z.object({ code: authenticatorCodeField });
+export const signInTotpBody = z.object({ code: authenticatorCodeField, trustBrowser: trustBrowserField });
 export type SignInTotpBody = z.infer<typeof signInTotpBody>;
-export const signInRecoveryBody = z.object({ code: recoveryCodeField });
+export const signInRecoveryBody = z.object({ code: recoveryCodeField, trustBrowser: trustBrowserField });
 export type SignInRecoveryBody = z.infer<typeof signInRecoveryBody>;
 export const chooseFactorBody = z.object({ factor: secondFactor });

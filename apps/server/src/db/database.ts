@@ -8,7 +8,10 @@ import type {
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
+  SignInEnrolmentsTable,
+  SignInPoliciesTable,
   SignInProgressTable,
+  TrustedBrowsersTable,
 } from './sign-in-factor-tables.ts';
 
 /** A column the database fills in on insert. */
@@ -411,6 +414,9 @@ export interface Database {
   authenticator_apps: AuthenticatorAppsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_progress: SignInProgressTable;
+  sign_in_policies: SignInPoliciesTable;
+  trusted_browsers: TrustedBrowsersTable;
+  sign_in_enrolments: SignInEnrolmentsTable;
   mailbox_usage: MailboxUsageTable;
   mail_server_contacts: MailServerContactsTable;
 }

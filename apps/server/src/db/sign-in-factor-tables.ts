@@ -37,3 +37,35 @@ export interface SignInProgressTable {
   created_at: Timestamp;
   expires_at: Timestamp;
 }
+
+export type StrongFactorRequired = 'nobody' | 'admins' | 'everyone';
+
+/** An organisation's sign-in policy; no row means the defaults. */
+export interface SignInPoliciesTable {
+  organization_id: string;
+  strong_factor_required: Defaulted<StrongFactorRequired>;
+  email_code_allowed: Defaulted<boolean>;
+  trusted_browsers_allowed: Defaulted<boolean>;
+  updated_at: Timestamp;
+}
+
+/** A browser whose sign-ins skip the second factor until `trusted_until` (hash of its device cookie). */
+export interface TrustedBrowsersTable {
+  id: Generated<string>;
+  organization_id: string;
+  user_id: string;
+  device_hash: string;
+  user_agent: string | null;
+  trusted_until: Timestamp;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+/** A sign-in past its factors that must set up a strong one before it completes. */
+export interface SignInEnrolmentsTable {
+  context: string;
+  organization_id: string;
+  user_id: string;
+  email: string;
+  expires_at: Timestamp;
+}

@@ -12,6 +12,8 @@ import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
  * - password + recovery code: `pwd`, `mfa` (a look-up secret, which RFC 8176 has no value for).
  * - a sign-in ticket (right after sign-up, an invitation or a reset link: an e-mailed link and a
  *   password just set): `pwd`, `mca`, like the e-mailed code.
+ * - the password alone from a browser the user trusted (issue 17 item 6): `pwd`, basic; an app
+ *   asking for ACR_MFA is never answered from a trusted browser without the second factor.
  *
  * `acr` is one of two levels: ACR_BASIC for the first and last, ACR_MFA for the others. An app
  * that needs a strong sign-in sends `acr_values=urn:atrium:acr:mfa` (or asks for it in the claims
@@ -21,7 +23,7 @@ export const ACR_BASIC = 'urn:atrium:acr:basic';
 export const ACR_MFA = 'urn:atrium:acr:mfa';
 export const ACR_VALUES = [ACR_BASIC, ACR_MFA];
 
-export type SignInMethod = 'email' | 'totp' | 'recovery' | 'ticket';
+export type SignInMethod = 'email' | 'totp' | 'recovery' | 'ticket' | 'trusted';
 
 export function authenticationOf(method: SignInMethod): { amr: string[]; acr: string } {
   switch (method) {
@@ -32,6 +34,8 @@ export function authenticationOf(method: SignInMethod): { amr: string[]; acr: st
     case 'email':
     case 'ticket':
       return { amr: ['pwd', 'mca'], acr: ACR_BASIC };
+    case 'trusted':
+      return { amr: ['pwd'], acr: ACR_BASIC };
   }
 }
 

@@ -62,6 +62,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
       clientName: 'Atrium console',
       email: user.email,
       otherWays: ['email', 'recovery'],
+      canTrustBrowser: true,
     });
     // A reload picks up at the same step.
     const again = JSON.parse((await browser.request(`/api/interactions/${uid}/state`)).body);

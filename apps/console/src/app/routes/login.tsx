@@ -7,6 +7,7 @@ import { Link, useSearchParams } from 'react-router';
 import { PublicCard } from '../../components/public-card.tsx';
 import { useInteractionState } from '../../features/auth/api/interaction.ts';
 import { CodeStep } from '../../features/auth/components/code-step.tsx';
+import { EnrolmentStep } from '../../features/auth/components/enrolment-step.tsx';
 import { ErrorAlert } from '../../features/auth/components/error-alert.tsx';
 import { PasswordStep } from '../../features/auth/components/password-step.tsx';
 import { SecondFactorStep } from '../../features/auth/components/second-factor-step.tsx';
@@ -89,10 +90,12 @@ function LoginSteps({ uid }: { uid: string }) {
         resendAvailableAt={data.resendAvailableAt}
         codeSent={data.codeSent}
         otherWays={data.otherWays}
+        canTrustBrowser={data.canTrustBrowser}
         onUseAnotherAccount={() => setAnotherAccount(true)}
       />
     );
   }
+  if (data.stage === 'enrol') return <EnrolmentStep uid={uid} email={data.email} />;
   if ((data.stage === 'totp' || data.stage === 'recovery') && !anotherAccount) {
     return (
       <SecondFactorStep
@@ -101,6 +104,7 @@ function LoginSteps({ uid }: { uid: string }) {
         step={data.stage}
         email={data.email}
         otherWays={data.otherWays}
+        canTrustBrowser={data.canTrustBrowser}
         onUseAnotherAccount={() => setAnotherAccount(true)}
       />
     );

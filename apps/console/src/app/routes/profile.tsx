@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { AuthenticatorSection } from '../../features/auth/components/authenticator-section.tsx';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form.tsx';
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
+import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
 
 export default function ProfilePage() {
@@ -54,6 +55,16 @@ export default function ProfilePage() {
                 Authenticator app
               </h2>
               <AuthenticatorSection email={user.email} />
+            </div>
+          </div>
+        </section>
+        <section className="col-12" aria-labelledby="profile-trusted-browsers-heading">
+          <div className="card atrium-card">
+            <div className="card-body p-4">
+              <h2 id="profile-trusted-browsers-heading" className="h6 mb-3">
+                Trusted browsers
+              </h2>
+              <TrustedBrowsersSection />
             </div>
           </div>
         </section>

@@ -7,6 +7,7 @@ import { useUserDetail } from '../../features/users/api/user-detail.ts';
 import { UserAppsCard } from '../../features/users/components/user-apps-card.tsx';
 import { UserDetailsCard } from '../../features/users/components/user-details-card.tsx';
 import { UserGroupsCard } from '../../features/users/components/user-groups-card.tsx';
+import { UserFactorsCard } from '../../features/users/components/user-factors-card.tsx';
 import { UserPasswordCard } from '../../features/users/components/user-password-card.tsx';
 import { UserSessionsCard } from '../../features/users/components/user-sessions-card.tsx';
 import { UserStatusActions } from '../../features/users/components/user-status-actions.tsx';
@@ -72,6 +73,7 @@ export default function UserDetailPage() {
         </div>
         <div className="col-lg-5">
           <UserPasswordCard user={u} />
+          <UserFactorsCard user={u} />
           <UserSessionsCard user={u} />
         </div>
       </div>

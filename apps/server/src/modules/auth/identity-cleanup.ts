@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import { purgeForgottenDevices } from './known-devices.ts';
+import { purgeExpiredTrust } from './trusted-browsers.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Deletes what can no longer be used: expired provider models, sessions, codes, tickets, old
- * failures, browsers whose device cookie has expired.
+ * failures, browsers whose device cookie has expired, trust and enrolments that ran out.
  */
 export async function purgeExpiredIdentityData(db: Db): Promise<void> {
   await db
@@ -35,6 +36,7 @@ export async function purgeExpiredIdentityData(db: Db): Promise<void> {
     .where('failed_at', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
   await purgeForgottenDevices(db);
+  await purgeExpiredTrust(db);
 }
 
 /** In the server process (not in most tests): a purge every 10 minutes; several processes may run it. */

@@ -10,13 +10,16 @@ import { openChangeFeed } from '../../db/change-feed.ts';
 import { createProvider } from '../../oidc/provider.ts';
 import { withReadAhead } from '../../oidc/request-prefetch.ts';
 import { authenticatorRoutes } from './authenticator.routes.ts';
+import { enrolmentRoutes } from './enrolment.routes.ts';
 import { schedulePurge } from './identity-cleanup.ts';
 import { interactionsRoutes } from './interactions.routes.ts';
 import { passwordResetRoutes } from './password-reset.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
 import { secondFactorRoutes } from './second-factor.routes.ts';
+import { signInAdminRoutes } from './sign-in-admin.routes.ts';
 import { createSsoClient } from './sso-client.ts';
 import { ssoRoutes } from './sso.routes.ts';
+import { trustedBrowsersRoutes } from './trusted-browsers.routes.ts';
 
 /**
  * Identity: the OpenID Connect provider at /oidc, the sign-in interaction behind /login,
@@ -64,5 +67,8 @@ export async function registerIdentity(
   await app.register(passwordResetRoutes({ db, config, mailer }));
   await app.register(profileRoutes({ db, config, mailer }));
   await app.register(authenticatorRoutes({ db, config, mailer }));
+  await app.register(enrolmentRoutes({ db, config, mailer, provider }));
+  await app.register(signInAdminRoutes({ db, config, mailer }));
+  await app.register(trustedBrowsersRoutes({ db }));
   if (deps.runJobs) schedulePurge(app, db);
 }

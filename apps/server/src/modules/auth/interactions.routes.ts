@@ -12,19 +12,23 @@ import {
 } from '@atrium/contracts/auth';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
+import { AppError } from '../../lib/errors.ts';
 import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { findLatestCode } from './email-codes.ts';
-import { deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
+import { DEVICE_COOKIE, deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
 import {
   checkPasswordAndSendCode,
   checkSignInCode,
+  completeSignIn,
   resendSignInCode,
   type SignInDeps,
 } from './sign-in.service.ts';
+import { findEnrolmentStage, finishOrEnrol } from './sign-in-enrolment.ts';
+import { emailCodeRefused, offersFor } from './sign-in-offers.ts';
+import { useTrustedBrowser } from './trusted-browsers.ts';
 import { consumeSignInTicket } from './sign-in-tickets.ts';
 import { readTransaction } from './sso-transaction.ts';
 import { interactionHelpers } from './interaction-helpers.ts';
-import { otherWaysThan } from './second-factor.service.ts';
 import { findSecondFactor } from './sign-in-progress.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
@@ -41,7 +45,8 @@ export const interactionsRoutes =
   (deps: SignInDeps & { provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
     const { provider, db } = deps;
-    const { details, finish, clientName } = interactionHelpers(provider);
+    const helpers = interactionHelpers(provider);
+    const { details, clientName } = helpers;
 
     /**
      * A sign-in ticket (sign-up, invitation, right after a reset by link) stands in for password
@@ -63,7 +68,8 @@ export const interactionsRoutes =
       const device = deviceTokenOf(request);
       await rememberDevice(db, userId, device);
       keepDeviceCookie(reply, deps.config, device);
-      return finish(request, reply, userId, 'ticket');
+      // An organisation requiring a strong factor holds the sign-in at its enrolment on /login.
+      return finishOrEnrol(db, helpers, request, reply, { uid: interaction.uid, userId, method: 'ticket' });
     }
 
     // Where the provider sends a browser already signed in, or one with a sign-in ticket (the
@@ -127,25 +133,28 @@ export const interactionsRoutes =
           return { stage: 'continue', redirectTo };
         }
         const name = await clientName(clientId);
-        const strongRequired = requestsStrongSignIn(interaction.params);
+        const enrolling = await findEnrolmentStage(db, interaction.uid);
+        if (enrolling) return { stage: 'enrol', clientName: name, email: enrolling.email };
         const progress = await findSecondFactor(db, interaction.uid);
         if (progress && progress.factor !== 'email') {
           return {
             stage: progress.factor,
             clientName: name,
             email: progress.identifier,
-            otherWays: otherWaysThan(progress.factor, strongRequired),
+            ...(await offersFor(db, progress, progress.factor, interaction.params)),
           };
         }
         const latest = await findLatestCode(db, { purpose: 'sign-in', context: interaction.uid });
         if (!latest) return { stage: 'password', clientName: name };
+        const offers = await offersFor(db, { email: latest.identifier }, 'email', interaction.params);
         return {
           stage: 'code',
           clientName: name,
           email: latest.identifier,
           resendAvailableAt: latest.resendAvailableAt.toISOString(),
           codeSent: latest.mailSent,
-          ...(progress ? { otherWays: otherWaysThan('email', strongRequired) } : {}),
+          canTrustBrowser: offers.canTrustBrowser,
+          ...(progress ? { otherWays: offers.otherWays } : {}),
         };
       },
     );
@@ -166,23 +175,45 @@ export const interactionsRoutes =
       },
       async (request, reply): Promise<InteractionState> => {
         const interaction = await details(request, reply, request.params.uid);
+        const device = deviceTokenOf(request);
+        // A trusted browser (issue 17 item 6) skips the second factor, unless the app asks for a
+        // strong sign-in; only a browser that already has its device cookie can be trusted.
+        const mayBeTrusted = !!request.cookies[DEVICE_COOKIE] && !requestsStrongSignIn(interaction.params);
         const sent = await checkPasswordAndSendCode(deps, {
           context: interaction.uid,
           email: request.body.email,
           password: request.body.password,
           ip: request.ip,
+          ...(mayBeTrusted ? { trustedBrowser: (userId) => useTrustedBrowser(db, userId, device) } : {}),
         });
+        if (sent.factor === 'trusted') {
+          const { userId } = await completeSignIn(deps, {
+            context: interaction.uid,
+            identifier: sent.email,
+            ip: request.ip,
+            device: { token: device, userAgent: request.headers['user-agent'] },
+          });
+          keepDeviceCookie(reply, deps.config, device);
+          const redirectTo = await finishOrEnrol(db, helpers, request, reply, {
+            uid: interaction.uid,
+            userId,
+            method: 'trusted',
+          });
+          return { stage: 'continue', redirectTo };
+        }
         const name = await clientName(interaction.params.client_id);
         if (sent.factor === 'totp') {
-          const otherWays = otherWaysThan('totp', requestsStrongSignIn(interaction.params));
-          return { stage: 'totp', clientName: name, email: sent.email, otherWays };
+          const offers = await offersFor(db, { email: sent.email }, 'totp', interaction.params);
+          return { stage: 'totp', clientName: name, email: sent.email, ...offers };
         }
+        const { canTrustBrowser } = await offersFor(db, { email: sent.email }, 'email', interaction.params);
         return {
           stage: 'code',
           clientName: name,
           email: sent.email,
           resendAvailableAt: sent.resendAvailableAt.toISOString(),
           codeSent: sent.codeSent,
+          canTrustBrowser,
         };
       },
     );
@@ -202,6 +233,11 @@ export const interactionsRoutes =
       },
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
+        // An account with an app chose the e-mail as another way, and the policy forbids that since.
+        const pending = await findSecondFactor(db, interaction.uid);
+        if (pending && (await emailCodeRefused(db, pending.userId, interaction.params))) {
+          throw new AppError(400, 'factor_not_allowed', 'This way of signing in is not available here.');
+        }
         const device = deviceTokenOf(request);
         const { userId } = await checkSignInCode(deps, {
           context: interaction.uid,
@@ -210,7 +246,15 @@ export const interactionsRoutes =
           device: { token: device, userAgent: request.headers['user-agent'] },
         });
         keepDeviceCookie(reply, deps.config, device);
-        return { redirectTo: await finish(request, reply, userId, 'email') };
+        const trust = request.body.trustBrowser ? { token: device } : undefined;
+        return {
+          redirectTo: await finishOrEnrol(db, helpers, request, reply, {
+            uid: interaction.uid,
+            userId,
+            method: 'email',
+            trust,
+          }),
+        };
       },
     );
 

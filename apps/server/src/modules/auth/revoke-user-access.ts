@@ -33,6 +33,8 @@ export async function revokeUserAccess(
   // App passwords too (modules/mail): after a reset or a change, whoever learnt the old password
   // may have made one, and a suspended user starts again from none.
   await db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
+  // Trusted browsers (issue 17 item 6) were trusted with the old password: they ask again.
+  await db.deleteFrom('trusted_browsers').where('user_id', '=', userId).execute();
   const ended = await db
     .deleteFrom('oidc_payloads')
     .where('type', 'in', ACCOUNT_MODELS)

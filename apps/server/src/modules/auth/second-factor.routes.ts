@@ -3,17 +3,14 @@ import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { interactionState, redirectResponse, type InteractionState } from '@atrium/contracts/auth';
 import { chooseFactorBody, signInRecoveryBody, signInTotpBody } from '@atrium/contracts/authenticator';
-import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { findLatestCode } from './email-codes.ts';
 import { interactionHelpers } from './interaction-helpers.ts';
 import { deviceTokenOf, keepDeviceCookie } from './known-devices.ts';
-import {
-  checkAuthenticatorCode,
-  checkRecoveryCode,
-  chooseFactor,
-  otherWaysThan,
-} from './second-factor.service.ts';
+import { checkAuthenticatorCode, checkRecoveryCode, chooseFactor } from './second-factor.service.ts';
 import type { SignInDeps } from './sign-in.service.ts';
+import { finishOrEnrol } from './sign-in-enrolment.ts';
+import { emailCodeRefused, offersFor } from './sign-in-offers.ts';
+import { findSecondFactor } from './sign-in-progress.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
@@ -28,7 +25,8 @@ const tight = { max: 20, timeWindow: '1 minute' };
 export const secondFactorRoutes =
   (deps: SignInDeps & { provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
-    const { details, finish, clientName } = interactionHelpers(deps.provider);
+    const helpers = interactionHelpers(deps.provider);
+    const { details, clientName } = helpers;
 
     app.post(
       '/api/interactions/:uid/totp',
@@ -53,7 +51,15 @@ export const secondFactorRoutes =
           device: { token: device, userAgent: request.headers['user-agent'] },
         });
         keepDeviceCookie(reply, deps.config, device);
-        return { redirectTo: await finish(request, reply, userId, 'totp') };
+        const trust = request.body.trustBrowser ? { token: device } : undefined;
+        return {
+          redirectTo: await finishOrEnrol(deps.db, helpers, request, reply, {
+            uid: interaction.uid,
+            userId,
+            method: 'totp',
+            trust,
+          }),
+        };
       },
     );
 
@@ -80,7 +86,15 @@ export const secondFactorRoutes =
           device: { token: device, userAgent: request.headers['user-agent'] },
         });
         keepDeviceCookie(reply, deps.config, device);
-        return { redirectTo: await finish(request, reply, userId, 'recovery') };
+        const trust = request.body.trustBrowser ? { token: device } : undefined;
+        return {
+          redirectTo: await finishOrEnrol(deps.db, helpers, request, reply, {
+            uid: interaction.uid,
+            userId,
+            method: 'recovery',
+            trust,
+          }),
+        };
       },
     );
 
@@ -99,16 +113,19 @@ export const secondFactorRoutes =
       },
       async (request, reply): Promise<InteractionState> => {
         const interaction = await details(request, reply, request.params.uid);
-        const strongRequired = requestsStrongSignIn(interaction.params);
+        // The app's request for a strong sign-in, or the organisation's policy, refuses the e-mail.
+        const pending = await findSecondFactor(deps.db, interaction.uid);
+        const strongRequired = await emailCodeRefused(deps.db, pending?.userId, interaction.params);
         const progress = await chooseFactor(deps, {
           context: interaction.uid,
           factor: request.body.factor,
           strongRequired,
         });
         const name = await clientName(interaction.params.client_id);
-        const otherWays = otherWaysThan(progress.factor, strongRequired);
+        const offers = await offersFor(deps.db, progress, progress.factor, interaction.params);
+        const { otherWays } = offers;
         if (progress.factor !== 'email') {
-          return { stage: progress.factor, clientName: name, email: progress.identifier, otherWays };
+          return { stage: progress.factor, clientName: name, email: progress.identifier, ...offers };
         }
         const latest = (await findLatestCode(deps.db, { purpose: 'sign-in', context: interaction.uid }))!;
         return {
@@ -118,6 +135,7 @@ export const secondFactorRoutes =
           resendAvailableAt: latest.resendAvailableAt.toISOString(),
           codeSent: latest.mailSent,
           otherWays,
+          canTrustBrowser: offers.canTrustBrowser,
         };
       },
     );

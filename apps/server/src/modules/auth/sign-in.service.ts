@@ -31,13 +31,22 @@ export const invalidCredentials = () =>
  * The e-mail is queued with the code and tried at once for a few seconds; `codeSent` is false
  * when it has not gone out yet (the queue keeps trying, and the page says it will arrive).
  * An account with an authenticator app gets no e-mail: its app's code is asked for instead.
+ * From a browser the account trusts (`trustedBrowser`, checked only after the password), no
+ * second factor is asked for at all.
  */
 export async function checkPasswordAndSendCode(
   deps: SignInDeps,
-  input: { context: string; email: string; password: string; ip: string },
+  input: {
+    context: string;
+    email: string;
+    password: string;
+    ip: string;
+    trustedBrowser?: (userId: string) => Promise<boolean>;
+  },
 ): Promise<
   | { factor: 'email'; email: string; resendAvailableAt: Date; codeSent: boolean }
   | { factor: 'totp'; email: string }
+  | { factor: 'trusted'; email: string }
 > {
   const { db } = deps;
   const identifier = input.email.trim().toLowerCase();
@@ -66,6 +75,9 @@ export async function checkPasswordAndSendCode(
     throw new AppError(403, 'account_suspended', 'This account is suspended. Ask your administrator.');
   }
 
+  if (input.trustedBrowser && (await input.trustedBrowser(user!.id))) {
+    return { factor: 'trusted', email: identifier };
+  }
   // With an authenticator app, its code comes next instead of an e-mail (issue 17): only now,
   // after the password, does the answer say which factor the account has.
   if (await findConfirmedAuthenticatorOfUser(db, user!.id)) {

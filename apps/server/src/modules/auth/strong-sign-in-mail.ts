@@ -37,7 +37,7 @@ export function recoveryCodeUsedMail(
   };
 }
 
-export type FactorChange = 'added' | 'removed' | 'recovery-codes';
+export type FactorChange = 'added' | 'removed' | 'recovery-codes' | 'reset';
 
 const CHANGES: Record<FactorChange, { subject: string; heading: string; what: string }> = {
   added: {
@@ -54,6 +54,11 @@ const CHANGES: Record<FactorChange, { subject: string; heading: string; what: st
     subject: 'New recovery codes were made for your Atrium account',
     heading: 'New recovery codes',
     what: 'Ten new recovery codes were made; the earlier ones no longer work.',
+  },
+  reset: {
+    subject: 'An administrator reset how you sign in to Atrium',
+    heading: 'Sign-in factors reset',
+    what: 'An administrator removed your authenticator app, recovery codes and trusted browsers: signing in asks for a code by e-mail again, and you may be asked to set up an authenticator app.',
   },
 };
 

@@ -4,7 +4,12 @@ import type {
   SignInCodeBody,
   SignInPasswordBody,
 } from '@atrium/contracts/auth';
-import type { SecondFactor } from '@atrium/contracts/authenticator';
+import type {
+  AuthenticatorEnrolment,
+  ConfirmAuthenticatorBody,
+  SecondFactor,
+} from '@atrium/contracts/authenticator';
+import type { EnrolmentDoneResponse } from '@atrium/contracts/sign-in-policy';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoaderFunctionArgs } from 'react-router';
 import { api } from '../../../lib/api-client.ts';
@@ -75,7 +80,22 @@ export function useResendCode(uid: string) {
 /** The authenticator app's code (`totp`) or a recovery code (`recovery`). */
 export function useSubmitSecondFactor(uid: string, step: 'totp' | 'recovery') {
   return useMutation({
-    mutationFn: (body: { code: string }) => api.post<{ redirectTo: string }>(`${base(uid)}/${step}`, body),
+    mutationFn: (body: { code: string; trustBrowser?: boolean }) =>
+      api.post<{ redirectTo: string }>(`${base(uid)}/${step}`, body),
+  });
+}
+
+/** Forced enrolment (the organisation requires an authenticator app): its secret and QR code. */
+export function useStartSignInEnrolment(uid: string) {
+  return useMutation({
+    mutationFn: () => api.post<AuthenticatorEnrolment>(`${base(uid)}/enrolment`),
+  });
+}
+
+export function useConfirmSignInEnrolment(uid: string) {
+  return useMutation({
+    mutationFn: (body: ConfirmAuthenticatorBody) =>
+      api.post<EnrolmentDoneResponse>(`${base(uid)}/enrolment/confirm`, body),
   });
 }
 

@@ -24,10 +24,17 @@ export function AuthenticatorSetup({
   enrolment,
   onConfirmed,
   onCancel,
+  confirmWith,
+  stacked = false,
 }: {
   enrolment: AuthenticatorEnrolment;
   onConfirmed: (recoveryCodes: string[]) => void;
-  onCancel: () => void;
+  /** Without it (a sign-in that must set up an app) there is no Cancel. */
+  onCancel?: () => void;
+  /** Another confirming call than /profile's: the sign-in's forced enrolment. */
+  confirmWith?: (body: ConfirmAuthenticatorBody) => Promise<{ recoveryCodes: string[] }>;
+  /** QR code above the steps at every width (the narrow sign-in card). */
+  stacked?: boolean;
 }) {
   const confirm = useConfirmEnrolment();
   const [failure, setFailure] = useState<ApiError | null>(null);
@@ -40,7 +47,7 @@ export function AuthenticatorSetup({
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const { recoveryCodes } = await confirm.mutateAsync(values);
+      const { recoveryCodes } = await (confirmWith ?? confirm.mutateAsync)(values);
       onConfirmed(recoveryCodes);
     } catch (error) {
       setFailure(applyServerErrors(error, setError, ['code']));
@@ -49,7 +56,7 @@ export function AuthenticatorSetup({
 
   return (
     <div className="row g-4 align-items-start">
-      <div className="col-12 col-md-auto text-center">
+      <div className={stacked ? 'col-12 text-center' : 'col-12 col-md-auto text-center'}>
         <img
           src={enrolment.qrCode}
           alt="QR code to scan with your authenticator app"
@@ -58,7 +65,7 @@ export function AuthenticatorSetup({
           className="atrium-qr-code border rounded"
         />
       </div>
-      <div className="col-12 col-md">
+      <div className={stacked ? 'col-12' : 'col-12 col-md'}>
         <ol className="small ps-3 mb-3">
           <li>
             Open an authenticator app on your phone, such as Google Authenticator, Microsoft Authenticator,
@@ -84,9 +91,11 @@ export function AuthenticatorSetup({
             <Button type="submit" disabled={isSubmitting}>
               {isSubmitting ? 'Checking…' : 'Turn on'}
             </Button>
-            <Button variant="outline-secondary" onClick={onCancel} disabled={isSubmitting}>
-              Cancel
-            </Button>
+            {onCancel ? (
+              <Button variant="outline-secondary" onClick={onCancel} disabled={isSubmitting}>
+                Cancel
+              </Button>
+            ) : null}
           </div>
         </Form>
       </div>

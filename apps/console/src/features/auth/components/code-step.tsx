@@ -12,6 +12,7 @@ import { useResendCode, useSubmitCode } from '../api/interaction.ts';
 import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
+import { TrustBrowserCheck } from './trust-browser-check.tsx';
 import { useCountdown } from './use-countdown.ts';
 
 const signInCodeBodyResolver = lazyZodResolver(
@@ -29,6 +30,7 @@ export function CodeStep({
   resendAvailableAt,
   codeSent,
   otherWays = [],
+  canTrustBrowser = false,
   onUseAnotherAccount,
 }: {
   uid: string;
@@ -37,6 +39,8 @@ export function CodeStep({
   codeSent: boolean;
   /** For an account with an authenticator app: the other factors it may use instead. */
   otherWays?: SecondFactor[];
+  /** "Trust this browser for 30 days", when the organisation allows it. */
+  canTrustBrowser?: boolean;
   onUseAnotherAccount: () => void;
 }) {
   const submit = useSubmitCode(uid);
@@ -46,7 +50,7 @@ export function CodeStep({
   const [resent, setResent] = useState(false);
   const { register, handleSubmit, setError, formState } = useForm<SignInCodeBody>({
     resolver: signInCodeBodyResolver,
-    defaultValues: { code: '' },
+    defaultValues: { code: '', trustBrowser: false },
   });
   const { errors, isSubmitting, isSubmitSuccessful } = formState;
 
@@ -94,6 +98,7 @@ export function CodeStep({
         registration={register('code')}
         error={errors.code?.message}
       />
+      {canTrustBrowser ? <TrustBrowserCheck registration={register('trustBrowser')} /> : null}
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
         <Button
           variant="link"

@@ -10,6 +10,7 @@ import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useSubmitSecondFactor } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
+import { TrustBrowserCheck } from './trust-browser-check.tsx';
 
 const totpResolver = lazyZodResolver(
   async () => (await import('@atrium/contracts/authenticator')).signInTotpBody,
@@ -27,19 +28,21 @@ export function SecondFactorStep({
   step,
   email,
   otherWays,
+  canTrustBrowser = false,
   onUseAnotherAccount,
 }: {
   uid: string;
   step: 'totp' | 'recovery';
   email: string;
   otherWays: SecondFactor[];
+  canTrustBrowser?: boolean;
   onUseAnotherAccount: () => void;
 }) {
   const submit = useSubmitSecondFactor(uid, step);
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({
+  const { register, handleSubmit, setError, formState } = useForm<{ code: string; trustBrowser?: boolean }>({
     resolver: step === 'totp' ? totpResolver : recoveryResolver,
-    defaultValues: { code: '' },
+    defaultValues: { code: '', trustBrowser: false },
   });
   const { errors, isSubmitting, isSubmitSuccessful } = formState;
 
@@ -92,6 +95,7 @@ export function SecondFactorStep({
           <Form.Control.Feedback type="invalid">{errors.code?.message}</Form.Control.Feedback>
         </Form.Group>
       )}
+      {canTrustBrowser ? <TrustBrowserCheck registration={register('trustBrowser')} /> : null}
       <div className="d-flex mb-4 small">
         <Button variant="link" size="sm" className="p-0 ms-auto" onClick={onUseAnotherAccount}>
           Use another account

@@ -1,0 +1,180 @@
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { totpCode } from './support/totp.ts';
+
+// Issue 17 items 5 and 6: the organisation's sign-in policy with forced enrolment at /login, an
+// admin's reset of a user's factors, and "Trust this browser for 30 days".
+const PASSWORD = 'correct horse battery staple';
+const shots = path.resolve(import.meta.dirname, '../../../screenshots/sign-in-policy');
+/** Every cookie but the browser's device cookie: a sign-out that keeps the browser known. */
+const ALL_BUT_DEVICE = /^(?!atrium_device$)/;
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** /login up to the step after the password. */
+async function enterPassword(page: Page, email: string) {
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/login\?uid=/);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+test('an admin requires an authenticator app; a member sets one up right after the password and code', async ({
+  page,
+  atrium,
+  signInAs,
+}) => {
+  const passwordHash = await hashPassword(PASSWORD);
+  const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
+  const member = await createUser(atrium.db, org.id, { passwordHash });
+  await signInAs(org.admin);
+  await page.goto('/organization');
+  const policy = page.getByRole('region', { name: 'Sign-in policy' });
+  await expect(policy.getByLabel('Nobody (each user chooses)')).toBeChecked();
+  await policy.getByLabel('Everyone').check();
+  await policy.getByRole('button', { name: 'Save sign-in policy' }).click();
+  await expect(policy.getByText('Saved.')).toBeVisible();
+  await page.reload();
+  await expect(policy.getByLabel('Everyone')).toBeChecked();
+
+  await page.context().clearCookies();
+  const after = atrium.mailbox.count;
+  await enterPassword(page, member.email);
+  await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(member.email, { after }));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
+  await expect(page).toHaveURL(/\/login\?uid=/);
+  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+  await page.getByLabel('Code shown by the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const once = page.getByTestId('recovery-codes-once');
+  await expect(once.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+  await once.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto('/profile');
+  await expect(page.getByText('Authenticator app is on')).toBeVisible();
+});
+
+test('a browser trusted at sign-in asks only for the password, until removed on /profile', async ({
+  page,
+  atrium,
+}) => {
+  const passwordHash = await hashPassword(PASSWORD);
+  const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
+  const user = await createUser(atrium.db, org.id, { passwordHash });
+  let after = atrium.mailbox.count;
+  await enterPassword(page, user.email);
+  await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(user.email, { after }));
+  await page.getByLabel('Trust this browser for 30 days').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+
+  // Signed out, the same browser: the password is enough.
+  await page.context().clearCookies({ name: ALL_BUT_DEVICE });
+  after = atrium.mailbox.count;
+  await enterPassword(page, user.email);
+  await expect(page).not.toHaveURL(/\/login/);
+  expect(atrium.mailbox.messages.slice(after).some((m) => /sign-in code/.test(m.subject))).toBe(false);
+
+  await page.goto('/profile');
+  const section = page.getByRole('region', { name: 'Trusted browsers' });
+  await expect(section.getByText('This browser')).toBeVisible();
+  await section.getByRole('button', { name: /^Remove trusted browser/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await expect(section.getByText('No trusted browsers.')).toBeVisible();
+
+  await page.context().clearCookies({ name: ALL_BUT_DEVICE });
+  await enterPassword(page, user.email);
+  await expect(page.getByLabel('Sign-in code')).toBeVisible();
+});
+
+test('an admin resets a user’s sign-in factors from the user’s page', async ({ page, atrium, signInAs }) => {
+  const org = await createOrganizationWithAdmin(atrium.db);
+  const user = await createUser(atrium.db, org.id, { firstName: 'Rita', lastName: 'Reset' });
+  await signInAs(org.admin);
+  const after = atrium.mailbox.count;
+  await page.goto(`/users/${user.id}`);
+  await page.getByRole('button', { name: 'Reset sign-in factors' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset sign-in factors' }).click();
+  await expect(page.getByText('The sign-in factors were reset.')).toBeVisible();
+  const mail = await atrium.mailbox.waitFor(user.email, { after });
+  expect(mail.subject).toBe('An administrator reset how you sign in to Atrium');
+});
+
+for (const width of [375, 768, 1000, 1280] as const) {
+  test(`screenshots and axe at ${width} px: sign-in policy, trusted browsers, the trust box and forced enrolment`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const shot = async (name: string, element?: Locator) => {
+      const file = path.join(shots, `${width}-${name}.png`);
+      await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
+      expect(await seriousViolations(page), name).toEqual([]);
+    };
+    const passwordHash = await hashPassword(PASSWORD);
+    const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
+    const user = await createUser(atrium.db, org.id, { passwordHash });
+    await signInAs(org.admin);
+    await page.goto('/organization');
+    const policy = page.getByRole('region', { name: 'Sign-in policy' });
+    await expect(policy.getByLabel('Nobody (each user chooses)')).toBeChecked();
+    await shot('organization-policy', policy);
+    await page.goto(`/users/${user.id}`);
+    const factors = page.locator('.card', { has: page.getByRole('heading', { name: 'Sign-in factors' }) });
+    await expect(factors.getByRole('button', { name: 'Reset sign-in factors' })).toBeVisible();
+    await shot('user-factors', factors);
+
+    // The trust box on the code step, then the section on /profile.
+    await page.context().clearCookies();
+    const after = atrium.mailbox.count;
+    await enterPassword(page, user.email);
+    await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(user.email, { after }));
+    await page.getByLabel('Trust this browser for 30 days').check();
+    await shot('login-trust-browser');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto('/profile');
+    const trusted = page.getByRole('region', { name: 'Trusted browsers' });
+    await expect(trusted.getByText('This browser')).toBeVisible();
+    await shot('profile-trusted-browsers', trusted);
+
+    // Forced enrolment, once the policy requires an app of everyone.
+    await atrium.db
+      .insertInto('sign_in_policies')
+      .values({ organization_id: org.id, strong_factor_required: 'everyone' })
+      .execute();
+    await page.context().clearCookies({ name: ALL_BUT_DEVICE });
+    await enterPassword(page, user.email);
+    await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
+    await expect(page.getByTestId('totp-secret')).toBeVisible();
+    await shot('login-enrolment');
+    const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+    await page.getByLabel('Code shown by the app').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(page.getByTestId('recovery-codes-once')).toBeVisible();
+    await shot('login-enrolment-codes');
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
+
+    // The factor choice of a later sign-in from another browser, with the trust box.
+    await page.context().clearCookies();
+    await enterPassword(page, user.email);
+    await expect(page.getByLabel('Authenticator code')).toBeVisible();
+    await expect(page.getByLabel('Trust this browser for 30 days')).toBeVisible();
+    await page.getByRole('button', { name: 'Use another way' }).click();
+    await expect(page.getByRole('button', { name: 'Use a recovery code' })).toBeVisible();
+    await page.mouse.move(0, 0);
+    await shot('login-other-ways');
+  });
+}

@@ -1,0 +1,40 @@
+import type { SecondFactor } from '@atrium/contracts/authenticator';
+import type { DbOrTrx } from '../../db/database.ts';
+import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
+import { otherWaysThan } from './second-factor.service.ts';
+import { findPolicyOfUser } from './sign-in-policy.repository.ts';
+
+/**
+ * What the second-factor step offers a sign-in, by the app's request and the organisation's
+ * policy: the other ways (the e-mailed code only when neither asks for more), and whether
+ * "Trust this browser for 30 days" is shown.
+ */
+export async function offersFor(
+  db: DbOrTrx,
+  account: { userId: string } | { email: string },
+  factor: SecondFactor,
+  params: Record<string, unknown>,
+): Promise<{ otherWays: SecondFactor[]; canTrustBrowser: boolean }> {
+  const userId = 'userId' in account ? account.userId : await userIdOf(db, account.email);
+  const policy = userId ? await findPolicyOfUser(db, userId) : undefined;
+  const emailRefused = requestsStrongSignIn(params) || policy?.emailCodeAllowed === false;
+  return {
+    otherWays: otherWaysThan(factor, emailRefused),
+    canTrustBrowser: policy?.trustedBrowsersAllowed ?? false,
+  };
+}
+
+/** Whether the e-mailed code may be chosen as this account's second factor. */
+export async function emailCodeRefused(
+  db: DbOrTrx,
+  userId: string | undefined,
+  params: Record<string, unknown>,
+): Promise<boolean> {
+  if (requestsStrongSignIn(params)) return true;
+  return userId ? !(await findPolicyOfUser(db, userId)).emailCodeAllowed : false;
+}
+
+async function userIdOf(db: DbOrTrx, email: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  return row?.id;
+}
