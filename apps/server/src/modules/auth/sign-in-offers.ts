@@ -2,7 +2,7 @@ import type { SecondFactor } from '@atrium/contracts/authenticator';
 import type { DbOrTrx } from '../../db/database.ts';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { otherWaysThan } from './second-factor.service.ts';
-import { findPolicyOfUser } from './sign-in-policy.repository.ts';
+import { findPolicyOfAddress, findPolicyOfUser } from './sign-in-policy.repository.ts';
 
 /**
  * What the second-factor step offers a sign-in, by the app's request and the organisation's
@@ -15,8 +15,10 @@ export async function offersFor(
   factor: SecondFactor,
   params: Record<string, unknown>,
 ): Promise<{ otherWays: SecondFactor[]; canTrustBrowser: boolean }> {
-  const userId = 'userId' in account ? account.userId : await userIdOf(db, account.email);
-  const policy = userId ? await findPolicyOfUser(db, userId) : undefined;
+  const policy =
+    'userId' in account
+      ? await findPolicyOfUser(db, account.userId)
+      : await findPolicyOfAddress(db, account.email);
   const emailRefused = requestsStrongSignIn(params) || policy?.emailCodeAllowed === false;
   return {
     otherWays: otherWaysThan(factor, emailRefused),
@@ -32,9 +34,4 @@ export async function emailCodeRefused(
 ): Promise<boolean> {
   if (requestsStrongSignIn(params)) return true;
   return userId ? !(await findPolicyOfUser(db, userId)).emailCodeAllowed : false;
-}
-
-async function userIdOf(db: DbOrTrx, email: string): Promise<string | undefined> {
-  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  return row?.id;
 }

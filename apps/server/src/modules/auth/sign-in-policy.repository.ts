@@ -36,24 +36,55 @@ export async function savePolicy(db: DbOrTrx, organizationId: string, policy: Si
     .execute();
 }
 
-/** The policy of the user's organisation, and whether the user is an admin of it. */
+/**
+ * The policy of the user's organisation, and whether the user is an admin of it, in one statement
+ * (it is asked on every sign-in step). By id, or by address while only that is known.
+ */
 export async function findPolicyOfUser(
   db: DbOrTrx,
-  userId: string,
+  user: string | { email: string },
 ): Promise<SignInPolicy & { organizationId: string; isAdmin: boolean }> {
-  const user = await db
+  const row = await findPolicyRow(db, user).executeTakeFirstOrThrow();
+  return toPolicyOfUser(row);
+}
+
+/** The same for an address that may belong to nobody (the account was deleted meanwhile). */
+export async function findPolicyOfAddress(
+  db: DbOrTrx,
+  email: string,
+): Promise<(SignInPolicy & { organizationId: string; isAdmin: boolean }) | undefined> {
+  const row = await findPolicyRow(db, { email }).executeTakeFirst();
+  return row && toPolicyOfUser(row);
+}
+
+function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
+  return db
     .selectFrom('users as u')
+    .leftJoin('sign_in_policies as p', 'p.organization_id', 'u.organization_id')
     .select([
       'u.organization_id',
       sql<boolean>`exists (
         select 1 from group_members gm join groups g on g.id = gm.group_id
         where gm.user_id = u.id and g.is_system)`.as('is_admin'),
+      'p.strong_factor_required',
+      'p.email_code_allowed',
+      'p.trusted_browsers_allowed',
     ])
-    .where('u.id', '=', userId)
-    .executeTakeFirstOrThrow();
+    .where(typeof user === 'string' ? 'u.id' : 'u.email', '=', typeof user === 'string' ? user : user.email);
+}
+
+function toPolicyOfUser(row: {
+  organization_id: string;
+  is_admin: boolean;
+  strong_factor_required: SignInPolicy['strongFactorRequired'] | null;
+  email_code_allowed: boolean | null;
+  trusted_browsers_allowed: boolean | null;
+}): SignInPolicy & { organizationId: string; isAdmin: boolean } {
   return {
-    ...(await findPolicy(db, user.organization_id)),
-    organizationId: user.organization_id,
-    isAdmin: user.is_admin,
+    strongFactorRequired: row.strong_factor_required ?? DEFAULT_POLICY.strongFactorRequired,
+    emailCodeAllowed: row.email_code_allowed ?? DEFAULT_POLICY.emailCodeAllowed,
+    trustedBrowsersAllowed: row.trusted_browsers_allowed ?? DEFAULT_POLICY.trustedBrowsersAllowed,
+    organizationId: row.organization_id,
+    isAdmin: row.is_admin,
   };
 }
