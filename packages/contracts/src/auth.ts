@@ -34,9 +34,9 @@ export const interactionState = z.discriminatedUnion('stage', [
     /** The other factors "Use another way" offers; only after the password was right. */
     otherWays: z.array(secondFactor).optional(),
   }),
-  /** After the password, for users with an authenticator app: its code, or a recovery code. */
+  /** After the password, for users with a passkey or an authenticator app, or a recovery code. */
   z.object({
-    stage: z.enum(['totp', 'recovery']),
+    stage: z.enum(['passkey', 'totp', 'recovery']),
     clientName: z.string(),
     email: z.string(),
     otherWays: z.array(secondFactor),

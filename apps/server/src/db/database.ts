@@ -10,6 +10,7 @@ import type {
   RecoveryCodesTable,
   SignInProgressTable,
 } from './sign-in-factor-tables.ts';
+import type { PasskeysTable, WebauthnChallengesTable } from './passkey-tables.ts';
 
 /** A column the database fills in on insert. */
 export type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -411,6 +412,8 @@ export interface Database {
   authenticator_apps: AuthenticatorAppsTable;
   recovery_codes: RecoveryCodesTable;
   sign_in_progress: SignInProgressTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   mailbox_usage: MailboxUsageTable;
   mail_server_contacts: MailServerContactsTable;
 }

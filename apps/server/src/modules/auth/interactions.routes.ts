@@ -12,7 +12,6 @@ import {
 } from '@atrium/contracts/auth';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
-import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { findLatestCode } from './email-codes.ts';
 import { deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
 import {
@@ -26,6 +25,7 @@ import { readTransaction } from './sso-transaction.ts';
 import { interactionHelpers } from './interaction-helpers.ts';
 import { otherWaysThan } from './second-factor.service.ts';
 import { findSecondFactor } from './sign-in-progress.ts';
+import { strongestOf, strongFactorsOf } from './strong-factors.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
@@ -57,9 +57,9 @@ export const interactionsRoutes =
       if (!ticket || interaction.prompt.name !== 'login') return undefined;
       const userId = await consumeSignInTicket(db, ticket);
       if (!userId) return undefined;
-      // A ticket stands in for password and e-mail; an account with an authenticator app still
-      // signs in at /login with its code, or the app would be skipped (after a reset by link).
-      if (await findConfirmedAuthenticatorOfUser(db, userId)) return undefined;
+      // A ticket stands in for password and e-mail; an account with a passkey or an authenticator
+      // app still signs in at /login with it, or it would be skipped (after a reset by link).
+      if (strongestOf(await strongFactorsOf(db, userId))) return undefined;
       const device = deviceTokenOf(request);
       await rememberDevice(db, userId, device);
       keepDeviceCookie(reply, deps.config, device);
@@ -134,7 +134,11 @@ export const interactionsRoutes =
             stage: progress.factor,
             clientName: name,
             email: progress.identifier,
-            otherWays: otherWaysThan(progress.factor, strongRequired),
+            otherWays: otherWaysThan(
+              progress.factor,
+              strongRequired,
+              await strongFactorsOf(db, progress.userId),
+            ),
           };
         }
         const latest = await findLatestCode(db, { purpose: 'sign-in', context: interaction.uid });
@@ -145,7 +149,11 @@ export const interactionsRoutes =
           email: latest.identifier,
           resendAvailableAt: latest.resendAvailableAt.toISOString(),
           codeSent: latest.mailSent,
-          ...(progress ? { otherWays: otherWaysThan('email', strongRequired) } : {}),
+          ...(progress
+            ? {
+                otherWays: otherWaysThan('email', strongRequired, await strongFactorsOf(db, progress.userId)),
+              }
+            : {}),
         };
       },
     );
@@ -173,9 +181,9 @@ export const interactionsRoutes =
           ip: request.ip,
         });
         const name = await clientName(interaction.params.client_id);
-        if (sent.factor === 'totp') {
-          const otherWays = otherWaysThan('totp', requestsStrongSignIn(interaction.params));
-          return { stage: 'totp', clientName: name, email: sent.email, otherWays };
+        if (sent.factor !== 'email') {
+          const otherWays = otherWaysThan(sent.factor, requestsStrongSignIn(interaction.params), sent.has);
+          return { stage: sent.factor, clientName: name, email: sent.email, otherWays };
         }
         return {
           stage: 'code',

@@ -14,6 +14,7 @@ import {
   otherWaysThan,
 } from './second-factor.service.ts';
 import type { SignInDeps } from './sign-in.service.ts';
+import { strongFactorsOf } from './strong-factors.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
@@ -91,7 +92,8 @@ export const secondFactorRoutes =
         schema: {
           operationId: 'chooseSignInFactor',
           tags,
-          summary: '“Use another way”: the authenticator app, a recovery code, or a code by e-mail',
+          summary:
+            '“Use another way”: a passkey, the authenticator app, a recovery code, or a code by e-mail',
           params,
           body: chooseFactorBody,
           response: { 200: interactionState },
@@ -106,7 +108,8 @@ export const secondFactorRoutes =
           strongRequired,
         });
         const name = await clientName(interaction.params.client_id);
-        const otherWays = otherWaysThan(progress.factor, strongRequired);
+        const has = await strongFactorsOf(deps.db, progress.userId);
+        const otherWays = otherWaysThan(progress.factor, strongRequired, has);
         if (progress.factor !== 'email') {
           return { stage: progress.factor, clientName: name, email: progress.identifier, otherWays };
         }
