@@ -21,8 +21,11 @@ export type PasskeyItem = z.infer<typeof passkeyItem>;
 
 export const passkeysResponse = z.object({
   passkeys: z.array(passkeyItem),
-  /** Recovery codes left when the user has no authenticator app (its section shows them otherwise). */
-  recoveryCodesLeft: z.number(),
+  /**
+   * Recovery codes left for a user with passkeys and no authenticator app; null otherwise (the
+   * app's section shows them, or there are none).
+   */
+  recoveryCodesLeft: z.number().nullable(),
 });
 export type PasskeysResponse = z.infer<typeof passkeysResponse>;
 

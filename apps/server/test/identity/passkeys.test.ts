@@ -143,6 +143,23 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(notice.text).toContain('A passkey was added');
   });
 
+  it('keeps the recovery codes while a strong factor remains, and makes new ones for a passkey alone', async () => {
+    const { session } = await newMember();
+    await enrolAuthenticator(server, session);
+    const added = await register(session, new SoftPasskey({ rpID, origin }));
+    // The app brought the codes already: the passkey brings none.
+    expect(added.json()).toEqual({ recoveryCodes: null });
+    expect((await call(session, 'GET', '/api/profile/passkeys')).json().recoveryCodesLeft).toBeNull();
+    const removed = await call(session, 'POST', '/api/profile/authenticator/remove', {
+      currentPassword: PASSWORD,
+    });
+    expect(removed.statusCode).toBe(204);
+    expect((await call(session, 'GET', '/api/profile/passkeys')).json().recoveryCodesLeft).toBe(10);
+    const renewed = await call(session, 'POST', '/api/profile/recovery-codes', { currentPassword: PASSWORD });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(renewed.json().recoveryCodes).toHaveLength(10);
+  });
+
   it('refuses a registration challenge used twice, from another session, or from another origin', async () => {
     const { session } = await newMember();
     const started = await call(session, 'POST', '/api/profile/passkeys/options', {
@@ -301,7 +318,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(removed.statusCode).toBe(204);
     expect((await call(session, 'GET', '/api/profile/passkeys')).json()).toEqual({
       passkeys: [],
-      recoveryCodesLeft: 0,
+      recoveryCodesLeft: null,
     });
 
     const later = new TestBrowser(origin);

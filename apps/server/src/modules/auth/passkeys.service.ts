@@ -43,7 +43,7 @@ export async function ownPasskeys(deps: AuthenticatorDeps, owner: Actor): Promis
       lastUsedAt: row.last_used_at?.toISOString() ?? null,
       synced: row.backup_eligible,
     })),
-    recoveryCodesLeft: has.passkey && !has.totp ? await countUnusedRecoveryCodes(deps.db, owner) : 0,
+    recoveryCodesLeft: has.passkey && !has.totp ? await countUnusedRecoveryCodes(deps.db, owner) : null,
   };
 }
 

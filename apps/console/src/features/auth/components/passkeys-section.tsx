@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -5,7 +6,8 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ApiError } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format-time.ts';
-import { usePasskeys, useRemovePasskey } from '../api/passkeys.ts';
+import { useRegenerateRecoveryCodes } from '../api/authenticator.ts';
+import { passkeysQuery, usePasskeys, useRemovePasskey } from '../api/passkeys.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { PasskeyAddForm } from './passkey-add-form.tsx';
 import { PasswordConfirmForm } from './password-confirm-form.tsx';
@@ -22,6 +24,9 @@ export function PasskeysSection({ email }: { email: string }) {
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  const [regenerating, setRegenerating] = useState(false);
+  const regenerate = useRegenerateRecoveryCodes();
+  const client = useQueryClient();
 
   if (codes) return <RecoveryCodesOnce email={email} codes={codes} onDone={() => setCodes(null)} />;
   if (list.isPending) {
@@ -86,12 +91,32 @@ export function PasskeysSection({ email }: { email: string }) {
           ))}
         </ul>
       ) : null}
-      {recoveryCodesLeft > 0 ? (
-        <p className="small text-body-secondary">
-          {recoveryCodesLeft} recovery code{recoveryCodesLeft === 1 ? '' : 's'} left
-        </p>
+      {recoveryCodesLeft !== null && !adding ? (
+        regenerating ? (
+          <PasswordConfirmForm
+            id="passkeys-recovery-codes-password"
+            intro="Ten new codes replace the ones you have; the old ones stop working."
+            submitLabel="Make new codes"
+            pendingLabel="Making codes…"
+            onSubmit={async (body) => {
+              const { recoveryCodes } = await regenerate.mutateAsync(body);
+              setRegenerating(false);
+              setCodes(recoveryCodes);
+              // The count here is this section's own.
+              void client.invalidateQueries({ queryKey: passkeysQuery.queryKey });
+            }}
+            onCancel={() => setRegenerating(false)}
+          />
+        ) : (
+          <div className="d-flex flex-wrap align-items-center gap-2 mb-3 small text-body-secondary">
+            {recoveryCodesLeft} recovery code{recoveryCodesLeft === 1 ? '' : 's'} left
+            <Button variant="outline-primary" size="sm" onClick={() => setRegenerating(true)}>
+              New recovery codes
+            </Button>
+          </div>
+        )
       ) : null}
-      {adding ? (
+      {regenerating ? null : adding ? (
         <PasskeyAddForm
           onAdded={(recoveryCodes) => {
             setAdding(false);
