@@ -293,6 +293,40 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(cloned.status).toBe(400);
   });
 
+  it('meets the account’s throttling: a failed passkey counts, and a locked account is refused', async () => {
+    const { user, session } = await newMember();
+    const passkey = new SoftPasskey({ rpID, origin });
+    await register(session, passkey);
+    const browser = new TestBrowser(origin);
+    const { uid } = await authorize(browser);
+    const before = await server.db
+      .selectFrom('sign_in_failures')
+      .select('ip')
+      .where('identifier', '=', user.email)
+      .execute();
+    const wrong = await post(browser, uid, 'passkey', {
+      response: passkey.authenticate(await signInOptions(browser, uid), { userVerified: false }),
+    });
+    expect(wrong.status).toBe(400);
+    const after = await server.db
+      .selectFrom('sign_in_failures')
+      .select('ip')
+      .where('identifier', '=', user.email)
+      .execute();
+    expect(after).toHaveLength(before.length + 1);
+
+    // A hundred failures from this address lock the account here, for a passkey too.
+    await server.db
+      .insertInto('sign_in_failures')
+      .values(Array.from({ length: 100 }, () => ({ identifier: user.email, ip: after[0]!.ip })))
+      .execute();
+    const locked = await post(browser, uid, 'passkey', {
+      response: passkey.authenticate(await signInOptions(browser, uid)),
+    });
+    expect(locked.status).toBe(429);
+    expect(JSON.parse(locked.body).error.code).toBe('sign_in_locked');
+  });
+
   it('refuses a removed passkey and one of a suspended account; removing asks for the password', async () => {
     const { user, session } = await newMember();
     const passkey = new SoftPasskey({ rpID, origin });
