@@ -46,6 +46,8 @@ export async function openBareDatabase(): Promise<BareDatabase> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.href, max: 10 });
+  // Dropping the database WITH (FORCE) ends connections the pool is still closing; that is expected.
+  pool.on('error', () => undefined);
   await pool.query(SCHEMA);
   return {
     kind: 'PostgreSQL',

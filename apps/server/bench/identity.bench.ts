@@ -5,7 +5,8 @@
 //  - the floors they are held against: argon2id verifications per second on one core, and the same
 //    code-and-token flow and refresh grants on a bare oidc-provider, with its in-memory adapter and
 //    with the simplest adapter on the same database as Atrium (bare-sql-adapter.ts).
-// Seconds per figure: BENCH_IDENTITY_SECONDS (default 5); concurrent flows: BENCH_IDENTITY_CONCURRENCY (4).
+// Seconds per figure: BENCH_IDENTITY_SECONDS (default 5); concurrent flows: BENCH_IDENTITY_CONCURRENCY (4);
+// BENCH_IDENTITY_ATRIUM_ONLY=1 measures Atrium alone (to profile it).
 // Measures only; never fails on a figure.
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -317,6 +318,17 @@ async function benchBareProvider(adapter?: new (name: string) => Adapter) {
 
 const f = (n: number) => n.toFixed(1).padStart(8);
 const ratio = (n: number, floor: number) => (n / floor).toFixed(3);
+const steps = () =>
+  [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
+if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
+  // For a profile of Atrium alone (node --cpu-prof): no floors.
+  const atrium = await benchAtrium();
+  console.log(
+    `Atrium on ${atrium.database}: ${f(atrium.signIns)} sign-ins/s, ${f(atrium.refreshes)} refresh grants/s`,
+  );
+  console.log(`Atrium sign-in, mean time per step: ${steps()}`);
+  process.exit(0);
+}
 const argon2 = await benchArgon2();
 const bare = await benchBareProvider();
 const bareDb = await openBareDatabase();
@@ -336,5 +348,4 @@ console.log(
 console.log(
   `Atrium refresh grants/s                      ${f(atrium.refreshes)}   = ${ratio(atrium.refreshes, bare.refreshes)} × bare refresh, ${ratio(atrium.refreshes, bareSql.refreshes)} × bare refresh on ${bareDb.kind}`,
 );
-const steps = [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
-console.log(`Atrium sign-in, mean time per step: ${steps}`);
+console.log(`Atrium sign-in, mean time per step: ${steps()}`);

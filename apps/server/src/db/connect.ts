@@ -1,9 +1,11 @@
+import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigError, type Config } from '../config.ts';
+import { CHANGES_CHANNEL, rememberListenSource } from './change-feed.ts';
 import { secureDataDirectory, tightenPermissions } from './data-dir.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import type { Database, Db } from './database.ts';
@@ -48,7 +50,13 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
     const report =
       target.onConnectionError ??
       ((error: Error) => console.error(`Database connection lost: ${error.message}`));
+    // Each pooled connection listens for cache changes too: PostgreSQL tells a session of its own
+    // NOTIFY before its COMMIT returns, so this process's writes reach its caches at once
+    // (change-feed.ts), not a moment later through the listening connection.
+    const pooledNotifications = new EventEmitter();
     pool.on('connect', (client) => {
+      void client.query(`listen ${CHANGES_CHANNEL}`).catch(() => undefined);
+      client.on('notification', (message) => pooledNotifications.emit('change', message.payload));
       client.on('error', report);
       client.connection.on('errorMessage', (message: { severity?: string }) => {
         if (message.severity === 'FATAL' || message.severity === 'PANIC') ending.add(client);
@@ -62,12 +70,14 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
       const host = safeHost(target.databaseUrl);
       throw new ConfigError('DATABASE_URL', `cannot connect to ${host}: ${(error as Error).message}`);
     }
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: destroyingEndedClients(pool) }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: destroyingEndedClients(pool) }) });
+    rememberListenSource(db, { kind: 'pg', url: target.databaseUrl, pooledNotifications });
+    return db;
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (dir.startsWith('memory://')) {
     const pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
-    return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    return onPGlite(pglite);
   }
   mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
   lockDataDirectory(dir);
@@ -84,7 +94,13 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
   }
   // PGlite gives the files its initdb writes mode 0666 whatever the umask.
   tightenPermissions(dir);
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return onPGlite(pglite);
+}
+
+function onPGlite(pglite: PGlite): Db {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  rememberListenSource(db, { kind: 'pglite', pglite });
+  return db;
 }
 
 /**

@@ -2,16 +2,36 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import { cachedRows, type CachedRows } from '../db/cached-rows.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { openClientSecret } from './client-secrets.ts';
+import {
+  findTokenReadingAhead,
+  forgetReadAhead,
+  grantKey,
+  interactionKey,
+  keepReadAhead,
+  READS_AHEAD,
+  sessionKey,
+  takeReadAhead,
+} from './request-prefetch.ts';
 
 /**
  * oidc-provider's storage interface over Kysely: every model (sessions, grants, codes, tokens,
  * interactions…) is a row of `oidc_payloads`, so they survive restarts and are shared by every
  * server process. Clients are read from `oidc_clients`, owned by the console or an organisation.
  */
-export function createAdapterFactory(db: Db, config: Config): (name: string) => Adapter {
-  return (name: string) => (name === 'Client' ? new ClientAdapter(db, config) : new PayloadAdapter(db, name));
+export function createAdapterFactory(
+  db: Db,
+  config: Config,
+  changes?: ChangeFeed,
+): (name: string) => Adapter {
+  // Every token request reads its client; clients change rarely, and each change reaches every
+  // process's copy through the change feed (a trigger on oidc_clients).
+  const clients = changes ? cachedRows<AdapterPayload>(changes, 'oidc_clients') : undefined;
+  return (name: string) =>
+    name === 'Client' ? new ClientAdapter(db, config, clients) : new PayloadAdapter(db, name);
 }
 
 /**
@@ -38,6 +58,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    this.forgetReadAheadIfChanging(id);
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
     const row = {
       id: storedIdOf(id),
@@ -64,8 +85,25 @@ class PayloadAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (this.type === 'Grant') {
+      const ahead = takeReadAhead<AdapterPayload>(grantKey(id));
+      if (ahead) return ahead;
+    }
+    if (READS_AHEAD.has(this.type)) {
+      const found = await findTokenReadingAhead(this.db, this.type, storedIdOf(id));
+      if (!found) return undefined;
+      // `consumed` tells the provider a code or rotated refresh token was already used (replay).
+      const consumed = found.consumedAt ? { consumed: Math.floor(found.consumedAt.getTime() / 1000) } : {};
+      return { ...found.payload, ...consumed, jti: id };
+    }
+    if (this.type === 'Interaction') {
+      const ahead = takeReadAhead<AdapterPayload>(interactionKey(id));
+      if (ahead) return ahead;
+    }
     const payload = await this.findBy('id', storedIdOf(id));
-    return payload && { ...payload, jti: id };
+    const found = payload && { ...payload, jti: id };
+    if (found && this.type === 'Interaction') keepReadAhead(interactionKey(id), structuredClone(found));
+    return found;
   }
 
   /**
@@ -73,6 +111,10 @@ class PayloadAdapter implements Adapter {
    * it reads them and never saves them back, so the missing `jti` is not needed.
    */
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (this.type === 'Session') {
+      const ahead = takeReadAhead<AdapterPayload>(sessionKey(uid));
+      if (ahead) return Promise.resolve(ahead);
+    }
     return this.findBy('uid', uid);
   }
 
@@ -115,6 +157,12 @@ class PayloadAdapter implements Adapter {
       : (row.payload as AdapterPayload);
   }
 
+  /** Grants, sessions and interactions are read ahead (request-prefetch.ts); writing one drops them. */
+  private forgetReadAheadIfChanging(id?: string): void {
+    if (this.type === 'Grant' || this.type === 'Session') forgetReadAhead();
+    if (this.type === 'Interaction') forgetReadAhead(id === undefined ? undefined : interactionKey(id));
+  }
+
   async consume(id: string): Promise<void> {
     await this.db
       .updateTable('oidc_payloads')
@@ -125,6 +173,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    this.forgetReadAheadIfChanging(id);
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)
@@ -133,6 +182,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    this.forgetReadAheadIfChanging();
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)
@@ -145,13 +195,19 @@ class PayloadAdapter implements Adapter {
 class ClientAdapter implements Adapter {
   private readonly db: Db;
   private readonly config: Config;
+  private readonly cache: CachedRows<AdapterPayload> | undefined;
 
-  constructor(db: Db, config: Config) {
+  constructor(db: Db, config: Config, cache: CachedRows<AdapterPayload> | undefined) {
     this.db = db;
     this.config = config;
+    this.cache = cache;
   }
 
-  async find(id: string): Promise<AdapterPayload | undefined> {
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return this.cache ? this.cache.get(id, () => this.read(id)) : this.read(id);
+  }
+
+  private async read(id: string): Promise<AdapterPayload | undefined> {
     const row = await this.db
       .selectFrom('oidc_clients')
       .select(['client_id', 'metadata', 'client_secret_enc'])

@@ -15,7 +15,16 @@ export async function checkClientAccess(
   const row = await db
     .selectFrom('oidc_clients as c')
     .leftJoin('users as u', (join) => join.on('u.id', '=', userId).on('u.status', '=', 'active'))
-    .select(['c.organization_id', 'c.metadata', 'u.organization_id as user_organization_id'])
+    // Whether the client is an installed app, read in the same statement.
+    .leftJoin('apps as a', (join) =>
+      join.onRef('a.organization_id', '=', 'c.organization_id').onRef('a.client_id', '=', 'c.client_id'),
+    )
+    .select([
+      'c.organization_id',
+      'c.metadata',
+      'u.organization_id as user_organization_id',
+      'a.id as app_id',
+    ])
     .where('c.client_id', '=', clientId)
     .executeTakeFirst();
   const appName = String((row?.metadata as { client_name?: unknown } | undefined)?.client_name ?? 'this app');
@@ -25,7 +34,12 @@ export async function checkClientAccess(
   }
   // An organisation's client is an installed app: open to everyone, or to members of its groups.
   if (row.organization_id !== null) {
-    const mayOpen = await userMayOpenClient(db, { userId, organizationId: row.organization_id, clientId });
+    const mayOpen = await userMayOpenClient(db, {
+      userId,
+      organizationId: row.organization_id,
+      clientId,
+      installed: row.app_id !== null,
+    });
     if (!mayOpen) return { allowed: false, appName };
   }
   return { allowed: true };

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type Provider from 'oidc-provider';
 import { findUnstorableText } from '@atrium/contracts/text';
 import { errorPage } from './pages.ts';
+import { withReadAhead } from './request-prefetch.ts';
 
 /** The provider's own limit on a form body (oidc-provider's selective_body.js). */
 const FORM_LIMIT = 56 * 1024;
@@ -52,7 +53,7 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       raw.headers['x-forwarded-for'] = request.ip;
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice('/oidc'.length) || '/';
-      await callback(form ? replaying(raw, form) : raw, reply.raw);
+      await withReadAhead(() => callback(form ? replaying(raw, form) : raw, reply.raw));
     };
     // Per-address ceilings well above a browser's: an app's back end calls the token endpoint
     // (code exchanges, refreshes) for all its users from one address, and authenticates to do so.

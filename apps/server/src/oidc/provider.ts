@@ -1,5 +1,6 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { deriveKey } from '../lib/crypto.ts';
 import { crossSiteCookieRules } from '../modules/auth/session-cookie.ts';
@@ -28,10 +29,10 @@ const SESSION_TTL_SECONDS = 24 * 60 * 60;
  * for every client (but apps whose template says otherwise, pkce-policy.ts), rotated refresh tokens (a replayed one revokes its grant), RP-initiated
  * logout, and no implicit or password grant. Sign-in happens in the console's /login page.
  */
-export async function createProvider(db: Db, config: Config): Promise<Provider> {
+export async function createProvider(db: Db, config: Config, changes?: ChangeFeed): Promise<Provider> {
   const keys = await loadSigningKeys(db, config);
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db, config),
+    adapter: createAdapterFactory(db, config, changes),
     jwks: { keys },
     cookies: {
       keys: [deriveKey(config.secret, 'oidc-cookies').toString('base64url')],
@@ -41,8 +42,12 @@ export async function createProvider(db: Db, config: Config): Promise<Provider> 
       short: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
     },
     findAccount: (_ctx, sub) => findAccountClaims(db, sub),
-    extraTokenClaims: (_ctx, token) =>
-      extraAccessTokenClaims(db, token as { kind: string; accountId?: string; scope?: string }),
+    extraTokenClaims: (ctx, token) =>
+      extraAccessTokenClaims(
+        db,
+        token as { kind: string; accountId?: string; scope?: string },
+        (ctx as typeof ctx | undefined)?.oidc?.account,
+      ),
     // The interaction's cookie is scoped to this API path; a browser nobody is signed in on is
     // sent straight to /login?uid=… instead (straight-to-login.ts).
     interactions: {

@@ -8,9 +8,14 @@ import type { Db } from '../db/database.ts';
 export async function extraAccessTokenClaims(
   db: Db,
   token: { kind: string; accountId?: string; scope?: string },
+  account?: { accountId: string; email?: unknown },
 ): Promise<Record<string, string> | undefined> {
   if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
   if (!token.scope?.split(' ').includes('email')) return undefined;
+  // The account the provider loaded for this very request (account.ts) has the address.
+  if (account?.accountId === token.accountId && typeof account.email === 'string') {
+    return { email: account.email };
+  }
   const user = await db
     .selectFrom('users')
     .select('email')

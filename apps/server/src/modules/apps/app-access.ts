@@ -11,15 +11,28 @@ import { selectAppsForUser } from './apps.repository.ts';
  */
 export async function userMayOpenClient(
   db: DbOrTrx,
-  { userId, organizationId, clientId }: { userId: string; organizationId: string; clientId: string },
+  {
+    userId,
+    organizationId,
+    clientId,
+    installed,
+  }: {
+    userId: string;
+    organizationId: string;
+    clientId: string;
+    /** Whether an app row holds this client, when the caller has read it already. */
+    installed?: boolean;
+  },
 ): Promise<boolean> {
-  const installed = await db
-    .selectFrom('apps')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  if (!installed) return true;
+  const isApp =
+    installed ??
+    !!(await db
+      .selectFrom('apps')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('client_id', '=', clientId)
+      .executeTakeFirst());
+  if (!isApp) return true;
   const apps = await selectAppsForUser(db, organizationId, userId, { onlyClientId: clientId });
   return apps.length > 0;
 }

@@ -6,7 +6,9 @@ import { sendBackchannelLogoutsThroughQueue } from '../../oidc/backchannel-logou
 import { ensureConsoleClient } from '../../oidc/console-client.ts';
 import { endConsoleSessionsWithSsoSession } from '../../oidc/logout-ends-console.ts';
 import { mountProvider } from '../../oidc/mount.ts';
+import { openChangeFeed } from '../../db/change-feed.ts';
 import { createProvider } from '../../oidc/provider.ts';
+import { withReadAhead } from '../../oidc/request-prefetch.ts';
 import { authenticatorRoutes } from './authenticator.routes.ts';
 import { schedulePurge } from './identity-cleanup.ts';
 import { interactionsRoutes } from './interactions.routes.ts';
@@ -34,7 +36,18 @@ export async function registerIdentity(
       'PUBLIC_URL has no registrable domain: session cookies are host-only, not shared with sibling hosts',
     );
   }
-  const provider = await createProvider(db, config);
+  // Changes to cached rows (OIDC clients), from this process and every other one on the database.
+  const changes = await openChangeFeed(db, {
+    onError: (error) =>
+      app.log.warn({ err: error }, 'database change feed lost; caches off until it is back'),
+  });
+  app.addHook('onClose', () => changes.close());
+  const provider = await createProvider(db, config, changes);
+  // A sign-in step reads its interaction, then finishes it, which reads it again: once is enough.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.startsWith('/api/interactions/')) withReadAhead(done);
+    else done();
+  });
   sendBackchannelLogoutsThroughQueue(provider, db, app.jobs);
   endConsoleSessionsWithSsoSession(provider, db);
   // Sign-out, ending a session, suspending, deleting, group and app changes queue logout tokens

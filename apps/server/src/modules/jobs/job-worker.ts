@@ -68,6 +68,8 @@ export class JobWorker {
   private started = false;
   private ticking: Promise<void> | undefined;
   private again = false;
+  /** The last claim filled every free slot (or found none free): more may be due once one frees. */
+  private backlog = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private houseTimer: NodeJS.Timeout | undefined;
   private readonly db: Db;
@@ -182,12 +184,14 @@ export class JobWorker {
 
   private async claimBatch(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) this.backlog = true;
     if (free <= 0 || this.handlers.size === 0) return 0;
     const jobs = await claimJobs(this.db, {
       kinds: [...this.handlers.keys()],
       limit: free,
       lockSeconds: this.lockSecondsOf(undefined),
     });
+    this.backlog = jobs.length === free;
     for (const job of jobs) void this.execute(job);
     return jobs.length;
   }
@@ -200,8 +204,9 @@ export class JobWorker {
   private execute(job: Job): Promise<'done' | 'retry' | 'failed'> {
     const run = this.runHandler(job).finally(() => {
       this.inFlight.delete(job.id);
-      // A slot is free: more may be waiting.
-      this.wake();
+      // A slot is free: look again if the last look left jobs behind. (A job queued since then
+      // woke the worker itself, and the poll catches anything else.)
+      if (this.backlog) this.wake();
     });
     this.inFlight.set(job.id, run);
     return run;

@@ -1,0 +1,108 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'kysely';
+import type { AdapterPayload } from 'oidc-provider';
+import type { Db } from '../db/database.ts';
+
+/**
+ * What one provider request will ask for next, read ahead in the same statement: a token's
+ * grant, its session and its account are looked up one after another by the provider (a refresh
+ * grant would cost four round trips), so the token's lookup joins them and keeps them here for the
+ * rest of this request only. Each is handed out once; any write in the request drops them all.
+ */
+const scope = new AsyncLocalStorage<Map<string, unknown>>();
+
+/** Runs one provider or sign-in request with its own read-ahead (oidc/mount.ts, identity.plugin.ts). */
+export const withReadAhead = <T>(work: () => T): T => scope.run(new Map(), work);
+
+export function takeReadAhead<T>(key: string): T | undefined {
+  const store = scope.getStore();
+  const value = store?.get(key) as T | undefined;
+  if (value !== undefined) store!.delete(key);
+  return value;
+}
+
+/** Keeps what this request read for the next time it asks (a no-op outside a provider request). */
+export const keepReadAhead = (key: string, value: unknown) => void scope.getStore()?.set(key, value);
+
+/** A write in this request: what was read ahead may no longer be what the database holds. */
+export const forgetReadAhead = (key?: string) =>
+  key === undefined ? scope.getStore()?.clear() : scope.getStore()?.delete(key);
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  organization_id: string;
+}
+
+export const grantKey = (grantId: string) => `Grant:${grantId}`;
+export const sessionKey = (uid: string) => `Session:${uid}`;
+export const accountKey = (id: string) => `Account:${id}`;
+/** The sign-in endpoints read the interaction, then finish it (which reads it again). */
+export const interactionKey = (id: string) => `Interaction:${id}`;
+
+/** Models that carry a grant, a session and an account: worth reading ahead for. */
+export const READS_AHEAD = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken']);
+
+/**
+ * A token by its stored id with its grant, session and (active) account, in one statement. Outside
+ * a provider request there is nowhere to keep them, and only the token is read.
+ */
+export async function findTokenReadingAhead(
+  db: Db,
+  type: string,
+  storedId: string,
+): Promise<{ payload: AdapterPayload; consumedAt: Date | null } | undefined> {
+  const { rows } = await sql<{
+    payload: AdapterPayload;
+    consumed_at: Date | null;
+    grant_payload: AdapterPayload | null;
+    session_payload: AdapterPayload | null;
+    user_id: string | null;
+    email: string;
+    first_name: string;
+    last_name: string;
+    organization_id: string;
+  }>`
+    select p.payload, p.consumed_at, g.payload as grant_payload, s.payload as session_payload,
+      u.id as user_id, u.email, u.first_name, u.last_name, u.organization_id
+    from oidc_payloads p
+    left join oidc_payloads g on g.type = 'Grant' and p.grant_id is not null
+      and g.id = encode(sha256(convert_to(p.grant_id, 'UTF8')), 'hex')
+      and (g.expires_at is null or g.expires_at > now())
+    left join oidc_payloads s on s.type = 'Session' and s.uid = p.payload ->> 'sessionUid'
+      and (s.expires_at is null or s.expires_at > now())
+    left join users u on u.status = 'active' and u.id = case
+      when p.payload ->> 'accountId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+      then (p.payload ->> 'accountId')::uuid end
+    where p.type = ${type} and p.id = ${storedId}
+      and (p.expires_at is null or p.expires_at > now())`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const store = scope.getStore();
+  if (store) {
+    const grantId = row.payload.grantId;
+    if (row.grant_payload && typeof grantId === 'string') {
+      store.set(grantKey(grantId), { ...row.grant_payload, jti: grantId });
+    }
+    // A session is kept only when its account is this active one; anything else takes the
+    // ordinary path, which drops a session whose user is gone (adapter.ts).
+    const sessionUid = row.payload.sessionUid;
+    const sessionAccount = row.session_payload?.accountId;
+    if (row.session_payload && typeof sessionUid === 'string' && sessionAccount === row.user_id) {
+      store.set(sessionKey(sessionUid), row.session_payload);
+    }
+    if (row.user_id) {
+      const account: AccountRow = {
+        id: row.user_id,
+        email: row.email,
+        first_name: row.first_name,
+        last_name: row.last_name,
+        organization_id: row.organization_id,
+      };
+      store.set(accountKey(row.user_id), account);
+    }
+  }
+  return { payload: row.payload, consumedAt: row.consumed_at };
+}
