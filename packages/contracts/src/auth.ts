@@ -36,9 +36,9 @@ export const interactionState = z.discriminatedUnion('stage', [
     /** Whether "Trust this browser for 30 days" is offered (the organisation's policy). */
     canTrustBrowser: z.boolean().optional(),
   }),
-  /** After the password, for users with an authenticator app: its code, or a recovery code. */
+  /** After the password, for users with a passkey or an authenticator app, or a recovery code. */
   z.object({
-    stage: z.enum(['totp', 'recovery']),
+    stage: z.enum(['passkey', 'totp', 'recovery']),
     clientName: z.string(),
     email: z.string(),
     otherWays: z.array(secondFactor),

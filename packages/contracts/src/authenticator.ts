@@ -23,7 +23,7 @@ export const recoveryCodeField = z
 export const trustBrowserField = z.boolean().optional();
 
 /** The second steps a sign-in may offer after the password ("Use another way"). */
-export const secondFactor = z.enum(['totp', 'recovery', 'email']);
+export const secondFactor = z.enum(['passkey', 'totp', 'recovery', 'email']);
 export type SecondFactor = z.infer<typeof secondFactor>;
 
 export const authenticatorStatus = z.object({

@@ -13,6 +13,7 @@ import type {
   SignInProgressTable,
   TrustedBrowsersTable,
 } from './sign-in-factor-tables.ts';
+import type { PasskeysTable, WebauthnChallengesTable } from './passkey-tables.ts';
 
 /** A column the database fills in on insert. */
 export type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -417,6 +418,8 @@ export interface Database {
   sign_in_policies: SignInPoliciesTable;
   trusted_browsers: TrustedBrowsersTable;
   sign_in_enrolments: SignInEnrolmentsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   mailbox_usage: MailboxUsageTable;
   mail_server_contacts: MailServerContactsTable;
 }

@@ -25,7 +25,7 @@ export interface RecoveryCodesTable {
   created_at: Timestamp;
 }
 
-export type SecondFactor = 'totp' | 'recovery' | 'email';
+export type SecondFactor = 'passkey' | 'totp' | 'recovery' | 'email';
 
 /** A sign-in past its password, waiting for its second factor (`context` = interaction uid). */
 export interface SignInProgressTable {

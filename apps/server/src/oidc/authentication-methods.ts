@@ -10,6 +10,9 @@ import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
  *   as an out-of-band authenticator.
  * - password + authenticator app: `pwd`, `otp`, `mfa`.
  * - password + recovery code: `pwd`, `mfa` (a look-up secret, which RFC 8176 has no value for).
+ * - a passkey alone (user verification required): `hwk` or `swk`, `mfa` — the key held and the
+ *   PIN or biometrics that unlock it. After the password: `pwd`, `hwk` or `swk`, `mfa`. A synced
+ *   (backup-eligible) passkey can leave its device, so it is `swk`; a device-bound one is `hwk`.
  * - a sign-in ticket (right after sign-up, an invitation or a reset link: an e-mailed link and a
  *   password just set): `pwd`, `mca`, like the e-mailed code.
  * - the password alone from a browser the user trusted (issue 17 item 6): `pwd`, basic; an app
@@ -23,7 +26,14 @@ export const ACR_BASIC = 'urn:atrium:acr:basic';
 export const ACR_MFA = 'urn:atrium:acr:mfa';
 export const ACR_VALUES = [ACR_BASIC, ACR_MFA];
 
-export type SignInMethod = 'email' | 'totp' | 'recovery' | 'ticket' | 'trusted';
+export type SignInMethod =
+  | 'email'
+  | 'totp'
+  | 'recovery'
+  | 'ticket'
+  | 'trusted'
+  | `passkey:${'hwk' | 'swk'}`
+  | `pwd+passkey:${'hwk' | 'swk'}`;
 
 export function authenticationOf(method: SignInMethod): { amr: string[]; acr: string } {
   switch (method) {
@@ -36,6 +46,12 @@ export function authenticationOf(method: SignInMethod): { amr: string[]; acr: st
       return { amr: ['pwd', 'mca'], acr: ACR_BASIC };
     case 'trusted':
       return { amr: ['pwd'], acr: ACR_BASIC };
+    case 'passkey:hwk':
+    case 'passkey:swk':
+      return { amr: [method.slice('passkey:'.length), 'mfa'], acr: ACR_MFA };
+    case 'pwd+passkey:hwk':
+    case 'pwd+passkey:swk':
+      return { amr: ['pwd', method.slice('pwd+passkey:'.length), 'mfa'], acr: ACR_MFA };
   }
 }
 

@@ -36,15 +36,29 @@ export function testEnv(env: Env = {}): Env {
   };
 }
 
-/** The real app on a fresh database; `listen` when a test needs real HTTP (OIDC clients). */
+/**
+ * The real app on a fresh database; `listen` when a test needs real HTTP (OIDC clients).
+ * `publicHost` names it in PUBLIC_URL (passkeys need a domain name such as `localhost`: WebAuthn
+ * refuses an IP address as relying party id).
+ */
 export async function createTestApp(
-  options: { env?: Env; deps?: Partial<AppDeps>; listen?: boolean; database?: TestDatabase } = {},
+  options: {
+    env?: Env;
+    deps?: Partial<AppDeps>;
+    listen?: boolean;
+    database?: TestDatabase;
+    publicHost?: string;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   // A listening app must know its own URL when it is built (the OIDC issuer contains it).
   const port = options.listen ? await freePort() : 0;
   const env = options.listen
-    ? { PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), ...options.env }
+    ? {
+        PUBLIC_URL: `http://${options.publicHost ?? '127.0.0.1'}:${port}`,
+        PORT: String(port),
+        ...options.env,
+      }
     : options.env;
   const config = loadConfig(testEnv(env));
   const app = await buildApp(config, { db: database.db, ...options.deps });

@@ -9,6 +9,7 @@ import { useInteractionState } from '../../features/auth/api/interaction.ts';
 import { CodeStep } from '../../features/auth/components/code-step.tsx';
 import { EnrolmentStep } from '../../features/auth/components/enrolment-step.tsx';
 import { ErrorAlert } from '../../features/auth/components/error-alert.tsx';
+import { PasskeyStep } from '../../features/auth/components/passkey-step.tsx';
 import { PasswordStep } from '../../features/auth/components/password-step.tsx';
 import { SecondFactorStep } from '../../features/auth/components/second-factor-step.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -16,7 +17,7 @@ import { paths, serverPaths } from '../../lib/paths.ts';
 
 /**
  * The identity provider's sign-in page (PRODUCT.md §4.2): e-mail and password, then the e-mailed
- * code (or, for an account with an authenticator app, its code), then back to the app that asked. `uid` names the provider's sign-in in progress; without
+ * code (or, for an account with a passkey or an authenticator app, that), then back to the app that asked. `uid` names the provider's sign-in in progress; without
  * one the console starts its own sign-in.
  */
 export default function LoginPage() {
@@ -96,6 +97,16 @@ function LoginSteps({ uid }: { uid: string }) {
     );
   }
   if (data.stage === 'enrol') return <EnrolmentStep uid={uid} email={data.email} />;
+  if (data.stage === 'passkey' && !anotherAccount) {
+    return (
+      <PasskeyStep
+        uid={uid}
+        email={data.email}
+        otherWays={data.otherWays}
+        onUseAnotherAccount={() => setAnotherAccount(true)}
+      />
+    );
+  }
   if ((data.stage === 'totp' || data.stage === 'recovery') && !anotherAccount) {
     return (
       <SecondFactorStep

@@ -3,6 +3,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { AuthenticatorSection } from '../../features/auth/components/authenticator-section.tsx';
 import { ChangePasswordForm } from '../../features/auth/components/change-password-form.tsx';
+import { PasskeysSection } from '../../features/auth/components/passkeys-section.tsx';
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
@@ -45,6 +46,16 @@ export default function ProfilePage() {
                 Active sessions
               </h2>
               <OwnSessions />
+            </div>
+          </div>
+        </section>
+        <section className="col-12" aria-labelledby="profile-passkeys-heading">
+          <div className="card atrium-card">
+            <div className="card-body p-4">
+              <h2 id="profile-passkeys-heading" className="h6 mb-3">
+                Passkeys
+              </h2>
+              <PasskeysSection email={user.email} />
             </div>
           </div>
         </section>

@@ -16,6 +16,7 @@ import {
   useTimeStep,
   type OwnerKey,
 } from './authenticator.repository.ts';
+import { countPasskeys } from './passkeys.repository.ts';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.ts';
 import { factorChangedMail, type FactorChange } from './strong-sign-in-mail.ts';
 import { authenticatorKey } from './second-factor.service.ts';
@@ -111,8 +112,9 @@ export async function removeAuthenticator(
     if (!(await deleteAuthenticator(trx, actor))) {
       throw conflict('You have no authenticator app.', undefined, 'no_authenticator');
     }
-    // Recovery codes stand in for the app; without it they have nothing to stand in for.
-    await deleteRecoveryCodes(trx, actor);
+    // Recovery codes stand in for the app; without it (and without a passkey) they have nothing
+    // to stand in for.
+    if ((await countPasskeys(trx, actor.userId)) === 0) await deleteRecoveryCodes(trx, actor);
     await logOwn(trx, deps, actor, 'user.authenticator_removed', 'removed');
   });
 }
@@ -126,7 +128,7 @@ export async function regenerateRecoveryCodes(
   await checkPassword(db, actor, currentPassword);
   return db.transaction().execute(async (trx) => {
     const app = await findAuthenticator(trx, actor);
-    if (!app?.confirmed_at) {
+    if (!app?.confirmed_at && (await countPasskeys(trx, actor.userId)) === 0) {
       throw conflict('Set up an authenticator app first.', undefined, 'no_authenticator');
     }
     const recoveryCodes = await newCodesFor(trx, config, actor);
@@ -135,7 +137,7 @@ export async function regenerateRecoveryCodes(
   });
 }
 
-async function newCodesFor(trx: DbOrTrx, config: Config, owner: OwnerKey): Promise<string[]> {
+export async function newCodesFor(trx: DbOrTrx, config: Config, owner: OwnerKey): Promise<string[]> {
   const codes = newRecoveryCodes();
   await replaceRecoveryCodes(
     trx,
@@ -145,7 +147,7 @@ async function newCodesFor(trx: DbOrTrx, config: Config, owner: OwnerKey): Promi
   return codes;
 }
 
-async function checkPassword(db: Db, owner: OwnerKey, currentPassword: string): Promise<void> {
+export async function checkPassword(db: Db, owner: OwnerKey, currentPassword: string): Promise<void> {
   const user = await db
     .selectFrom('users')
     .select('password_hash')
@@ -158,7 +160,7 @@ async function checkPassword(db: Db, owner: OwnerKey, currentPassword: string): 
 }
 
 /** The change in the activity log and, queued in the same transaction, the owner's notice. */
-async function logOwn(
+export async function logOwn(
   trx: DbOrTrx,
   deps: AuthenticatorDeps,
   actor: Actor,

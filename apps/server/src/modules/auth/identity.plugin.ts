@@ -13,6 +13,8 @@ import { authenticatorRoutes } from './authenticator.routes.ts';
 import { enrolmentRoutes } from './enrolment.routes.ts';
 import { schedulePurge } from './identity-cleanup.ts';
 import { interactionsRoutes } from './interactions.routes.ts';
+import { passkeySignInRoutes } from './passkey-sign-in.routes.ts';
+import { passkeysRoutes } from './passkeys.routes.ts';
 import { passwordResetRoutes } from './password-reset.routes.ts';
 import { profileRoutes } from './profile.routes.ts';
 import { secondFactorRoutes } from './second-factor.routes.ts';
@@ -63,6 +65,7 @@ export async function registerIdentity(
   await mountProvider(app, provider, config.publicUrl);
   await app.register(interactionsRoutes({ db, config, mailer, provider }));
   await app.register(secondFactorRoutes({ db, config, mailer, provider }));
+  await app.register(passkeySignInRoutes({ db, config, mailer, provider }));
   await app.register(ssoRoutes({ db, config, sso }));
   await app.register(passwordResetRoutes({ db, config, mailer }));
   await app.register(profileRoutes({ db, config, mailer }));
@@ -70,5 +73,6 @@ export async function registerIdentity(
   await app.register(enrolmentRoutes({ db, config, mailer, provider }));
   await app.register(signInAdminRoutes({ db, config, mailer }));
   await app.register(trustedBrowsersRoutes({ db }));
+  await app.register(passkeysRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);
 }

@@ -13,7 +13,6 @@ import {
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../oidc/client-access.ts';
 import { AppError } from '../../lib/errors.ts';
-import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { findLatestCode } from './email-codes.ts';
 import { DEVICE_COOKIE, deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
 import {
@@ -30,6 +29,7 @@ import { consumeSignInTicket } from './sign-in-tickets.ts';
 import { readTransaction } from './sso-transaction.ts';
 import { interactionHelpers } from './interaction-helpers.ts';
 import { findSecondFactor } from './sign-in-progress.ts';
+import { strongestOf, strongFactorsOf } from './strong-factors.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
@@ -62,9 +62,9 @@ export const interactionsRoutes =
       if (!ticket || interaction.prompt.name !== 'login') return undefined;
       const userId = await consumeSignInTicket(db, ticket);
       if (!userId) return undefined;
-      // A ticket stands in for password and e-mail; an account with an authenticator app still
-      // signs in at /login with its code, or the app would be skipped (after a reset by link).
-      if (await findConfirmedAuthenticatorOfUser(db, userId)) return undefined;
+      // A ticket stands in for password and e-mail; an account with a passkey or an authenticator
+      // app still signs in at /login with it, or it would be skipped (after a reset by link).
+      if (strongestOf(await strongFactorsOf(db, userId))) return undefined;
       const device = deviceTokenOf(request);
       await rememberDevice(db, userId, device);
       keepDeviceCookie(reply, deps.config, device);
@@ -202,9 +202,15 @@ export const interactionsRoutes =
           return { stage: 'continue', redirectTo };
         }
         const name = await clientName(interaction.params.client_id);
-        if (sent.factor === 'totp') {
-          const offers = await offersFor(db, { email: sent.email }, 'totp', interaction.params);
-          return { stage: 'totp', clientName: name, email: sent.email, ...offers };
+        if (sent.factor !== 'email') {
+          const offers = await offersFor(
+            db,
+            { email: sent.email },
+            sent.factor,
+            interaction.params,
+            sent.has,
+          );
+          return { stage: sent.factor, clientName: name, email: sent.email, ...offers };
         }
         const { canTrustBrowser } = await offersFor(db, { email: sent.email }, 'email', interaction.params);
         return {

@@ -105,7 +105,8 @@ export const secondFactorRoutes =
         schema: {
           operationId: 'chooseSignInFactor',
           tags,
-          summary: '“Use another way”: the authenticator app, a recovery code, or a code by e-mail',
+          summary:
+            '“Use another way”: a passkey, the authenticator app, a recovery code, or a code by e-mail',
           params,
           body: chooseFactorBody,
           response: { 200: interactionState },

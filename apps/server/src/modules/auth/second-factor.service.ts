@@ -18,6 +18,7 @@ import {
 } from './sign-in-progress.ts';
 import { recoveryCodeUsedMail } from './strong-sign-in-mail.ts';
 import { recordFailure, throttleError, throttleState } from './throttle.ts';
+import { strongFactorsOf, type StrongFactors } from './strong-factors.ts';
 import { matchingStep } from './totp.ts';
 
 /** The key that seals authenticator secrets at rest. */
@@ -28,7 +29,11 @@ type Device = { token: string; userAgent?: string };
 const passwordFirst = () => fieldError('code', 'Enter your e-mail and password first.', 'code_invalid');
 
 /** The sign-in's progress, if its password was right and it is not locked or throttled. */
-async function progressForCode(deps: SignInDeps, context: string, ip: string): Promise<SignInProgress> {
+export async function progressForCode(
+  deps: SignInDeps,
+  context: string,
+  ip: string,
+): Promise<SignInProgress> {
   const progress = await findSecondFactor(deps.db, context);
   if (!progress) throw passwordFirst();
   const throttle = await throttleState(deps.db, progress.identifier, ip);
@@ -40,7 +45,7 @@ async function progressForCode(deps: SignInDeps, context: string, ip: string): P
  * A wrong code (authenticator or recovery) is a failed sign-in for the identifier's throttling,
  * like a wrong password or e-mailed code, and one of the 5 tries this sign-in has.
  */
-async function wrongCode(deps: SignInDeps, context: string, progress: SignInProgress, ip: string) {
+export async function wrongCode(deps: SignInDeps, context: string, progress: SignInProgress, ip: string) {
   const left = await deps.db.transaction().execute(async (trx) => {
     await recordFailure(trx, progress.identifier, ip);
     return countWrongFactor(trx, context);
@@ -51,9 +56,21 @@ async function wrongCode(deps: SignInDeps, context: string, progress: SignInProg
   return left;
 }
 
-/** Which other factors "Use another way" offers: the e-mail only when the app did not ask for a strong sign-in. */
-export function otherWaysThan(factor: SecondFactor, strongRequired: boolean): SecondFactor[] {
-  const all: SecondFactor[] = strongRequired ? ['totp', 'recovery'] : ['totp', 'email', 'recovery'];
+/**
+ * Which other factors "Use another way" offers: the user's passkey and app, the e-mail only when
+ * the app did not ask for a strong sign-in.
+ */
+export function otherWaysThan(
+  factor: SecondFactor,
+  strongRequired: boolean,
+  has: StrongFactors = { passkey: false, totp: true },
+): SecondFactor[] {
+  const all: SecondFactor[] = [
+    ...(has.passkey ? (['passkey'] as const) : []),
+    ...(has.totp ? (['totp'] as const) : []),
+    ...(strongRequired ? [] : (['email'] as const)),
+    'recovery',
+  ];
   return all.filter((f) => f !== factor);
 }
 
@@ -130,7 +147,8 @@ export async function chooseFactor(
 ): Promise<SignInProgress> {
   const progress = await findSecondFactor(deps.db, input.context);
   if (!progress) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
-  if (!otherWaysThan(progress.factor, input.strongRequired).includes(input.factor)) {
+  const has = await strongFactorsOf(deps.db, progress.userId);
+  if (!otherWaysThan(progress.factor, input.strongRequired, has).includes(input.factor)) {
     throw new AppError(400, 'factor_not_allowed', 'This way of signing in is not available here.');
   }
   if (input.factor === 'email') {

@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../../db/database.ts';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { otherWaysThan } from './second-factor.service.ts';
 import { findPolicyOfAddress, findPolicyOfUser } from './sign-in-policy.repository.ts';
+import { strongFactorsOf, type StrongFactors } from './strong-factors.ts';
 
 /**
  * What the second-factor step offers a sign-in, by the app's request and the organisation's
@@ -14,14 +15,18 @@ export async function offersFor(
   account: { userId: string } | { email: string },
   factor: SecondFactor,
   params: Record<string, unknown>,
+  /** The user's strong factors when the caller has them already (the password step). */
+  known?: StrongFactors,
 ): Promise<{ otherWays: SecondFactor[]; canTrustBrowser: boolean }> {
   const policy =
     'userId' in account
       ? await findPolicyOfUser(db, account.userId)
       : await findPolicyOfAddress(db, account.email);
+  const userId = 'userId' in account ? account.userId : policy?.userId;
+  const has = known ?? (userId ? await strongFactorsOf(db, userId) : { passkey: false, totp: false });
   const emailRefused = requestsStrongSignIn(params) || policy?.emailCodeAllowed === false;
   return {
-    otherWays: otherWaysThan(factor, emailRefused),
+    otherWays: otherWaysThan(factor, emailRefused, has),
     canTrustBrowser: policy?.trustedBrowsersAllowed ?? false,
   };
 }

@@ -43,7 +43,7 @@ export async function savePolicy(db: DbOrTrx, organizationId: string, policy: Si
 export async function findPolicyOfUser(
   db: DbOrTrx,
   user: string | { email: string },
-): Promise<SignInPolicy & { organizationId: string; isAdmin: boolean }> {
+): Promise<SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean }> {
   const row = await findPolicyRow(db, user).executeTakeFirstOrThrow();
   return toPolicyOfUser(row);
 }
@@ -52,7 +52,7 @@ export async function findPolicyOfUser(
 export async function findPolicyOfAddress(
   db: DbOrTrx,
   email: string,
-): Promise<(SignInPolicy & { organizationId: string; isAdmin: boolean }) | undefined> {
+): Promise<(SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean }) | undefined> {
   const row = await findPolicyRow(db, { email }).executeTakeFirst();
   return row && toPolicyOfUser(row);
 }
@@ -62,6 +62,7 @@ function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
     .selectFrom('users as u')
     .leftJoin('sign_in_policies as p', 'p.organization_id', 'u.organization_id')
     .select([
+      'u.id',
       'u.organization_id',
       sql<boolean>`exists (
         select 1 from group_members gm join groups g on g.id = gm.group_id
@@ -74,16 +75,18 @@ function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
 }
 
 function toPolicyOfUser(row: {
+  id: string;
   organization_id: string;
   is_admin: boolean;
   strong_factor_required: SignInPolicy['strongFactorRequired'] | null;
   email_code_allowed: boolean | null;
   trusted_browsers_allowed: boolean | null;
-}): SignInPolicy & { organizationId: string; isAdmin: boolean } {
+}): SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean } {
   return {
     strongFactorRequired: row.strong_factor_required ?? DEFAULT_POLICY.strongFactorRequired,
     emailCodeAllowed: row.email_code_allowed ?? DEFAULT_POLICY.emailCodeAllowed,
     trustedBrowsersAllowed: row.trusted_browsers_allowed ?? DEFAULT_POLICY.trustedBrowsersAllowed,
+    userId: row.id,
     organizationId: row.organization_id,
     isAdmin: row.is_admin,
   };

@@ -8,9 +8,9 @@ import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { newSignInMail } from '../notifications/notice-mail.ts';
 import { rememberDevice } from './known-devices.ts';
-import { findConfirmedAuthenticatorOfUser } from './authenticator.repository.ts';
 import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
 import { finishSecondFactor, startSecondFactor } from './sign-in-progress.ts';
+import { strongestOf, strongFactorsOf, type StrongFactors } from './strong-factors.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from './throttle.ts';
 
 export interface SignInDeps {
@@ -30,7 +30,7 @@ export const invalidCredentials = () =>
  * at most 6 codes an hour across sign-ins, and only someone with the password learns that.
  * The e-mail is queued with the code and tried at once for a few seconds; `codeSent` is false
  * when it has not gone out yet (the queue keeps trying, and the page says it will arrive).
- * An account with an authenticator app gets no e-mail: its app's code is asked for instead.
+ * An account with a passkey or an authenticator app gets no e-mail: that is asked for instead.
  * From a browser the account trusts (`trustedBrowser`, checked only after the password), no
  * second factor is asked for at all.
  */
@@ -45,7 +45,7 @@ export async function checkPasswordAndSendCode(
   },
 ): Promise<
   | { factor: 'email'; email: string; resendAvailableAt: Date; codeSent: boolean }
-  | { factor: 'totp'; email: string }
+  | { factor: 'passkey' | 'totp'; email: string; has: StrongFactors }
   | { factor: 'trusted'; email: string }
 > {
   const { db } = deps;
@@ -78,11 +78,13 @@ export async function checkPasswordAndSendCode(
   if (input.trustedBrowser && (await input.trustedBrowser(user!.id))) {
     return { factor: 'trusted', email: identifier };
   }
-  // With an authenticator app, its code comes next instead of an e-mail (issue 17): only now,
-  // after the password, does the answer say which factor the account has.
-  if (await findConfirmedAuthenticatorOfUser(db, user!.id)) {
-    await startSecondFactor(db, { context: input.context, identifier, userId: user!.id, factor: 'totp' });
-    return { factor: 'totp', email: identifier };
+  // With a passkey or an authenticator app, the strongest comes next instead of an e-mail (issue
+  // 17): only now, after the password, does the answer say which factors the account has.
+  const has = await strongFactorsOf(db, user!.id);
+  const factor = strongestOf(has);
+  if (factor) {
+    await startSecondFactor(db, { context: input.context, identifier, userId: user!.id, factor });
+    return { factor, email: identifier, has };
   }
   return { factor: 'email', ...(await sendSignInCode(deps, { context: input.context, identifier })) };
 }

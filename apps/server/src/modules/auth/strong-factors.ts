@@ -1,26 +1,42 @@
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
-import { findConfirmedAuthenticatorOfUser, type OwnerKey } from './authenticator.repository.ts';
+import type { OwnerKey } from './authenticator.repository.ts';
 
 /**
- * The strong sign-in factors (issue 17): what the organisation's policy can require. Each says
- * whether the user has one ready to use; passkeys add theirs here, one line.
+ * The strong sign-in factors (issue 17): a passkey and an authenticator app. What the second step
+ * asks for, what "Use another way" offers, and what the organisation's policy can require.
  */
-const STRONG_FACTORS: ((db: DbOrTrx, userId: string) => Promise<boolean>)[] = [
-  async (db, userId) => !!(await findConfirmedAuthenticatorOfUser(db, userId)),
-];
+export interface StrongFactors {
+  passkey: boolean;
+  totp: boolean;
+}
 
-/**
- * Everything that lets an account past its second factor, or is one: reset by an admin. Recovery
- * codes stand in for the app, and a trusted browser skips the second factor altogether. Passkeys
- * add their table here (it needs `organization_id` and `user_id`, as these have).
- */
-const FACTOR_TABLES = ['authenticator_apps', 'recovery_codes', 'trusted_browsers'] as const;
+/** Which strong factors the user has ready to use, in one statement (asked on every sign-in). */
+export async function strongFactorsOf(db: DbOrTrx, userId: string): Promise<StrongFactors> {
+  const { rows } = await sql<StrongFactors>`
+    select exists (select 1 from passkeys where user_id = ${userId}) as passkey,
+      exists (select 1 from authenticator_apps where user_id = ${userId} and confirmed_at is not null) as totp
+  `.execute(db);
+  return rows[0]!;
+}
+
+/** The strongest factor first (issue 17 item 4): a passkey, then the authenticator app. */
+export function strongestOf(has: StrongFactors): 'passkey' | 'totp' | undefined {
+  if (has.passkey) return 'passkey';
+  if (has.totp) return 'totp';
+  return undefined;
+}
 
 /** Whether the user has a confirmed strong factor. */
 export async function hasStrongFactor(db: DbOrTrx, userId: string): Promise<boolean> {
-  for (const has of STRONG_FACTORS) if (await has(db, userId)) return true;
-  return false;
+  return strongestOf(await strongFactorsOf(db, userId)) !== undefined;
 }
+
+/**
+ * Everything that lets an account past its second factor, or is one: reset by an admin. Recovery
+ * codes stand in for the strong factors, and a trusted browser skips the second factor altogether.
+ */
+const FACTOR_TABLES = ['passkeys', 'authenticator_apps', 'recovery_codes', 'trusted_browsers'] as const;
 
 /** Removes all of the user's factors; returns how many rows went. */
 export async function deleteFactorsOf(db: DbOrTrx, owner: OwnerKey): Promise<number> {

@@ -37,7 +37,8 @@ export function recoveryCodeUsedMail(
   };
 }
 
-export type FactorChange = 'added' | 'removed' | 'recovery-codes' | 'reset';
+export type FactorChange =
+  'added' | 'removed' | 'recovery-codes' | 'reset' | 'passkey-added' | 'passkey-removed';
 
 const CHANGES: Record<FactorChange, { subject: string; heading: string; what: string }> = {
   added: {
@@ -49,6 +50,16 @@ const CHANGES: Record<FactorChange, { subject: string; heading: string; what: st
     subject: 'The authenticator app was removed from your Atrium account',
     heading: 'Authenticator app removed',
     what: 'The authenticator app was removed and its recovery codes no longer work: signing in asks for a code by e-mail again.',
+  },
+  'passkey-added': {
+    subject: 'A passkey was added to your Atrium account',
+    heading: 'Passkey added',
+    what: 'A passkey was added: it can now sign in to your account, alone or after the password.',
+  },
+  'passkey-removed': {
+    subject: 'A passkey was removed from your Atrium account',
+    heading: 'Passkey removed',
+    what: 'A passkey was removed and can no longer sign in to your account.',
   },
   'recovery-codes': {
     subject: 'New recovery codes were made for your Atrium account',

@@ -6,6 +6,7 @@ import { useChooseFactor } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
 const LABELS: Record<SecondFactor, string> = {
+  passkey: 'Use a passkey',
   totp: 'Use your authenticator app',
   email: 'Send a code by e-mail',
   recovery: 'Use a recovery code',

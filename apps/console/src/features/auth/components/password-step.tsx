@@ -12,6 +12,7 @@ import { paths } from '../../../lib/paths.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useSubmitPassword } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { PasskeySignIn } from './passkey-sign-in.tsx';
 
 const signInPasswordBodyResolver = lazyZodResolver(
   async () => (await import('@atrium/contracts/auth')).signInPasswordBody,
@@ -45,7 +46,7 @@ export function PasswordStep({ uid, onSent }: { uid: string; onSent?: () => void
         <Form.Control
           {...register('email')}
           type="email"
-          autoComplete="username"
+          autoComplete="username webauthn"
           isInvalid={!!errors.email}
           autoFocus
         />
@@ -79,6 +80,7 @@ export function PasswordStep({ uid, onSent }: { uid: string; onSent?: () => void
       <Button type="submit" className="w-100" disabled={isSubmitting}>
         {isSubmitting ? 'Checking…' : 'Continue'}
       </Button>
+      <PasskeySignIn uid={uid} />
     </Form>
   );
 }
