@@ -12,7 +12,7 @@ const WHO: { value: StrongFactorRequired; label: string }[] = [
 ];
 
 /**
- * Who must sign in with a strong factor (today an authenticator app), whether a code by e-mail
+ * Who must sign in with a strong factor (a passkey or an authenticator app), whether a code by e-mail
  * still counts as a second factor, and whether browsers may be trusted for 30 days. Nobody is
  * locked out: users who must set up an app do so right after their next password and code.
  */
@@ -42,7 +42,7 @@ export function SignInPolicyForm({ policy }: { policy: SignInPolicy }) {
         </Alert>
       ) : null}
       <fieldset className="mb-3">
-        <legend className="form-label fs-6 mb-2">Require an authenticator app for</legend>
+        <legend className="form-label fs-6 mb-2">Require a passkey or an authenticator app for</legend>
         {WHO.map((option) => (
           <Form.Check
             key={option.value}
@@ -68,7 +68,8 @@ export function SignInPolicyForm({ policy }: { policy: SignInPolicy }) {
         aria-describedby="policy-email-code-help"
       />
       <Form.Text id="policy-email-code-help" className="d-block mb-3">
-        When off, users without an authenticator app sign in with an e-mailed code once, then must set one up.
+        When off, users without a passkey or an authenticator app sign in with an e-mailed code once, then
+        must set up an app.
       </Form.Text>
       <Form.Check
         type="switch"

@@ -15,7 +15,7 @@ export const userActions = {
   /** "users: password set". */
   setPassword: (id: string, body: SetPasswordInput) => api.put<{ ok: true }>(`${userUrl(id)}/password`, body),
   sendPasswordLink: (id: string) => api.post<{ mailSent: boolean }>(`${userUrl(id)}/password-link`),
-  /** Removes the user's authenticator app, recovery codes and trusted browsers (issue 17). */
+  /** Removes the user's passkeys, authenticator app, recovery codes and trusted browsers (issue 17). */
   resetSignInFactors: (id: string) => api.post<{ ok: true }>(`${userUrl(id)}/reset-sign-in-factors`),
   endSession: (id: string, sessionId: string) =>
     api.delete<{ ok: true }>(`${userUrl(id)}/sessions/${encodeURIComponent(sessionId)}`),

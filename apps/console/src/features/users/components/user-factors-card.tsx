@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { userActions, useUserAction } from '../api/user-actions.ts';
 
 /**
- * "Reset sign-in factors", for a user who lost their phone: their authenticator app, recovery
+ * "Reset sign-in factors", for a user who lost their phone: their passkeys, authenticator app, recovery
  * codes and trusted browsers go; they sign in with password and e-mailed code again (and set up
  * a new app if the sign-in policy requires one). The user is e-mailed.
  */
@@ -32,8 +32,8 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
           </Alert>
         ) : null}
         <p className="small text-body-secondary">
-          If {user.name} lost the phone with their authenticator app, remove it with their recovery codes and
-          trusted browsers. They then sign in with password and e-mailed code.
+          If {user.name} lost the phone with their authenticator app or passkey, remove them with their
+          recovery codes and trusted browsers. They then sign in with password and e-mailed code.
         </p>
         <Button
           variant="outline-danger"
@@ -60,8 +60,8 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
         }}
       >
         <p className="mb-0">
-          Their authenticator app, recovery codes and trusted browsers are removed, and they are told by
-          e-mail. If the sign-in policy requires an app, they set up a new one at their next sign-in.
+          Their passkeys, authenticator app, recovery codes and trusted browsers are removed, and they are
+          told by e-mail. If the sign-in policy requires an app, they set up a new one at their next sign-in.
         </p>
       </ConfirmDialog>
     </Card>
