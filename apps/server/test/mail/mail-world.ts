@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
+import { masterPassword } from '../../src/modules/mail/mail-master-user.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -41,6 +42,7 @@ export async function createMailWorld(options: { env?: Record<string, string> } 
     await mail.start({
       url: server.config.publicUrl.href,
       client: await ensureMailClient(server.db, server.config),
+      masterPassword: masterPassword(server.config.secret),
     });
   } catch (error) {
     await server.close();

@@ -26,6 +26,8 @@ import {
   type MigrationDeps,
 } from './user-import.service.ts';
 import { registerUserImportJob } from './user-import.job.ts';
+import { mailMigrationRoutes } from './mail-migration.routes.ts';
+import { listMailJobs } from './mail-migration.service.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
@@ -69,6 +71,13 @@ export const migrationRoutes =
     registerUserImportJob(deps.jobs, deps, app.log.child({ module: 'migration' }));
     // The body stays a stream for the handler (request.raw), which reads it within its limit.
     app.addContentTypeParser(CSV_TYPES, (_request, _payload, done) => done(null, undefined));
+    await app.register(
+      mailMigrationRoutes(deps, async (request) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await csvBody(request)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString('utf8');
+      }),
+    );
 
     app.get(
       '/api/migration/jobs',
@@ -81,7 +90,14 @@ export const migrationRoutes =
           response: { 200: migrationJobsSchema },
         },
       },
-      async (request) => ({ jobs: await listUserImports(deps.db, principalOf(request).organizationId) }),
+      async (request) => {
+        const { organizationId } = principalOf(request);
+        const [imports, mail] = await Promise.all([
+          listUserImports(deps.db, organizationId),
+          listMailJobs(deps.db, organizationId),
+        ]);
+        return { jobs: [...imports, ...mail].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
+      },
     );
 
     app.post(
