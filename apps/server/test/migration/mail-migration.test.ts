@@ -14,7 +14,12 @@ let world: MailWorld;
 let old: OldImapServer;
 let admin: TestSession;
 
-const OLD_USERS = { 'ann@old.test': 'ann-secret', 'bob@old.test': 'bob-secret', 'cy@old.test': 'cy-secret' };
+const OLD_USERS = {
+  'ann@old.test': 'ann-secret',
+  'bob@old.test': 'bob-secret',
+  'cy@old.test': 'cy-secret',
+  'dan@old.test': 'dan-secret',
+};
 
 beforeAll(async () => {
   world = await createMailWorld({ env: { MIGRATION_PRIVATE_HOSTS: 'true' } });
@@ -33,7 +38,7 @@ let n = 0;
 function message(subject: string) {
   return Buffer.from(
     `From: someone@elsewhere.test\r\nTo: ann@old.test\r\nSubject: ${subject}\r\n` +
-      `Message-ID: <m${++n}.${subject.replace(/\W/g, '')}@old.test>\r\nDate: Mon, 2 Mar 2026 10:00:00 +0000\r\n\r\n` +
+      `Message-ID: <${subject.replace(/\W/g, '.')}@old.test>\r\nDate: Mon, 2 Mar 2026 10:00:00 +0000\r\n\r\n` +
       `The text of ${subject}.\r\n`,
   );
 }
@@ -219,6 +224,44 @@ describe('migrating mail from the old provider over IMAP', () => {
     ]);
   });
 
+  it('copies a folder again when its UIDVALIDITY changed, without duplicating what is already there', async () => {
+    const dan = await world.user();
+    const first = await old.signIn('dan@old.test');
+    try {
+      await put(first, 'Archive 2024', 'Old one', ['\\Seen'], '2024-01-01T00:00:00Z');
+      await put(first, 'Archive 2024', 'Old two', [], '2024-01-02T00:00:00Z');
+    } finally {
+      await first.logout();
+    }
+    const started = await api().post('/api/migration/mail-migrations', {
+      email: dan.email,
+      ...source('dan@old.test', 'dan-secret'),
+    });
+    expect((await finish(started.body.id)).messagesDone).toBe(2);
+    // The old provider rebuilt the folder (a new UIDVALIDITY): the same two messages and a new one.
+    const rebuilt = await old.signIn('dan@old.test');
+    try {
+      const uidValidity = async () =>
+        ((await rebuilt.status('Archive 2024', { uidValidity: true })) || {}).uidValidity;
+      const before = await uidValidity();
+      await rebuilt.mailboxDelete('Archive 2024');
+      await put(rebuilt, 'Archive 2024', 'Old one', ['\\Seen'], '2024-01-01T00:00:00Z');
+      await put(rebuilt, 'Archive 2024', 'Old two', [], '2024-01-02T00:00:00Z');
+      await put(rebuilt, 'Archive 2024', 'New three', [], '2024-01-03T00:00:00Z');
+      expect(await uidValidity()).not.toBe(before);
+    } finally {
+      await rebuilt.logout();
+    }
+    await api().post(`/api/migration/mail-migrations/${started.body.id}/rerun`, { password: 'dan-secret' });
+    expect(await finish(started.body.id)).toMatchObject({
+      status: 'done',
+      messagesTotal: 3,
+      messagesDone: 3,
+    });
+    const mailbox = await atriumMailbox(dan);
+    expect(Object.keys(mailbox['Archive 2024']!).sort()).toEqual(['New three', 'Old one', 'Old two']);
+  });
+
   it('fails with a clear error when the old provider refuses the password, and keeps no credentials', async () => {
     const user = await world.user();
     const started = await api().post('/api/migration/mail-migrations', {
@@ -292,6 +335,12 @@ describe('migrating mail from the old provider over IMAP', () => {
     });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/is not a user of this organisation with a mailbox/);
+    const member = await signInAs(world.server.db, await world.user());
+    const forbidden = await as(world.server, member).post('/api/migration/mail-migrations', {
+      email: world.org.admin.email,
+      ...source('ann@old.test', 'ann-secret'),
+    });
+    expect(forbidden.status).toBe(403);
     // Without MIGRATION_PRIVATE_HOSTS (this app has it on, for the loopback old provider).
     await expect(resolveSourceHost('127.0.0.1', false)).rejects.toThrow(/private network/);
     await expect(resolveSourceHost('10.1.2.3', false)).rejects.toThrow(/private network/);
