@@ -169,7 +169,7 @@ export function MailMigrationCard() {
           }}
         >
           <Form.Group controlId={fileId} className="mb-3">
-            <Form.Label>CSV file of mailboxes</Form.Label>
+            <Form.Label>List of mailboxes (CSV)</Form.Label>
             <Form.Control
               key={inputKey}
               type="file"
