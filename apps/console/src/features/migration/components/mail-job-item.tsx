@@ -79,8 +79,12 @@ export function MailJobItem({
         />
       </ProgressBar>
       <p className="small mb-0" data-testid="job-progress">
-        {n(job.messagesDone)} of {n(job.messagesTotal)} messages · {formatBytes(job.bytesDone)} of{' '}
-        {formatBytes(job.bytesTotal)}
+        {/* A run that ended before it counted anything (a refused login) has nothing to count. */}
+        {finished && job.messagesTotal === 0
+          ? job.status === 'done'
+            ? 'Nothing new to copy'
+            : 'No messages copied'
+          : `${n(job.messagesDone)} of ${n(job.messagesTotal)} messages · ${formatBytes(job.bytesDone)} of ${formatBytes(job.bytesTotal)}`}
         {job.folderErrors > 0
           ? ` · ${n(job.folderErrors)} ${job.folderErrors === 1 ? 'folder' : 'folders'} with errors`
           : ''}
