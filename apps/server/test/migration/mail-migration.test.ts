@@ -19,6 +19,7 @@ const OLD_USERS = {
   'bob@old.test': 'bob-secret',
   'cy@old.test': 'cy-secret',
   'dan@old.test': 'dan-secret',
+  'eve@old.test': 'eve-secret',
 };
 
 beforeAll(async () => {
@@ -260,6 +261,36 @@ describe('migrating mail from the old provider over IMAP', () => {
     });
     const mailbox = await atriumMailbox(dan);
     expect(Object.keys(mailbox['Archive 2024']!).sort()).toEqual(['New three', 'Old one', 'Old two']);
+  });
+
+  it('records a folder that cannot be copied (the Atrium mailbox is full) and goes on with the others', async () => {
+    const eve = await world.user();
+    const client = await old.signIn('eve@old.test');
+    try {
+      // The test plan's mailboxes hold 1 MiB (mail-world.ts); this message is 1.5 MiB.
+      const big = 'x'.repeat(76).concat('\r\n').repeat(20_000);
+      await client.mailboxCreate('Big');
+      await client.append('Big', Buffer.from(`Subject: Too big\r\nMessage-ID: <big@old.test>\r\n\r\n${big}`));
+      await put(client, 'Small', 'Fits', ['\\Seen'], '2025-07-01T00:00:00Z');
+    } finally {
+      await client.logout();
+    }
+    const started = await api().post('/api/migration/mail-migrations', {
+      email: eve.email,
+      ...source('eve@old.test', 'eve-secret'),
+    });
+    const job = await finish(started.body.id);
+    expect(job).toMatchObject({ status: 'done', folderErrors: 1, messagesTotal: 2, error: null });
+    const big = job.folders.find((f: { source: string }) => f.source === 'Big');
+    expect(big.messagesCopied).toBe(0);
+    expect(big.error).toBe('Big: The mailbox is full');
+    expect(job.folders.find((f: { source: string }) => f.source === 'Small')).toMatchObject({
+      messagesCopied: 1,
+      error: null,
+    });
+    const mailbox = await atriumMailbox(eve);
+    expect(Object.keys(mailbox.Small!)).toEqual(['Fits']);
+    expect(mailbox.Big).toEqual({});
   });
 
   it('fails with a clear error when the old provider refuses the password, and keeps no credentials', async () => {

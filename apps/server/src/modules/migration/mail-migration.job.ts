@@ -142,18 +142,32 @@ async function copyAll(
   const info = await targetInfo(target);
   const plans: Planned[] = [];
   for (const folder of await sourceFolders(source)) {
-    const opened = await source.mailboxOpen(folder.path, { readOnly: true });
-    const uidValidity = Number(opened.uidValidity);
     const known = state.get(folder.path);
-    // Same UIDVALIDITY: go on after the last UID copied. A new one: copy again (duplicates are skipped).
-    const sameUids = known && num(known.uid_validity) === uidValidity;
-    plans.push({
-      source: folder.path,
-      target: targetPath(folder, info),
-      uidValidity,
-      copiedBefore: sameUids ? known.messages_copied : 0,
-      messages: await messagesAfter(source, sameUids ? num(known.last_uid) : 0),
-    });
+    try {
+      const opened = await source.mailboxOpen(folder.path, { readOnly: true });
+      const uidValidity = Number(opened.uidValidity);
+      // Same UIDVALIDITY: go on after the last UID copied. A new one: copy again (duplicates are skipped).
+      const sameUids = known && num(known.uid_validity) === uidValidity;
+      plans.push({
+        source: folder.path,
+        target: targetPath(folder, info),
+        uidValidity,
+        copiedBefore: sameUids ? known.messages_copied : 0,
+        messages: await messagesAfter(source, sameUids ? num(known.last_uid) : 0),
+      });
+    } catch (error) {
+      if (!source.usable) throw error;
+      // A folder the old provider will not open: recorded, and the others go on.
+      await saveFolder(db, {
+        migrationId: row.id,
+        source: folder.path,
+        target: targetPath(folder, info),
+        uidValidity: known ? num(known.uid_validity) : 0,
+        lastUid: known ? num(known.last_uid) : 0,
+        copied: known?.messages_copied ?? 0,
+        error: `${folder.path}: ${reasonOf(error)}`.slice(0, 500),
+      });
+    }
   }
   const progress = {
     messagesDone: row.messages_done,
@@ -218,10 +232,16 @@ async function copyFolder(
     if (error instanceof Cancelled) throw error;
     // A lost connection is the whole run's problem (the job retries); anything else is this folder's.
     if (!imap.source.usable || !imap.target.usable) throw error;
-    const message = (error as { responseText?: string }).responseText ?? (error as Error).message;
-    await save(`${plan.source}: ${message}`.slice(0, 500));
+    await save(`${plan.source}: ${reasonOf(error)}`.slice(0, 500));
   }
 }
+
+/** The server's own words (an IMAP NO's text) where there are some, without Dovecot's timings. */
+const reasonOf = (error: unknown) =>
+  ((error as { responseText?: string }).responseText ?? (error as Error).message).replace(
+    /\s*\([\d.]+ \+ [\d.]+(?: \+ [\d.]+)? secs\)\.?$/,
+    '',
+  );
 
 /** Ends the run (erasing the password) and logs it, unless it was cancelled meanwhile. */
 async function finish(

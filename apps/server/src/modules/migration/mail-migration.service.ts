@@ -225,6 +225,12 @@ export async function rerunMailMigration(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    // The last run's folder errors are its own; this run records its own.
+    await trx
+      .updateTable('mail_migration_folders')
+      .set({ error: null })
+      .where('migration_id', '=', id)
+      .execute();
     return queueRun(trx, reset, actor, label, 'migration.mail_rerun');
   });
   jobs.wake();
