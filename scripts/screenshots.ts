@@ -170,6 +170,32 @@ await atrium.db
     },
   ])
   .execute();
+const graceJob = await atrium.db
+  .selectFrom('mail_migrations')
+  .select('id')
+  .where('target_email', '=', 'grace@acme.example')
+  .executeTakeFirstOrThrow();
+await atrium.db
+  .insertInto('mail_migration_folders')
+  .values(
+    (
+      [
+        ['INBOX', 'INBOX', 1032, null],
+        ['Sent Items', 'Sent', 211, null],
+        ['Projects/2026', 'Projects.2026', 41, null],
+        ['Shared/Board', 'Shared.Board', 0, 'Shared/Board: Mailbox doesn’t exist: Shared/Board'],
+      ] as const
+    ).map(([source, target, copied, error]) => ({
+      migration_id: graceJob.id,
+      source_path: source,
+      target_path: target,
+      uid_validity: 1,
+      last_uid: copied,
+      messages_copied: copied,
+      error,
+    })),
+  )
+  .execute();
 
 const dryRunCsv = Buffer.from(
   [
@@ -263,6 +289,11 @@ for (const width of WIDTHS) {
   await page.getByRole('button', { name: 'Check the file' }).click();
   await page.getByTestId('dry-run').waitFor();
   await shoot(page, width, 'data-migration-dry-run');
+  // A mail migration's folders, one of them in error.
+  await page.goto(`${origin}/data-migration`);
+  await page.getByRole('button', { name: 'Folders' }).first().click();
+  await page.getByRole('region', { name: 'Folders of grace@acme.example' }).waitFor();
+  await shoot(page, width, 'data-migration-folders');
 
   const wizard = await browser.newContext({ viewport: { width, height: 800 } });
   const [wizardName, wizardValue] = wizardSession.cookie.split('=') as [string, string];

@@ -71,6 +71,11 @@ test.describe('mail migration from the console', () => {
     await expect(job.getByText('Finished')).toBeVisible({ timeout: 30_000 });
     await expect(job.getByTestId('job-progress')).toContainText('3 of 3 messages');
     await expect(job.getByRole('button', { name: 'Copy new mail' })).toBeVisible();
+    await job.getByRole('button', { name: 'Folders' }).click();
+    const folders = job.getByRole('region', { name: `Folders of ${user.email}` });
+    await expect(folders.getByRole('row', { name: 'INBOX INBOX 2' })).toBeVisible();
+    // The old provider's "Sent Items" went into the user's Sent folder.
+    await expect(folders.getByRole('row', { name: 'Sent Items Sent 1' })).toBeVisible();
 
     // Really there, read back over IMAP.
     const imap = await imapSignIn(world, {

@@ -1,7 +1,11 @@
-import type { MailMigrationJob, StartMailMigration } from '@atrium/contracts/mail-migration';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  MailMigrationDetail,
+  MailMigrationJob,
+  StartMailMigration,
+} from '@atrium/contracts/mail-migration';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { migrationKeys } from './migration.ts';
+import { JOBS_POLL_MS, migrationKeys } from './migration.ts';
 
 /** Mail from the old provider over IMAP; the jobs show in the shared list (useMigrationJobs). */
 
@@ -35,3 +39,14 @@ export const useRerunMailMigration = () =>
   useRefreshingMutation(({ id, password }: { id: string; password: string }) =>
     api.post<MailMigrationJob>(path(id, 'rerun'), { password }),
   );
+
+/** One migration's folders, read when the admin opens them (and again while it runs). */
+export function useMailMigrationFolders(id: string, open: boolean, running: boolean) {
+  return useQuery({
+    queryKey: [...migrationKeys.all, 'mail', id],
+    queryFn: ({ signal }) =>
+      api.get<MailMigrationDetail>(`/api/migration/mail-migrations/${encodeURIComponent(id)}`, { signal }),
+    enabled: open,
+    refetchInterval: open && running ? JOBS_POLL_MS : false,
+  });
+}

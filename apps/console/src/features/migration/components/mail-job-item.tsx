@@ -1,11 +1,13 @@
 import type { MailMigrationJob } from '@atrium/contracts/mail-migration';
 import { isFinished, type MigrationJobStatus } from '@atrium/contracts/migration';
-import { RotateCw } from 'lucide-react';
+import { ChevronDown, ChevronRight, RotateCw } from 'lucide-react';
+import { useId, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { dateTime } from '../../../lib/format-time.ts';
 import { formatBytes } from '../../mail/components/mailboxes.tsx';
+import { MailFolders } from './mail-folders.tsx';
 
 export const JOB_STATUS: Record<MigrationJobStatus, { label: string; bg: string }> = {
   queued: { label: 'Waiting', bg: 'secondary' },
@@ -36,6 +38,8 @@ export function MailJobItem({
       ? 100
       : 0;
   const source = `${job.source.login} at ${job.source.host}`;
+  const [open, setOpen] = useState(false);
+  const foldersId = useId();
   return (
     <li className="list-group-item px-0 py-3" data-testid="migration-job">
       <div className="d-flex flex-wrap align-items-start justify-content-between gap-2 mb-2">
@@ -90,6 +94,22 @@ export function MailJobItem({
           : ''}
       </p>
       {job.error ? <p className="small text-danger mb-0 mt-1">{job.error}</p> : null}
+      <Button
+        variant="link"
+        size="sm"
+        className="px-0 d-inline-flex align-items-center gap-1"
+        aria-expanded={open}
+        aria-controls={foldersId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {open ? <ChevronDown size={16} aria-hidden="true" /> : <ChevronRight size={16} aria-hidden="true" />}
+        Folders
+      </Button>
+      {open ? (
+        <div id={foldersId} className="mt-1">
+          <MailFolders id={job.id} running={!finished} />
+        </div>
+      ) : null}
     </li>
   );
 }
