@@ -13,6 +13,7 @@ import {
   type TestUser,
 } from '../support/fixtures.ts';
 import { TestMailServers } from '../support/mail-servers.ts';
+import type { AppDeps } from '../../src/app.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain } from '../users/helpers.ts';
 
@@ -30,13 +31,16 @@ export interface MailWorld {
 }
 
 /** `env`: more settings for the Atrium under test (a loopback DNS server, a loopback mailbox for codes). */
-export async function createMailWorld(options: { env?: Record<string, string> } = {}): Promise<MailWorld> {
+export async function createMailWorld(
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
   const planFile = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-plans-')), 'plans.json');
   writeFileSync(planFile, JSON.stringify({ plans: [TINY_PLAN] }));
   const server = await createTestApp({
     listen: true,
     env: { ...mail.env, PLAN_CATALOG: planFile, ...options.env },
+    ...(options.deps ? { deps: options.deps } : {}),
   });
   try {
     await mail.start({

@@ -20,10 +20,17 @@ const OLD_USERS = {
   'cy@old.test': 'cy-secret',
   'dan@old.test': 'dan-secret',
   'eve@old.test': 'eve-secret',
+  'fay@old.test': 'fay-secret',
 };
 
+/** Runs after each progress write of a migration run (the cancel test stops one there). */
+let onProgress: ((migrationId: string) => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  world = await createMailWorld({ env: { MIGRATION_PRIVATE_HOSTS: 'true' } });
+  world = await createMailWorld({
+    env: { MIGRATION_PRIVATE_HOSTS: 'true' },
+    deps: { migration: { afterMailProgress: async (id) => onProgress?.(id) } },
+  });
   old = await OldImapServer.start(OLD_USERS);
   admin = await signInAs(world.server.db, world.org.admin);
 }, 60_000);
@@ -357,6 +364,55 @@ describe('migrating mail from the old provider over IMAP', () => {
     expect(await atriumMailbox(user)).toEqual({ INBOX: {} });
     const twice = await api().post(`/api/migration/mail-migrations/${started.body.id}/cancel`);
     expect(twice.status).toBe(409);
+  });
+
+  it('cancels a running migration: it stops there, keeps what it copied and erases the password', async () => {
+    const fay = await world.user();
+    const client = await old.signIn('fay@old.test');
+    try {
+      for (let i = 1; i <= 30; i++) await put(client, 'INBOX', `Message ${i}`, [], '2025-08-01T00:00:00Z');
+      await put(client, 'Later', 'Never copied', [], '2025-08-02T00:00:00Z');
+    } finally {
+      await client.logout();
+    }
+    const started = await api().post('/api/migration/mail-migrations', {
+      email: fay.email,
+      ...source('fay@old.test', 'fay-secret'),
+    });
+    let cancelled: { status: number; body: { status: string } } | undefined;
+    onProgress = async (id) => {
+      if (id !== started.body.id || cancelled) return;
+      cancelled = await api().post(`/api/migration/mail-migrations/${id}/cancel`);
+    };
+    try {
+      const job = await finish(started.body.id);
+      expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+      expect(job.status).toBe('cancelled');
+      expect(job.messagesDone).toBeLessThan(31);
+    } finally {
+      onProgress = undefined;
+    }
+    expect(await passwordOf(started.body.id)).toBeNull();
+    const mailbox = await atriumMailbox(fay);
+    // INBOX (listed first) was under way; the folder after it was never started.
+    expect(Object.keys(mailbox.INBOX!).length).toBeGreaterThan(0);
+    expect(mailbox.Later).toBeUndefined();
+    const jobRow = await world.server.db
+      .selectFrom('jobs')
+      .select('status')
+      .where(
+        'id',
+        '=',
+        (
+          await world.server.db
+            .selectFrom('mail_migrations')
+            .select('job_id')
+            .where('id', '=', started.body.id)
+            .executeTakeFirstOrThrow()
+        ).job_id!,
+      )
+      .executeTakeFirstOrThrow();
+    expect(jobRow.status).not.toBe('failed');
   });
 
   it('refuses a target outside the organisation and a source on a private network', async () => {

@@ -30,8 +30,12 @@ import {
 import { MAIL_MIGRATION_JOB, mailMigrationKey, type MailMigrationDeps } from './mail-migration.service.ts';
 import { resolveSourceHost, SourceHostProblem } from './source-host.ts';
 
-/** Progress is written (and a cancel noticed) after this many messages, and at each folder's end. */
+/**
+ * Progress is written (and a cancel noticed) after this many messages or this long, whichever
+ * comes first, and at each folder's end.
+ */
 const SAVE_EVERY = 25;
+const SAVE_AFTER_MS = 2_000;
 
 class Cancelled extends Error {}
 
@@ -204,6 +208,7 @@ async function copyFolder(
       error,
     });
     if (!(await saveProgress(deps.db, row.id, progress))) throw new Cancelled();
+    await deps.afterMailProgress?.(row.id);
   };
   try {
     // Empty folders too: the user finds the same folders as at the old provider.
@@ -213,6 +218,7 @@ async function copyFolder(
       const present = await messageIdsIn(imap.target, plan.target);
       await imap.source.mailboxOpen(plan.source, { readOnly: true });
       let sinceSave = 0;
+      let savedAt = Date.now();
       for (const message of plan.messages) {
         if (!message.messageId || !present.has(message.messageId)) {
           if (await copyMessage(imap.source, imap.target, message.uid, plan.target)) copied++;
@@ -221,8 +227,9 @@ async function copyFolder(
         lastUid = message.uid;
         progress.messagesDone++;
         progress.bytesDone += message.size;
-        if (++sinceSave >= SAVE_EVERY) {
+        if (++sinceSave >= SAVE_EVERY || Date.now() - savedAt >= SAVE_AFTER_MS) {
           sinceSave = 0;
+          savedAt = Date.now();
           await save(null);
         }
       }

@@ -31,6 +31,8 @@ const LIST_LIMIT = 100;
 export interface MailMigrationDeps {
   db: Db;
   config: Config;
+  /** Tests: after each progress write of a run (to cancel it there). */
+  afterMailProgress?: (migrationId: string) => Promise<void>;
 }
 
 /** Seals the old provider's passwords at rest (erased when each run ends). */

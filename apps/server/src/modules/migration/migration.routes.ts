@@ -27,7 +27,7 @@ import {
 } from './user-import.service.ts';
 import { registerUserImportJob } from './user-import.job.ts';
 import { mailMigrationRoutes } from './mail-migration.routes.ts';
-import { listMailJobs } from './mail-migration.service.ts';
+import { listMailJobs, type MailMigrationDeps } from './mail-migration.service.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
@@ -66,7 +66,9 @@ async function csvBody(request: FastifyRequest): Promise<Readable> {
 
 /** Data Migration (PRODUCT.md §4.12): users from a CSV file. Admins only; other orgs' imports are 404. */
 export const migrationRoutes =
-  (deps: MigrationDeps & { jobs: JobWorker }): FastifyPluginAsyncZod =>
+  (
+    deps: MigrationDeps & Pick<MailMigrationDeps, 'afterMailProgress'> & { jobs: JobWorker },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     registerUserImportJob(deps.jobs, deps, app.log.child({ module: 'migration' }));
     // The body stays a stream for the handler (request.raw), which reads it within its limit.

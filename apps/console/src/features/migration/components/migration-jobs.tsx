@@ -130,7 +130,7 @@ export function MigrationJobsCard() {
         }}
       >
         {cancelling?.kind === 'mail'
-          ? 'The migration stops after the message it is copying now. The mail already copied stays; the password is erased.'
+          ? 'The migration stops after the messages it is copying now. The mail already copied stays; the password is erased.'
           : 'The import stops after the rows it is writing now. The users already imported stay; the other rows are not imported.'}
       </ConfirmDialog>
       <RerunDialog job={rerunning} onClose={() => setRerunning(null)} />
