@@ -1,132 +1,22 @@
-import type { ImapFlow } from 'imapflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveSourceHost } from '../../src/modules/migration/source-host.ts';
-import { createMailWorld, imapSignIn, type MailWorld } from '../mail/mail-world.ts';
-import { signInAs, type TestSession, type TestUser } from '../support/fixtures.ts';
-import { OldImapServer } from '../support/old-imap-server.ts';
-import { as } from '../users/helpers.ts';
-import { runJobsUntil, upload } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  api,
+  atriumMailbox,
+  finish,
+  old,
+  passwordOf,
+  put,
+  source,
+  useMigrationWorld,
+  world,
+} from './mail-migration-world.ts';
 
-// Mail migration end to end: a second real Dovecot on loopback is the old provider; Atrium copies
-// into the mailbox of its own Dovecot (mail-world), which the test reads back over IMAP as the user.
+// Copying: folders, flags, dates, incremental re-runs and folder errors (mail-migration-world.ts).
 
-let world: MailWorld;
-let old: OldImapServer;
-let admin: TestSession;
-
-const OLD_USERS = {
+useMigrationWorld({
   'ann@old.test': 'ann-secret',
-  'bob@old.test': 'bob-secret',
-  'cy@old.test': 'cy-secret',
   'dan@old.test': 'dan-secret',
   'eve@old.test': 'eve-secret',
-  'fay@old.test': 'fay-secret',
-};
-
-/** Runs after each progress write of a migration run (the cancel test stops one there). */
-let onProgress: ((migrationId: string) => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  world = await createMailWorld({
-    env: { MIGRATION_PRIVATE_HOSTS: 'true' },
-    deps: { migration: { afterMailProgress: async (id) => onProgress?.(id) } },
-  });
-  old = await OldImapServer.start(OLD_USERS);
-  admin = await signInAs(world.server.db, world.org.admin);
-}, 60_000);
-
-afterAll(async () => {
-  await old?.close();
-  await world?.close();
-});
-
-const api = () => as(world.server, admin);
-
-let n = 0;
-function message(subject: string) {
-  return Buffer.from(
-    `From: someone@elsewhere.test\r\nTo: ann@old.test\r\nSubject: ${subject}\r\n` +
-      `Message-ID: <${subject.replace(/\W/g, '.')}@old.test>\r\nDate: Mon, 2 Mar 2026 10:00:00 +0000\r\n\r\n` +
-      `The text of ${subject}.\r\n`,
-  );
-}
-
-async function put(client: ImapFlow, folder: string, subject: string, flags: string[], date: string) {
-  await client.mailboxCreate(folder).catch(() => undefined);
-  await client.append(folder, message(subject), flags, new Date(date));
-}
-
-/** Subject → flags and internal date, per folder, of a mailbox read over IMAP. */
-async function contents(client: ImapFlow) {
-  const result: Record<string, Record<string, { flags: string[]; date: string }>> = {};
-  for (const folder of await client.list()) {
-    if (folder.flags.has('\\Noselect')) continue;
-    const lock = await client.getMailboxLock(folder.path, { readOnly: true });
-    try {
-      const messages: Record<string, { flags: string[]; date: string }> = {};
-      if (client.mailbox && client.mailbox.exists > 0) {
-        for await (const m of client.fetch('1:*', { envelope: true, flags: true, internalDate: true })) {
-          const subject = m.envelope?.subject ?? '';
-          if (messages[subject]) throw new Error(`${subject} is in ${folder.path} twice`);
-          messages[subject] = {
-            flags: [...(m.flags ?? [])].filter((f) => f !== '\\Recent').sort(),
-            date: new Date(m.internalDate!).toISOString(),
-          };
-        }
-      }
-      result[folder.path] = messages;
-    } finally {
-      lock.release();
-    }
-  }
-  return result;
-}
-
-async function atriumMailbox(user: TestUser) {
-  const created = await world.server.app.inject({
-    method: 'POST',
-    url: '/api/profile/app-passwords',
-    headers: (await signInAs(world.server.db, user)).headers,
-    payload: { name: `Test reader ${++n}` },
-  });
-  const client = await imapSignIn(world, {
-    user: user.email,
-    pass: (created.json() as { password: string }).password,
-  });
-  try {
-    return await contents(client);
-  } finally {
-    await client.logout();
-  }
-}
-
-async function finish(id: string) {
-  await runJobsUntil(world.server, async () => {
-    const row = await world.server.db
-      .selectFrom('mail_migrations')
-      .select('status')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    return !['queued', 'running'].includes(row.status);
-  });
-  return (await api().get(`/api/migration/mail-migrations/${id}`)).body;
-}
-
-const passwordOf = async (id: string) =>
-  (
-    await world.server.db
-      .selectFrom('mail_migrations')
-      .select('source_password_enc')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-  ).source_password_enc;
-
-const source = (login: string, password: string) => ({
-  host: '127.0.0.1',
-  port: old.port,
-  tls: 'none',
-  login,
-  password,
 });
 
 describe('migrating mail from the old provider over IMAP', () => {
@@ -298,140 +188,5 @@ describe('migrating mail from the old provider over IMAP', () => {
     const mailbox = await atriumMailbox(eve);
     expect(Object.keys(mailbox.Small!)).toEqual(['Fits']);
     expect(mailbox.Big).toEqual({});
-  });
-
-  it('fails with a clear error when the old provider refuses the password, and keeps no credentials', async () => {
-    const user = await world.user();
-    const started = await api().post('/api/migration/mail-migrations', {
-      email: user.email,
-      ...source('bob@old.test', 'not-the-password'),
-    });
-    expect(started.status).toBe(202);
-    const job = await finish(started.body.id);
-    expect(job.status).toBe('failed');
-    expect(job.error).toMatch(/^The old provider refused the login for bob@old\.test at 127\.0\.0\.1\./);
-    expect(await passwordOf(started.body.id)).toBeNull();
-    expect(await atriumMailbox(user)).toEqual({ INBOX: {} });
-  });
-
-  it('starts one job per mailbox from a CSV file, and refuses a file with a bad row', async () => {
-    const bob = await world.user();
-    const cy = await world.user();
-    for (const login of ['bob@old.test', 'cy@old.test']) {
-      const client = await old.signIn(login);
-      await put(client, 'INBOX', `Hello ${login}`, ['\\Seen'], '2025-06-01T00:00:00Z');
-      await client.logout();
-    }
-    const header = 'Email,Host,Port,TLS,Login,Password\n';
-    const bad = await upload(
-      world.server,
-      admin,
-      '/api/migration/mail-migrations/csv',
-      `${header}${bob.email},127.0.0.1,${old.port},none,bob@old.test,bob-secret\nnobody@${world.domain},127.0.0.1,${old.port},none,x,y\n`,
-    );
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toMatch(
-      /Row 3: nobody@.* is not a user of this organisation with a mailbox/,
-    );
-
-    const started = await upload(
-      world.server,
-      admin,
-      '/api/migration/mail-migrations/csv',
-      `${header}${bob.email},127.0.0.1,${old.port},none,bob@old.test,bob-secret\n${cy.email},127.0.0.1,${old.port},none,cy@old.test,cy-secret\n`,
-    );
-    expect(started.status, JSON.stringify(started.body)).toBe(202);
-    expect(started.body.jobs).toHaveLength(2);
-    for (const job of started.body.jobs) {
-      expect(await finish(job.id)).toMatchObject({ status: 'done', messagesDone: 1 });
-    }
-    expect(Object.keys((await atriumMailbox(bob)).INBOX!)).toEqual(['Hello bob@old.test']);
-    expect(Object.keys((await atriumMailbox(cy)).INBOX!)).toEqual(['Hello cy@old.test']);
-  });
-
-  it('cancels a migration that has not run: nothing is copied and the password is erased', async () => {
-    const user = await world.user();
-    const started = await api().post('/api/migration/mail-migrations', {
-      email: user.email,
-      ...source('ann@old.test', 'ann-secret'),
-    });
-    expect(started.status).toBe(202);
-    const cancelled = await api().post(`/api/migration/mail-migrations/${started.body.id}/cancel`);
-    expect(cancelled.status).toBe(200);
-    expect(cancelled.body.status).toBe('cancelled');
-    expect(await passwordOf(started.body.id)).toBeNull();
-    expect((await finish(started.body.id)).status).toBe('cancelled');
-    expect(await atriumMailbox(user)).toEqual({ INBOX: {} });
-    const twice = await api().post(`/api/migration/mail-migrations/${started.body.id}/cancel`);
-    expect(twice.status).toBe(409);
-  });
-
-  it('cancels a running migration: it stops there, keeps what it copied and erases the password', async () => {
-    const fay = await world.user();
-    const client = await old.signIn('fay@old.test');
-    try {
-      for (let i = 1; i <= 30; i++) await put(client, 'INBOX', `Message ${i}`, [], '2025-08-01T00:00:00Z');
-      await put(client, 'Later', 'Never copied', [], '2025-08-02T00:00:00Z');
-    } finally {
-      await client.logout();
-    }
-    const started = await api().post('/api/migration/mail-migrations', {
-      email: fay.email,
-      ...source('fay@old.test', 'fay-secret'),
-    });
-    let cancelled: { status: number; body: { status: string } } | undefined;
-    onProgress = async (id) => {
-      if (id !== started.body.id || cancelled) return;
-      cancelled = await api().post(`/api/migration/mail-migrations/${id}/cancel`);
-    };
-    try {
-      const job = await finish(started.body.id);
-      expect(cancelled).toMatchObject({ status: 200, body: { status: 'cancelled' } });
-      expect(job.status).toBe('cancelled');
-      expect(job.messagesDone).toBeLessThan(31);
-    } finally {
-      onProgress = undefined;
-    }
-    expect(await passwordOf(started.body.id)).toBeNull();
-    const mailbox = await atriumMailbox(fay);
-    // INBOX (listed first) was under way; the folder after it was never started.
-    expect(Object.keys(mailbox.INBOX!).length).toBeGreaterThan(0);
-    expect(mailbox.Later).toBeUndefined();
-    const jobRow = await world.server.db
-      .selectFrom('jobs')
-      .select('status')
-      .where(
-        'id',
-        '=',
-        (
-          await world.server.db
-            .selectFrom('mail_migrations')
-            .select('job_id')
-            .where('id', '=', started.body.id)
-            .executeTakeFirstOrThrow()
-        ).job_id!,
-      )
-      .executeTakeFirstOrThrow();
-    expect(jobRow.status).not.toBe('failed');
-  });
-
-  it('refuses a target outside the organisation and a source on a private network', async () => {
-    const refused = await api().post('/api/migration/mail-migrations', {
-      email: 'stranger@elsewhere.test',
-      ...source('ann@old.test', 'ann-secret'),
-    });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toMatch(/is not a user of this organisation with a mailbox/);
-    const member = await signInAs(world.server.db, await world.user());
-    const forbidden = await as(world.server, member).post('/api/migration/mail-migrations', {
-      email: world.org.admin.email,
-      ...source('ann@old.test', 'ann-secret'),
-    });
-    expect(forbidden.status).toBe(403);
-    // Without MIGRATION_PRIVATE_HOSTS (this app has it on, for the loopback old provider).
-    await expect(resolveSourceHost('127.0.0.1', false)).rejects.toThrow(/private network/);
-    await expect(resolveSourceHost('10.1.2.3', false)).rejects.toThrow(/private network/);
-    await expect(resolveSourceHost('::ffff:192.168.1.1', false)).rejects.toThrow(/private network/);
-    await expect(resolveSourceHost('93.184.216.34', false)).resolves.toBe('93.184.216.34');
   });
 });
