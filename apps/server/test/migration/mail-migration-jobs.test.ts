@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failOrphanedRuns } from '../../src/modules/migration/mail-migration.repository.ts';
 import { resolveSourceHost } from '../../src/modules/migration/source-host.ts';
 import { signInAs } from '../support/fixtures.ts';
 import { as } from '../users/helpers.ts';
@@ -140,6 +141,26 @@ describe('mail migration jobs', () => {
       )
       .executeTakeFirstOrThrow();
     expect(jobRow.status).not.toBe('failed');
+  });
+
+  it('fails a run whose worker died on its last attempt, erasing the password (housekeeping)', async () => {
+    const user = await world.user();
+    const started = await api().post('/api/migration/mail-migrations', {
+      email: user.email,
+      ...source('ann@old.test', 'ann-secret'),
+    });
+    const { job_id } = await world.server.db
+      .selectFrom('mail_migrations')
+      .select('job_id')
+      .where('id', '=', started.body.id)
+      .executeTakeFirstOrThrow();
+    // What the queue's own housekeeping leaves of a job whose worker died on the last attempt.
+    await world.server.db.updateTable('jobs').set({ status: 'failed' }).where('id', '=', job_id!).execute();
+    expect(await failOrphanedRuns(world.server.db)).toBe(1);
+    const job = (await api().get(`/api/migration/mail-migrations/${started.body.id}`)).body;
+    expect(job).toMatchObject({ status: 'failed' });
+    expect(job.error).toMatch(/stopped unexpectedly/);
+    expect(await passwordOf(started.body.id)).toBeNull();
   });
 
   it('refuses a target outside the organisation and a source on a private network', async () => {

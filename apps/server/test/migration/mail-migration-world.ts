@@ -26,6 +26,9 @@ export function useMigrationWorld(users: Record<string, string>): void {
     });
     old = await OldImapServer.start(users);
     admin = await signInAs(world.server.db, world.org.admin);
+    // Jobs run only when a test drains the queue (finish), so a test can act on a migration
+    // (cancel it, say) before its job has run.
+    await world.server.app.jobs.stop();
   }, 60_000);
 
   afterAll(async () => {

@@ -20,6 +20,7 @@ import {
 } from './imap-copy.ts';
 import {
   endRun,
+  failOrphanedRuns,
   foldersOf,
   mailMigrationById,
   num,
@@ -59,6 +60,9 @@ export function registerMailMigrationJob(jobs: JobWorker, deps: MailMigrationDep
     },
     { backoff: { baseMs: 5_000, capMs: 5 * 60_000 }, lockSeconds: 120 },
   );
+  jobs.addHousekeeping(async () => {
+    await failOrphanedRuns(deps.db);
+  });
 }
 
 async function runMigration(deps: MailMigrationDeps, id: string, context: JobContext): Promise<void> {

@@ -144,3 +144,35 @@ export async function endRun(
     .returningAll()
     .executeTakeFirst();
 }
+
+/**
+ * Housekeeping: a run whose job is gone or ended without it (the worker died on the last attempt)
+ * fails, and its password goes with it.
+ */
+export async function failOrphanedRuns(db: DbOrTrx): Promise<number> {
+  const result = await db
+    .updateTable('mail_migrations')
+    .set({
+      status: 'failed',
+      error: 'The migration stopped unexpectedly. Run it again to copy what is missing.',
+      finished_at: new Date(),
+      source_password_enc: null,
+    })
+    .where('status', 'in', ['queued', 'running'])
+    .where((eb) =>
+      eb.or([
+        eb('job_id', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs')
+              .select('jobs.id')
+              .whereRef('jobs.id', '=', 'mail_migrations.job_id')
+              .where('jobs.status', 'in', ['queued', 'running']),
+          ),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
