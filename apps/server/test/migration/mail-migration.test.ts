@@ -30,6 +30,7 @@ describe('migrating mail from the old provider over IMAP', () => {
       await put(src, 'Projects', 'Project plan', ['\\Seen'], '2024-12-01T08:00:00Z');
       await put(src, 'Projects/2026', 'Budget 2026', [], '2025-11-11T12:00:00Z');
       await put(src, 'Sent Items', 'My reply', ['\\Seen'], '2025-04-08T13:00:00Z');
+      await put(src, 'All Mail', 'Read one', ['\\Seen'], '2025-01-05T09:00:00Z');
     } finally {
       await src.logout();
     }
@@ -69,6 +70,10 @@ describe('migrating mail from the old provider over IMAP', () => {
     // The old provider's "Sent Items" is the user's Sent folder here.
     expect(first.Sent).toEqual({ 'My reply': { flags: ['\\Seen'], date: '2025-04-08T13:00:00.000Z' } });
     expect(first['Sent Items']).toBeUndefined();
+    // A virtual folder (\All) holds copies of messages in other folders: not copied.
+    expect(first['All Mail']).toBeUndefined();
+    // Empty folders come over too: the old provider's "Deleted Items" is the user's Trash.
+    expect(first.Trash).toEqual({});
 
     // New mail at the old provider since; the re-run asks for the password again.
     const again = await old.signIn('ann@old.test');

@@ -30,7 +30,7 @@ const accepts = (port: number) =>
 /**
  * A second, independent Dovecot on loopback playing the old provider for mail migration: users
  * in a passwd-file with plain passwords, maildirs in a temporary directory, special-use folders
- * named as other providers name them ("Sent Items", "Deleted Items"). Nothing of Atrium's.
+ * named as other providers name them ("Sent Items", "Deleted Items", "All Mail"). Nothing of Atrium's.
  */
 export class OldImapServer {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-old-imap-'));
@@ -104,6 +104,11 @@ namespace inbox {
   mailbox "Deleted Items" {
     auto = subscribe
     special_use = \\Trash
+  }
+  # Gmail's kind: every message again, which a migration must not copy.
+  mailbox "All Mail" {
+    auto = subscribe
+    special_use = \\All
   }
 }
 service imap-login {

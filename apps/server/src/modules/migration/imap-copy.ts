@@ -57,10 +57,19 @@ const SPECIAL_NAMES: Record<string, string> = {
   '\\Archive': 'Archive',
 };
 
+/** Virtual folders (Gmail's All Mail, Starred) show messages kept elsewhere: copying them would duplicate. */
+const VIRTUAL = new Set(['\\All', '\\Flagged']);
+
 /** Folders that can hold messages; \Noselect ones are made when their children are. */
 export async function sourceFolders(client: ImapFlow): Promise<ListResponse[]> {
   const all = await client.list();
-  return all.filter((f) => !f.flags.has('\\Noselect') && !f.flags.has('\\NonExistent'));
+  return all.filter(
+    (f) =>
+      !f.flags.has('\\Noselect') &&
+      !f.flags.has('\\NonExistent') &&
+      !VIRTUAL.has(f.specialUse ?? '') &&
+      ![...f.flags].some((flag) => VIRTUAL.has(flag)),
+  );
 }
 
 export interface TargetInfo {
