@@ -22,7 +22,7 @@ export async function openImap(endpoint: ImapEndpoint): Promise<ImapFlow> {
     host: endpoint.address,
     port: endpoint.port,
     secure: endpoint.tls === 'tls',
-    // 'starttls' insists on the upgrade; 'none' never sends the password over TLS it did not ask for.
+    // 'starttls' insists on the upgrade (no silent plain text); 'none' stays plain (trusted networks).
     doSTARTTLS: endpoint.tls === 'starttls' ? true : endpoint.tls === 'none' ? false : undefined,
     ...(isIP(endpoint.servername) ? {} : { servername: endpoint.servername }),
     auth: { user: endpoint.user, pass: endpoint.pass },
