@@ -127,6 +127,76 @@ const importRes = await atrium.app.inject({
 if (importRes.statusCode !== 202) throw new Error(`import: ${importRes.statusCode} ${importRes.body}`);
 await atrium.app.jobs.drain();
 
+// Mail migrations as the page lists them: finished (twice run), copying, refused by the old provider.
+const mailJob = (index: number, email: string) => ({
+  organization_id: created.organizationId,
+  user_id: userIds[index]!,
+  target_email: email,
+  source_host: 'imap.oldmail.example',
+  source_port: 993,
+  source_tls: 'tls' as const,
+  source_login: email.replace('acme.example', 'oldmail.example'),
+  started_by: admin.id,
+  started_by_label: 'Ada Lovelace',
+});
+await atrium.db
+  .insertInto('mail_migrations')
+  .values([
+    {
+      ...mailJob(0, 'grace@acme.example'),
+      status: 'done',
+      runs: 2,
+      messages_total: 1284,
+      messages_done: 1284,
+      bytes_total: 96_400_000,
+      bytes_done: 96_400_000,
+      finished_at: new Date(),
+    },
+    {
+      ...mailJob(1, 'alan@acme.example'),
+      status: 'running',
+      messages_total: 5210,
+      messages_done: 2032,
+      bytes_total: 412_000_000,
+      bytes_done: 171_500_000,
+      source_password_enc: 'sealed',
+    },
+    {
+      ...mailJob(2, 'katherine@acme.example'),
+      status: 'failed',
+      error:
+        'The old provider refused the login for katherine@oldmail.example at imap.oldmail.example. Check the login and the password (or app password), and that IMAP is turned on there.',
+      finished_at: new Date(),
+    },
+  ])
+  .execute();
+const graceJob = await atrium.db
+  .selectFrom('mail_migrations')
+  .select('id')
+  .where('target_email', '=', 'grace@acme.example')
+  .executeTakeFirstOrThrow();
+await atrium.db
+  .insertInto('mail_migration_folders')
+  .values(
+    (
+      [
+        ['INBOX', 'INBOX', 1032, null],
+        ['Sent Items', 'Sent', 211, null],
+        ['Projects/2026', 'Projects.2026', 41, null],
+        ['Shared/Board', 'Shared.Board', 0, 'Shared/Board: Mailbox doesn’t exist: Shared/Board'],
+      ] as const
+    ).map(([source, target, copied, error]) => ({
+      migration_id: graceJob.id,
+      source_path: source,
+      target_path: target,
+      uid_validity: 1,
+      last_uid: copied,
+      messages_copied: copied,
+      error,
+    })),
+  )
+  .execute();
+
 const dryRunCsv = Buffer.from(
   [
     'First name,Last name,E-mail,Groups,Password',
@@ -219,6 +289,11 @@ for (const width of WIDTHS) {
   await page.getByRole('button', { name: 'Check the file' }).click();
   await page.getByTestId('dry-run').waitFor();
   await shoot(page, width, 'data-migration-dry-run');
+  // A mail migration's folders, one of them in error.
+  await page.goto(`${origin}/data-migration`);
+  await page.getByRole('button', { name: 'Folders' }).first().click();
+  await page.getByRole('region', { name: 'Folders of grace@acme.example' }).waitFor();
+  await shoot(page, width, 'data-migration-folders');
 
   const wizard = await browser.newContext({ viewport: { width, height: 800 } });
   const [wizardName, wizardValue] = wizardSession.cookie.split('=') as [string, string];

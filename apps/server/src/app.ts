@@ -20,6 +20,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerMail } from './modules/mail/mail.plugin.ts';
 import { migrationRoutes } from './modules/migration/migration.routes.ts';
 import type { MigrationDeps } from './modules/migration/user-import.service.ts';
+import type { MailMigrationDeps } from './modules/migration/mail-migration.service.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -53,7 +54,8 @@ export interface AppDeps {
    */
   runJobs?: boolean;
   /** Tests: the CSV import's batch size and a hook after each committed batch. */
-  migration?: Pick<MigrationDeps, 'importBatchSize' | 'afterImportBatch'>;
+  migration?: Pick<MigrationDeps, 'importBatchSize' | 'afterImportBatch'> &
+    Pick<MailMigrationDeps, 'afterMailProgress'>;
   /** Delivers mail instead of SMTP or the outbox (benchmarks); messages still go through the queue. */
   deliverMail?: MailDelivery;
 }

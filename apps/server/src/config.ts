@@ -62,6 +62,8 @@ const envSchema = z.object({
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
   BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
+  // Mail migration: old providers on loopback or private addresses (SSRF guard off; tests, intranets).
+  MIGRATION_PRIVATE_HOSTS: booleanSetting.default(false),
   ACCOUNT_PORTAL_URL: z
     .string()
     .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, 'expected a path starting with / or an http(s):// URL')
@@ -98,6 +100,12 @@ const envSchema = z.object({
     .optional(),
   MAIL_DICT_SOCKET: z.string().trim().regex(/^\//, 'expected an absolute path of a unix socket').optional(),
   MAIL_DKIM_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
+  // Where Atrium reaches Dovecot's IMAP as its master user (mail migration); default 127.0.0.1:143.
+  MAIL_IMAP_ADDRESS: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]+:\d{1,5}$|^\[[\d:a-f]+\]:\d{1,5}$/i, 'expected host:port such as 127.0.0.1:143')
+    .optional(),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -148,7 +156,11 @@ export interface Config {
     dictSocket: string | undefined;
     /** Where OpenDKIM's KeyTable and SigningTable are written (docs/mail.md); undefined: not written. */
     dkimDir?: string | undefined;
+    /** Dovecot's IMAP, which mail migration writes into as Atrium's master user. */
+    imap?: { host: string; port: number };
   };
+  /** Mail migration may reach loopback and private addresses (MIGRATION_PRIVATE_HOSTS). */
+  migrationPrivateHosts?: boolean;
   /**
    * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
    * (as the function Fastify makes of one: trust the `hop` nearest hops). Never `true` (trust any
@@ -230,7 +242,9 @@ export function loadConfig(env: Env = process.env): Config {
       socketmap: hostAndPort(s.MAIL_SOCKETMAP_ADDRESS),
       dictSocket: s.MAIL_DICT_SOCKET,
       dkimDir: s.MAIL_DKIM_DIR,
+      imap: hostAndPort(s.MAIL_IMAP_ADDRESS ?? '127.0.0.1:143', 'MAIL_IMAP_ADDRESS'),
     },
+    migrationPrivateHosts: s.MIGRATION_PRIVATE_HOSTS,
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,
     consoleDir: path.resolve(import.meta.dirname, '../../console/dist'),
@@ -250,11 +264,13 @@ export function cookieDomainOf(hostname: string): string | undefined {
 }
 
 /** `127.0.0.1:10027` or `[::1]:10027` → host and port; undefined stays undefined. */
-function hostAndPort(value: string | undefined): { host: string; port: number } | undefined {
+function hostAndPort(value: string, setting?: string): { host: string; port: number };
+function hostAndPort(value: string | undefined, setting?: string): { host: string; port: number } | undefined;
+function hostAndPort(value: string | undefined, setting = 'MAIL_SOCKETMAP_ADDRESS') {
   if (!value) return undefined;
   const at = value.lastIndexOf(':');
   const port = Number(value.slice(at + 1));
-  if (port < 1 || port > 65535) throw new ConfigError('MAIL_SOCKETMAP_ADDRESS', 'expected a port 1-65535');
+  if (port < 1 || port > 65535) throw new ConfigError(setting, 'expected a port 1-65535');
   return { host: value.slice(0, at).replace(/^\[|\]$/g, ''), port };
 }
 

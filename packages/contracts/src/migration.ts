@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mailMigrationJobSchema } from './mail-migration.ts';
 
 /**
  * Data Migration (PRODUCT.md §4.12): users from a CSV file now; mail over IMAP later. The page
@@ -72,8 +73,8 @@ export const userImportJobSchema = z.object({
 });
 export type UserImportJob = z.infer<typeof userImportJobSchema>;
 
-/** Every kind of migration job; mail imports join this union. */
-export const migrationJobSchema = z.discriminatedUnion('kind', [userImportJobSchema]);
+/** Every kind of migration job: user imports and mailboxes copied over IMAP. */
+export const migrationJobSchema = z.discriminatedUnion('kind', [userImportJobSchema, mailMigrationJobSchema]);
 export type MigrationJob = z.infer<typeof migrationJobSchema>;
 
 export const migrationJobsSchema = z.object({ jobs: z.array(migrationJobSchema) });

@@ -5,6 +5,7 @@ import type {
   MailboxUsageTable,
   MailServerContactsTable,
 } from './mail-tables.ts';
+import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -422,6 +423,8 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   mailbox_usage: MailboxUsageTable;
   mail_server_contacts: MailServerContactsTable;
+  mail_migrations: MailMigrationsTable;
+  mail_migration_folders: MailMigrationFoldersTable;
 }
 
 export type Db = Kysely<Database>;

@@ -7,6 +7,7 @@ import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import { MailConfigProblem, mailConfigCommand } from '../../src/modules/mail/mail-config.command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { testEnv } from '../support/test-app.ts';
+import { masterPasswdFile, masterPassword } from '../../src/modules/mail/mail-master-user.ts';
 
 // `npm run atrium -- mail-config`: what an operator gets. The daemons themselves run this
 // configuration in delivery.test.ts and sign-in.test.ts.
@@ -80,6 +81,12 @@ describe('mail-config', () => {
     );
     expect(statSync(path.join(out, 'dovecot/atrium-oauth2-password.conf.ext')).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(out, 'postfix/main.cf')).mode & 0o777).toBe(0o644);
+    // Mail migration's master user: only the hash of a password derived from ATRIUM_SECRET.
+    expect(dovecot).toMatch(/^auth_master_user_separator = \*$/m);
+    expect(dovecot).toContain('args = scheme=SHA512 /etc/dovecot/atrium-master-users');
+    expect(read('dovecot/atrium-master-users')).toBe(masterPasswdFile(masterPassword(config.secret)));
+    expect(read('dovecot/atrium-master-users')).not.toContain(masterPassword(config.secret));
+    expect(statSync(path.join(out, 'dovecot/atrium-master-users')).mode & 0o777).toBe(0o600);
   });
 
   it('with MAIL_DKIM_DIR, writes OpenDKIM’s configuration and hands submission’s mail to it', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
+import { masterPassword } from '../../src/modules/mail/mail-master-user.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -12,6 +13,7 @@ import {
   type TestUser,
 } from '../support/fixtures.ts';
 import { TestMailServers } from '../support/mail-servers.ts';
+import type { AppDeps } from '../../src/app.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain } from '../users/helpers.ts';
 
@@ -29,18 +31,22 @@ export interface MailWorld {
 }
 
 /** `env`: more settings for the Atrium under test (a loopback DNS server, a loopback mailbox for codes). */
-export async function createMailWorld(options: { env?: Record<string, string> } = {}): Promise<MailWorld> {
+export async function createMailWorld(
+  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
   const planFile = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-plans-')), 'plans.json');
   writeFileSync(planFile, JSON.stringify({ plans: [TINY_PLAN] }));
   const server = await createTestApp({
     listen: true,
     env: { ...mail.env, PLAN_CATALOG: planFile, ...options.env },
+    ...(options.deps ? { deps: options.deps } : {}),
   });
   try {
     await mail.start({
       url: server.config.publicUrl.href,
       client: await ensureMailClient(server.db, server.config),
+      masterPassword: masterPassword(server.config.secret),
     });
   } catch (error) {
     await server.close();

@@ -13,7 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { MailClient } from '../../src/modules/mail/mail-client.ts';
-import { mailConfigFiles, type MailConfigOptions } from '../../src/modules/mail/mail-config.ts';
+import { isSecretFile, mailConfigFiles, type MailConfigOptions } from '../../src/modules/mail/mail-config.ts';
 import { freePort } from './server-process.ts';
 
 const POSTFIX = '/usr/sbin/postfix';
@@ -77,6 +77,7 @@ export class TestMailServers {
       MAIL_DICT_SOCKET: path.join(this.dir, 'atrium-dict.sock'),
       MAIL_DKIM_DIR: this.dkimDir,
       MAIL_HOST: MAIL_DOMAIN_HOST,
+      MAIL_IMAP_ADDRESS: `127.0.0.1:${this.ports.imap}`,
     };
   }
 
@@ -94,13 +95,14 @@ export class TestMailServers {
   }
 
   /** Writes mail-config's files for this Atrium and starts both daemons. */
-  async start(atrium: { url: string; client: MailClient }): Promise<void> {
+  async start(atrium: { url: string; client: MailClient; masterPassword?: string }): Promise<void> {
     const options: MailConfigOptions = {
       hostname: MAIL_DOMAIN_HOST,
       atriumUrl: atrium.url,
       socketmap: { host: '127.0.0.1', port: this.ports.socketmap },
       dictSocket: this.env.MAIL_DICT_SOCKET!,
       client: atrium.client,
+      masterPassword: atrium.masterPassword,
       listen: '127.0.0.1',
       ports: this.ports,
       mailRoot: path.join(this.dir, 'vmail'),
@@ -120,9 +122,15 @@ export class TestMailServers {
     for (const [name, text] of Object.entries(mailConfigFiles(options, dovecotDir))) {
       const file = path.join(this.dir, name);
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
-      writeFileSync(file, text, { mode: name.includes('oauth2') ? 0o600 : 0o644 });
+      writeFileSync(file, text, { mode: isSecretFile(name) ? 0o600 : 0o644 });
     }
     const mail = userInfo({ encoding: 'utf8' }).uid === 0 ? uidOf('mail') : undefined;
+    // Read at each login by Dovecot's auth process, which runs as the dovecot user (docs/mail.md).
+    const masterUsers = path.join(this.dir, 'dovecot', 'atrium-master-users');
+    if (existsSync(masterUsers) && mail) {
+      chownSync(masterUsers, 0, uidOf('dovecot').gid);
+      chmodSync(masterUsers, 0o640);
+    }
     mkdirSync(options.mailRoot, { mode: 0o770 });
     if (mail) chownSync(options.mailRoot, mail.uid, mail.gid);
     for (const dir of [options.paths!.postfixQueue, options.paths!.postfixData])

@@ -1,19 +1,21 @@
 import { PageHeader } from '../../components/page-header.tsx';
+import { MailMigrationCard } from '../../features/migration/components/mail-migration-card.tsx';
 import { MigrationJobsCard } from '../../features/migration/components/migration-jobs.tsx';
 import { UserImportCard } from '../../features/migration/components/user-import-card.tsx';
 
 /**
- * Data Migration (PRODUCT.md §4.12): one card per kind of job to start (users from CSV now, mail
- * over IMAP later), and every job, running and past, in one list below.
+ * Data Migration (PRODUCT.md §4.12): one card per kind of job to start (users from CSV, mail over
+ * IMAP), and every job, running and past, in one list below.
  */
 export default function DataMigrationPage() {
   return (
     <>
       <PageHeader
         title="Data Migration"
-        description="Bring your people in from your old provider: check a file first, then import it in the background."
+        description="Bring your people and their mail in from your old provider: each import and each mailbox runs in the background."
       />
       <UserImportCard />
+      <MailMigrationCard />
       <MigrationJobsCard />
     </>
   );

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { ensureMailClient } from './mail-client.ts';
-import { mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
+import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
+import { masterPassword } from './mail-master-user.ts';
 
 /** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
 export class MailConfigProblem extends Error {}
@@ -64,6 +65,7 @@ export async function mailConfigCommand(
       socketmap,
       dictSocket,
       client: await ensureMailClient(db, config),
+      masterPassword: masterPassword(config.secret),
       listen: values.listen,
       ports,
       mailRoot: values['mail-root'],
@@ -77,7 +79,7 @@ export async function mailConfigCommand(
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, text);
       // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
-      chmodSync(file, name.includes('oauth2') ? 0o600 : 0o644);
+      chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
       console.log(`Wrote ${file}`);
     }
     if (!options.dkim)

@@ -1,5 +1,6 @@
 import { POSTFIX_MAPS } from './postfix-maps.ts';
 import type { MailClient } from './mail-client.ts';
+import { MASTER_SEPARATOR, MASTER_USER, masterPasswdFile } from './mail-master-user.ts';
 
 /**
  * The Postfix and Dovecot configuration of this deployment (`npm run atrium -- mail-config`).
@@ -29,6 +30,11 @@ export interface MailConfigOptions {
    * `dir` (MAIL_DKIM_DIR); undefined: no signer, submission hands mail on unsigned.
    */
   dkim?: { port: number; dir: string };
+  /**
+   * The password of Atrium's master user (mail-master-user.ts), derived from ATRIUM_SECRET; mail
+   * migration writes into users' mailboxes with it. Undefined: no master user.
+   */
+  masterPassword?: string;
   /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
   noAuthPenalty?: boolean;
   /** Tests: a private Postfix queue and Dovecot run directory, and log files to read. */
@@ -43,6 +49,9 @@ export interface MailConfigOptions {
   };
 }
 
+/** Files only root may read: Dovecot's client secret and the master user's hash. */
+export const isSecretFile = (name: string) => name.includes('oauth2') || name.includes('master-users');
+
 /** File name (relative to the output directory) → contents. */
 export type MailConfigFiles = Record<string, string>;
 
@@ -56,6 +65,7 @@ export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailC
     'dovecot/atrium-userdb.conf.ext': dovecotUserdb(o),
     'dovecot/atrium-oauth2-token.conf.ext': dovecotOauth2(o, false),
     'dovecot/atrium-oauth2-password.conf.ext': dovecotOauth2(o, true),
+    ...(o.masterPassword ? { 'dovecot/atrium-master-users': masterPasswdFile(o.masterPassword) } : {}),
     ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
   };
 }
@@ -226,7 +236,19 @@ passdb {
   mechanisms = plain login
   args = ${dir}/atrium-oauth2-password.conf.ext
 }
-# Home and quota from Atrium over the dict protocol; suspended users get mail, not IMAP.
+${
+  o.masterPassword
+    ? `# Atrium's own master user (mail migration): "user@domain*${MASTER_USER}" opens that user's
+# mailbox; the user must still exist in the userdb.
+auth_master_user_separator = ${MASTER_SEPARATOR}
+passdb {
+  driver = passwd-file
+  master = yes
+  args = scheme=SHA512 ${dir}/atrium-master-users
+}
+`
+    : ''
+}# Home and quota from Atrium over the dict protocol; suspended users get mail, not IMAP.
 userdb {
   driver = dict
   args = ${dir}/atrium-userdb.conf.ext

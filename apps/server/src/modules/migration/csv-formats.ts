@@ -124,7 +124,7 @@ export function toRawRow(columns: Columns, record: string[], row: number): RawUs
 }
 
 /** Comma or semicolon: whichever the header line has more of, outside quotes. */
-function delimiterOf(firstLine: string): ',' | ';' {
+export function delimiterOf(firstLine: string): ',' | ';' {
   let commas = 0;
   let semicolons = 0;
   let quoted = false;

@@ -26,6 +26,8 @@ import {
   type MigrationDeps,
 } from './user-import.service.ts';
 import { registerUserImportJob } from './user-import.job.ts';
+import { mailMigrationRoutes } from './mail-migration.routes.ts';
+import { listMailJobs, type MailMigrationDeps } from './mail-migration.service.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
@@ -64,11 +66,20 @@ async function csvBody(request: FastifyRequest): Promise<Readable> {
 
 /** Data Migration (PRODUCT.md §4.12): users from a CSV file. Admins only; other orgs' imports are 404. */
 export const migrationRoutes =
-  (deps: MigrationDeps & { jobs: JobWorker }): FastifyPluginAsyncZod =>
+  (
+    deps: MigrationDeps & Pick<MailMigrationDeps, 'afterMailProgress'> & { jobs: JobWorker },
+  ): FastifyPluginAsyncZod =>
   async (app) => {
     registerUserImportJob(deps.jobs, deps, app.log.child({ module: 'migration' }));
     // The body stays a stream for the handler (request.raw), which reads it within its limit.
     app.addContentTypeParser(CSV_TYPES, (_request, _payload, done) => done(null, undefined));
+    await app.register(
+      mailMigrationRoutes(deps, async (request) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await csvBody(request)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString('utf8');
+      }),
+    );
 
     app.get(
       '/api/migration/jobs',
@@ -81,7 +92,14 @@ export const migrationRoutes =
           response: { 200: migrationJobsSchema },
         },
       },
-      async (request) => ({ jobs: await listUserImports(deps.db, principalOf(request).organizationId) }),
+      async (request) => {
+        const { organizationId } = principalOf(request);
+        const [imports, mail] = await Promise.all([
+          listUserImports(deps.db, organizationId),
+          listMailJobs(deps.db, organizationId),
+        ]);
+        return { jobs: [...imports, ...mail].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) };
+      },
     );
 
     app.post(

@@ -1,9 +1,5 @@
-import {
-  isFinished,
-  USER_IMPORT_FORMAT_LABELS,
-  type MigrationJob,
-  type MigrationJobStatus,
-} from '@atrium/contracts/migration';
+import type { MailMigrationJob } from '@atrium/contracts/mail-migration';
+import { isFinished, USER_IMPORT_FORMAT_LABELS, type UserImportJob } from '@atrium/contracts/migration';
 import { Download, History } from 'lucide-react';
 import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
@@ -15,19 +11,14 @@ import { QueryState } from '../../apps/components/query-state.tsx';
 import { dateTime } from '../../../lib/format-time.ts';
 import { serverPaths } from '../../../lib/paths.ts';
 import { useCancelImport, useMigrationJobs } from '../api/migration.ts';
-
-const STATUS: Record<MigrationJobStatus, { label: string; bg: string }> = {
-  queued: { label: 'Waiting', bg: 'secondary' },
-  running: { label: 'Running', bg: 'primary' },
-  done: { label: 'Finished', bg: 'success' },
-  failed: { label: 'Failed', bg: 'danger' },
-  cancelled: { label: 'Cancelled', bg: 'warning' },
-};
+import { useCancelMailMigration } from '../api/mail-migration.ts';
+import { JOB_STATUS as STATUS, MailJobItem } from './mail-job-item.tsx';
+import { RerunDialog } from './rerun-dialog.tsx';
 
 const n = (value: number) => value.toLocaleString('en');
 
-/** One job; each kind says what it moved (users now, mail later) in its own words. */
-function JobItem({ job, onCancel }: { job: MigrationJob; onCancel: (job: MigrationJob) => void }) {
+/** A user import; mail migrations have their own item (mail-job-item.tsx). */
+function UserImportItem({ job, onCancel }: { job: UserImportJob; onCancel: (job: UserImportJob) => void }) {
   const status = STATUS[job.status];
   const percent = job.totalRows ? Math.round((job.rowsDone / job.totalRows) * 100) : 0;
   const finished = isFinished(job.status);
@@ -83,8 +74,12 @@ function JobItem({ job, onCancel }: { job: MigrationJob; onCancel: (job: Migrati
 
 export function MigrationJobsCard() {
   const jobs = useMigrationJobs();
-  const cancel = useCancelImport();
-  const [cancelling, setCancelling] = useState<MigrationJob | null>(null);
+  const cancelImport = useCancelImport();
+  const cancelMail = useCancelMailMigration();
+  const [cancelling, setCancelling] = useState<UserImportJob | MailMigrationJob | null>(null);
+  const [rerunning, setRerunning] = useState<MailMigrationJob | null>(null);
+  const cancel = cancelling?.kind === 'mail' ? cancelMail : cancelImport;
+  const what = cancelling?.kind === 'mail' ? `the migration into ${cancelling.email}` : 'the import';
   const list = jobs.data?.jobs ?? [];
   return (
     <div className="card atrium-card">
@@ -95,39 +90,50 @@ export function MigrationJobsCard() {
           <QueryState error={jobs.error} what="the migration jobs" onRetry={() => void jobs.refetch()} />
         ) : list.length === 0 ? (
           <EmptyState icon={History} title="No migration jobs yet">
-            Check a file above and import it: the job shows here with its progress.
+            Import users or migrate a mailbox above: the job shows here with its progress.
           </EmptyState>
         ) : (
           <ul className="list-group list-group-flush">
-            {list.map((job) => (
-              <JobItem key={job.id} job={job} onCancel={setCancelling} />
-            ))}
+            {list.map((job) =>
+              job.kind === 'mail' ? (
+                <MailJobItem key={job.id} job={job} onCancel={setCancelling} onRerun={setRerunning} />
+              ) : (
+                <UserImportItem key={job.id} job={job} onCancel={setCancelling} />
+              ),
+            )}
           </ul>
         )}
       </div>
       <ConfirmDialog
         show={cancelling !== null}
-        title={`Cancel the import of ${cancelling?.fileName ?? ''}?`}
-        confirmLabel="Cancel the import"
+        title={
+          cancelling?.kind === 'mail'
+            ? `Cancel the migration into ${cancelling.email}?`
+            : `Cancel the import of ${cancelling?.fileName ?? ''}?`
+        }
+        confirmLabel={cancelling?.kind === 'mail' ? 'Cancel the migration' : 'Cancel the import'}
         pendingLabel="Cancelling…"
-        cancelLabel="Keep importing"
+        cancelLabel="Keep going"
         pending={cancel.isPending}
         error={cancel.error}
-        errorTitle="The import was not cancelled"
-        onConfirm={() =>
-          cancelling &&
-          cancel.mutate(cancelling.id, {
-            onSuccess: () => setCancelling(null),
-          })
-        }
+        errorTitle={`${what.charAt(0).toUpperCase()}${what.slice(1)} was not cancelled`}
+        onConfirm={() => {
+          if (!cancelling) return;
+          const done = { onSuccess: () => setCancelling(null) };
+          if (cancelling.kind === 'mail') cancelMail.mutate(cancelling.id, done);
+          else cancelImport.mutate(cancelling.id, done);
+        }}
         onCancel={() => {
           setCancelling(null);
-          cancel.reset();
+          cancelImport.reset();
+          cancelMail.reset();
         }}
       >
-        The import stops after the rows it is writing now. The users already imported stay; the other rows are
-        not imported.
+        {cancelling?.kind === 'mail'
+          ? 'The migration stops after the messages it is copying now. The mail already copied stays; the password is erased.'
+          : 'The import stops after the rows it is writing now. The users already imported stay; the other rows are not imported.'}
       </ConfirmDialog>
+      <RerunDialog job={rerunning} onClose={() => setRerunning(null)} />
     </div>
   );
 }
