@@ -22,6 +22,8 @@ export interface UserListRow {
   created_at: Date;
   /** The sort key as text, for the next cursor (timestamps keep their microseconds). */
   sort_value: string;
+  /** The user's groups, the system group first, then by name. */
+  groups: Array<{ id: string; name: string; isSystem: boolean }>;
 }
 
 /**
@@ -149,10 +151,18 @@ export function usersPageQuery(
     'u.created_at',
     'u.name_key',
   ] as const;
+  // Each row's groups in the same statement: PostgreSQL evaluates the subquery only for the rows
+  // the limit keeps, and the embedded database answers one statement at a time (issue 18).
+  const groups = sql<UserListRow['groups']>`(
+    select coalesce(json_agg(json_build_object('id', g.id, 'name', g.name, 'isSystem', g.is_system)
+      order by g.is_system desc, g.name_key), '[]'::json)
+    from group_members gm join groups g on g.id = gm.group_id
+    where gm.user_id = u.id and gm.organization_id = ${organizationId}
+      and g.organization_id = ${organizationId})`.as('groups');
   const rows = filteredUsers(db, organizationId, filter, cursor).select(columns);
   if (strategy === 'ordered') {
     return rows
-      .select(sql<string>`(${key})::text`.as('sort_value'))
+      .select([sql<string>`(${key})::text`.as('sort_value'), groups])
       .orderBy(key, direction)
       .orderBy('u.id', direction)
       .limit(limit);
@@ -163,7 +173,7 @@ export function usersPageQuery(
       () => rows,
     )
     .selectFrom('u')
-    .select([...columns, sql<string>`(${key})::text`.as('sort_value')])
+    .select([...columns, sql<string>`(${key})::text`.as('sort_value'), groups])
     .orderBy(key, direction)
     .orderBy('u.id', direction)
     .limit(limit);

@@ -1,14 +1,12 @@
 import { USERS_PAGE_SIZE, type UserSummary, type UsersPage } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { decodeCursor, encodeCursor } from './user-cursor.ts';
-import {
-  groupsOfUsers,
-  listUsersPage,
-  type UserListFilter,
-  type UserListRow,
-} from './users-list.repository.ts';
+import { listUsersPage, type UserListFilter, type UserListRow } from './users-list.repository.ts';
 
-export function toSummary(row: Omit<UserListRow, 'sort_value'>, groups: UserSummary['groups']): UserSummary {
+export function toSummary(
+  row: Omit<UserListRow, 'sort_value' | 'groups'>,
+  groups: UserSummary['groups'],
+): UserSummary {
   return {
     id: row.id,
     firstName: row.first_name,
@@ -23,8 +21,8 @@ export function toSummary(row: Omit<UserListRow, 'sort_value'>, groups: UserSumm
 }
 
 /**
- * One page of the users list: the page's rows (one query, one more row than shown tells
- * whether a next page exists) and their groups (one query). Two queries whatever the size.
+ * One page of the users list: the page's rows with their groups, in one statement whatever the
+ * size (one more row than shown tells whether a next page exists).
  */
 export async function listUsers(
   db: DbOrTrx,
@@ -36,14 +34,9 @@ export async function listUsers(
   const cursor = rawCursor ? decodeCursor(rawCursor, filter.sort, filter.dir) : undefined;
   const rows = await listUsersPage(db, organizationId, filter, cursor, pageSize + 1);
   const page = rows.slice(0, pageSize);
-  const groups = await groupsOfUsers(
-    db,
-    organizationId,
-    page.map((r) => r.id),
-  );
   const last = page.at(-1);
   return {
-    users: page.map((row) => toSummary(row, groups.get(row.id) ?? [])),
+    users: page.map((row) => toSummary(row, row.groups)),
     nextCursor:
       rows.length > pageSize && last
         ? encodeCursor({ sort: filter.sort, dir: filter.dir, value: last.sort_value, id: last.id })
