@@ -55,7 +55,10 @@ test('a user adds a passkey, signs in with it alone, then after the password, an
   await expect(list.getByText('Work laptop')).toBeVisible();
   await expect(list.getByText(/not used yet/)).toBeVisible();
   expect(await authenticator.credentials()).toHaveLength(1);
-  expect(atrium.mailbox.messages.some((m) => /A passkey was added/.test(m.subject))).toBe(true);
+  // The notice goes through the mail queue: it may land a moment after the page shows the passkey.
+  await expect
+    .poll(() => atrium.mailbox.messages.some((m) => /A passkey was added/.test(m.subject)))
+    .toBe(true);
 
   // Signed out, the passkey alone signs in: no password, no code.
   await signOut(page);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currentPasswordBody } from './authenticator.ts';
+import { currentPasswordBody, trustBrowserField } from './authenticator.ts';
 
 /** Passkeys (WebAuthn, issue 17): the user's own on /profile, and signing in with one at /login. */
 
@@ -48,5 +48,6 @@ export type RegisterPasskeyBody = z.infer<typeof registerPasskeyBody>;
 export const registerPasskeyResponse = z.object({ recoveryCodes: z.array(z.string()).nullable() });
 export type RegisterPasskeyResponse = z.infer<typeof registerPasskeyResponse>;
 
-export const signInPasskeyBody = z.object({ response: webauthnJson });
+/** `trustBrowser` counts only after the password (a passkey alone skips no second factor). */
+export const signInPasskeyBody = z.object({ response: webauthnJson, trustBrowser: trustBrowserField });
 export type SignInPasskeyBody = z.infer<typeof signInPasskeyBody>;

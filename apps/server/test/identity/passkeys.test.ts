@@ -240,6 +240,46 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'hwk', 'mfa'], acr: MFA });
   });
 
+  it('trusts the browser after the password and the passkey when asked, and never after the passkey alone', async () => {
+    const { user, session } = await newMember();
+    const passkey = new SoftPasskey({ rpID, origin });
+    await register(session, passkey);
+    const browser = new TestBrowser(origin);
+    const first = await authorize(browser);
+    const pw = await post(browser, first.uid, 'password', { email: user.email, password: PASSWORD });
+    expect(JSON.parse(pw.body)).toMatchObject({ stage: 'passkey', canTrustBrowser: true });
+    const options = await signInOptions(browser, first.uid);
+    const done = await post(browser, first.uid, 'passkey', {
+      response: passkey.authenticate(options),
+      trustBrowser: true,
+    });
+    expect(done.status, done.body).toBe(200);
+    await first.tokensFrom(JSON.parse(done.body).redirectTo);
+
+    // The same browser, another sign-in: the password alone, and amr says so.
+    const again = await authorize(browser, { prompt: 'login' });
+    const skipped = await post(browser, again.uid, 'password', { email: user.email, password: PASSWORD });
+    expect(JSON.parse(skipped.body)).toMatchObject({ stage: 'continue' });
+    const tokens = await again.tokensFrom(JSON.parse(skipped.body).redirectTo);
+    expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd'] });
+
+    // A passkey alone skips no second factor, so it trusts nothing.
+    const { user: other, session: otherSession } = await newMember();
+    const otherKey = new SoftPasskey({ rpID, origin });
+    await register(otherSession, otherKey);
+    const elsewhere = new TestBrowser(origin);
+    const alone = await authorize(elsewhere);
+    const aloneDone = await post(elsewhere, alone.uid, 'passkey', {
+      response: otherKey.authenticate(await signInOptions(elsewhere, alone.uid)),
+      trustBrowser: true,
+    });
+    expect(aloneDone.status, aloneDone.body).toBe(200);
+    await alone.tokensFrom(JSON.parse(aloneDone.body).redirectTo);
+    const next = await authorize(elsewhere, { prompt: 'login' });
+    const asked = await post(elsewhere, next.uid, 'password', { email: other.email, password: PASSWORD });
+    expect(JSON.parse(asked.body)).toMatchObject({ stage: 'passkey' });
+  });
+
   it('offers the passkey first, then the authenticator app, to a user with both', async () => {
     const { user, session } = await newMember();
     await enrolAuthenticator(server, session);

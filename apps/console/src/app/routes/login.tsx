@@ -103,6 +103,7 @@ function LoginSteps({ uid }: { uid: string }) {
         uid={uid}
         email={data.email}
         otherWays={data.otherWays}
+        canTrustBrowser={data.canTrustBrowser}
         onUseAnotherAccount={() => setAnotherAccount(true)}
       />
     );

@@ -5,6 +5,7 @@ import { redirectResponse } from '@atrium/contracts/auth';
 import { passkeyOptionsResponse, signInPasskeyBody } from '@atrium/contracts/passkeys';
 import { interactionHelpers } from './interaction-helpers.ts';
 import { deviceTokenOf, keepDeviceCookie } from './known-devices.ts';
+import { finishOrEnrol } from './sign-in-enrolment.ts';
 import { checkPasskey, passkeyOptions } from './passkey-sign-in.service.ts';
 import type { SignInDeps } from './sign-in.service.ts';
 
@@ -17,7 +18,8 @@ const tight = { max: 20, timeWindow: '1 minute' };
 export const passkeySignInRoutes =
   (deps: SignInDeps & { provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
-    const { details, finish } = interactionHelpers(deps.provider);
+    const helpers = interactionHelpers(deps.provider);
+    const { details } = helpers;
 
     app.post(
       '/api/interactions/:uid/passkey/options',
@@ -63,7 +65,16 @@ export const passkeySignInRoutes =
         const method = signedIn.withPassword
           ? (`pwd+passkey:${signedIn.kind}` as const)
           : (`passkey:${signedIn.kind}` as const);
-        return { redirectTo: await finish(request, reply, signedIn.userId, method) };
+        // "Trust this browser" skips a second factor, so it means something only after the password.
+        const trust = signedIn.withPassword && request.body.trustBrowser ? { token: device } : undefined;
+        return {
+          redirectTo: await finishOrEnrol(deps.db, helpers, request, reply, {
+            uid: interaction.uid,
+            userId: signedIn.userId,
+            method,
+            trust,
+          }),
+        };
       },
     );
   };

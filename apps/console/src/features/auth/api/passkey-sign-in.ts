@@ -10,11 +10,15 @@ const base = (uid: string) => `/api/interactions/${encodeURIComponent(uid)}/pass
  * opening the browser's dialog. The WebAuthn library loads only when first used, so /login's
  * first paint does not wait for it. Resolves to where to go next.
  */
-export async function signInWithPasskey(uid: string, autofill = false): Promise<string> {
+export async function signInWithPasskey(
+  uid: string,
+  autofill = false,
+  trustBrowser = false,
+): Promise<string> {
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const { options } = await api.post<PasskeyOptionsResponse>(`${base(uid)}/options`);
   const response = await startAuthentication({ optionsJSON: options as never, useBrowserAutofill: autofill });
-  const { redirectTo } = await api.post<{ redirectTo: string }>(base(uid), { response });
+  const { redirectTo } = await api.post<{ redirectTo: string }>(base(uid), { response, trustBrowser });
   return redirectTo;
 }
 

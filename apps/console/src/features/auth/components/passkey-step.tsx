@@ -1,12 +1,14 @@
 import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { signInWithPasskey } from '../api/passkey-sign-in.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
 import { passkeyError } from './passkey-error.ts';
+import { TrustBrowserCheck } from './trust-browser-check.tsx';
 
 /**
  * Sign-in step 2 for an account with a passkey, its strongest factor: the browser asks for the
@@ -16,21 +18,26 @@ export function PasskeyStep({
   uid,
   email,
   otherWays,
+  canTrustBrowser = false,
   onUseAnotherAccount,
 }: {
   uid: string;
   email: string;
   otherWays: SecondFactor[];
+  canTrustBrowser?: boolean;
   onUseAnotherAccount: () => void;
 }) {
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [pending, setPending] = useState(false);
+  const { register, getValues } = useForm<{ trustBrowser: boolean }>({
+    defaultValues: { trustBrowser: false },
+  });
 
   async function askForPasskey() {
     setFailure(null);
     setPending(true);
     try {
-      window.location.assign(await signInWithPasskey(uid));
+      window.location.assign(await signInWithPasskey(uid, false, getValues('trustBrowser')));
     } catch (error) {
       setFailure(passkeyError(error));
       setPending(false);
@@ -49,6 +56,7 @@ export function PasskeyStep({
           Use another account
         </Button>
       </div>
+      {canTrustBrowser ? <TrustBrowserCheck registration={register('trustBrowser')} /> : null}
       <Button
         className="w-100 d-inline-flex align-items-center justify-content-center gap-2"
         disabled={pending}
