@@ -15,18 +15,25 @@ describe('loadConfig', () => {
     expect(config.accountPortalUrl).toBe('/profile');
     expect(config.allowUnverifiedDomains).toBe(false);
     expect(config.domainRecheckIntervalMs).toBe(600_000);
-    expect(config.mail).toEqual({ socketmap: undefined, dictSocket: undefined });
+    expect(config.mail).toEqual({
+      socketmap: undefined,
+      dictSocket: undefined,
+      imap: { host: '127.0.0.1', port: 143 },
+    });
+    expect(config.migrationPrivateHosts).toBe(false);
   });
 
-  it('reads the mail listeners: a loopback socketmap address and a dict socket path', () => {
+  it('reads the mail listeners and where Dovecot’s IMAP is: a socketmap address, a dict socket path, host:port', () => {
     const config = loadConfig({
       ...base,
       MAIL_SOCKETMAP_ADDRESS: '[::1]:10027',
       MAIL_DICT_SOCKET: '/run/atrium/dict.sock',
+      MAIL_IMAP_ADDRESS: 'mail.internal:1143',
     });
     expect(config.mail).toEqual({
       socketmap: { host: '::1', port: 10027 },
       dictSocket: '/run/atrium/dict.sock',
+      imap: { host: 'mail.internal', port: 1143 },
     });
   });
 
