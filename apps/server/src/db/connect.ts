@@ -55,7 +55,6 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
     // (change-feed.ts), not a moment later through the listening connection.
     const pooledNotifications = new EventEmitter();
     pool.on('connect', (client) => {
-      void client.query(`listen ${CHANGES_CHANNEL}`).catch(() => undefined);
       client.on('notification', (message) => pooledNotifications.emit('change', message.payload));
       client.on('error', report);
       client.connection.on('errorMessage', (message: { severity?: string }) => {
@@ -111,13 +110,29 @@ function onPGlite(pglite: PGlite): Db {
  */
 const ending = new WeakSet<pg.PoolClient>();
 
-/** The pool as Kysely sees it, destroying rather than keeping a client whose backend is ending. */
+/** Pooled connections that already LISTEN for cache changes (change-feed.ts). */
+const listening = new WeakSet<pg.PoolClient>();
+
+/**
+ * The pool as Kysely sees it, destroying rather than keeping a client whose backend is ending,
+ * and making each new connection LISTEN before its first use (awaited: pg warns when a query
+ * is sent on a connection that is still busy with another).
+ */
 function destroyingEndedClients(pool: pg.Pool) {
   return {
     options: pool.options,
     end: () => pool.end(),
     async connect() {
       const client = await pool.connect();
+      if (!listening.has(client)) {
+        try {
+          await client.query(`listen ${CHANGES_CHANNEL}`);
+          listening.add(client);
+        } catch (error) {
+          client.release(true);
+          throw error;
+        }
+      }
       const release = client.release;
       client.release = (destroy?: boolean | Error) => release(destroy || ending.has(client));
       return client;
