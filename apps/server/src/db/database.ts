@@ -15,6 +15,12 @@ import type {
   TrustedBrowsersTable,
 } from './sign-in-factor-tables.ts';
 import type { PasskeysTable, WebauthnChallengesTable } from './passkey-tables.ts';
+import type {
+  SubscriptionHistoryTable,
+  SubscriptionsTable,
+  SubscriptionWebhookDeliveriesTable,
+} from './subscription-tables.ts';
+import type { UserImportRowsTable, UserImportsTable } from './user-import-tables.ts';
 
 /** A column the database fills in on insert. */
 export type Defaulted<T> = ColumnType<T, T | undefined, T>;
@@ -24,7 +30,7 @@ export type NullableTimestamp = ColumnType<
   Date | string | null | undefined,
   Date | string | null
 >;
-type Json = ColumnType<unknown, string | undefined, string>;
+export type Json = ColumnType<unknown, string | undefined, string>;
 
 export interface OrganizationsTable {
   id: Generated<string>;
@@ -292,94 +298,6 @@ export interface JobsTable {
   organization_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
-}
-
-export type UserImportStatus = JobStatus;
-
-/** Data Migration: one CSV import of users (modules/migration). */
-export interface UserImportsTable {
-  id: Generated<string>;
-  organization_id: string;
-  file_name: string;
-  format: string;
-  status: Defaulted<UserImportStatus>;
-  total_rows: number;
-  cursor_row: Defaulted<number>;
-  rows_done: Defaulted<number>;
-  created_count: Defaulted<number>;
-  updated_count: Defaulted<number>;
-  unchanged_count: Defaulted<number>;
-  error_count: Defaulted<number>;
-  last_invite_at: NullableTimestamp;
-  job_id: ColumnType<string | null, string | null | undefined, string | null>;
-  started_by: ColumnType<string | null, string | null | undefined, string | null>;
-  started_by_label: string;
-  error: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: Timestamp;
-  finished_at: NullableTimestamp;
-}
-
-export type ImportRowOutcome = 'created' | 'updated' | 'unchanged' | 'error';
-
-/** The parsed rows of an import, its outcome per row once imported. */
-export interface UserImportRowsTable {
-  import_id: string;
-  row_number: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  groups: Json;
-  password_enc: ColumnType<string | null, string | null | undefined, string | null>;
-  invite: Defaulted<boolean>;
-  outcome: ColumnType<ImportRowOutcome | null, ImportRowOutcome | null | undefined, ImportRowOutcome | null>;
-  message: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-export type SubscriptionStatus = 'trial' | 'active' | 'past_due' | 'cancelled';
-
-/** One row per organisation: its plan, seats and status now. */
-export interface SubscriptionsTable {
-  organization_id: string;
-  plan_key: string;
-  seats: number;
-  status: SubscriptionStatus;
-  trial_ends_at: NullableTimestamp;
-  renews_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** Every change of a subscription: who, when, from what to what. */
-export interface SubscriptionHistoryTable {
-  id: Generated<string>;
-  organization_id: string;
-  actor_user_id: string | null;
-  actor_label: string;
-  source: 'console' | 'operator' | 'system';
-  from_plan_key: string | null;
-  from_seats: number | null;
-  from_status: SubscriptionStatus | null;
-  plan_key: string;
-  seats: number;
-  status: SubscriptionStatus;
-  created_at: Timestamp;
-}
-
-/** The webhook's delivery log: one row per event, updated on each try. */
-export interface SubscriptionWebhookDeliveriesTable {
-  id: Generated<string>;
-  organization_id: string;
-  event: string;
-  /** The exact body signed and sent, so every try sends the same bytes. */
-  body: string;
-  url: string;
-  status: Defaulted<'pending' | 'delivered' | 'failed'>;
-  attempts: Defaulted<number>;
-  last_status_code: number | null;
-  last_error: string | null;
-  created_at: Timestamp;
-  last_attempt_at: NullableTimestamp;
-  delivered_at: NullableTimestamp;
 }
 
 /** Every table; areas add theirs here together with their migration. */

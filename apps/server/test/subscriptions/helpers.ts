@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database, SubscriptionStatus } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
+import type { SubscriptionStatus } from '../../src/db/subscription-tables.ts';
 
 /** Puts an organisation on a plan straight in the database (the state a test starts from). */
 export async function setSubscription(

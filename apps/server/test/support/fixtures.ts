@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, SubscriptionStatus } from '../../src/db/database.ts';
+import type { Database } from '../../src/db/database.ts';
+import type { SubscriptionStatus } from '../../src/db/subscription-tables.ts';
 import { randomToken, sha256 } from '../../src/lib/crypto.ts';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../src/modules/auth/session-cookie.ts';
 import { insertSession } from '../../src/modules/auth/sessions.repository.ts';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DbOrTrx, ImportRowOutcome } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { ImportRowOutcome } from '../../db/user-import-tables.ts';
 import { decryptSecret } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/activity.repository.ts';

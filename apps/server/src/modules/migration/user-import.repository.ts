@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { DbOrTrx, ImportRowOutcome } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { ImportRowOutcome } from '../../db/user-import-tables.ts';
 import { nameKey } from '../users/users.repository.ts';
 
 /** The queries of the CSV user import: every one works on a whole batch of rows at once. */

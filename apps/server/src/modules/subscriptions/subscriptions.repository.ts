@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { DbOrTrx, SubscriptionsTable, SubscriptionHistoryTable } from '../../db/database.ts';
+import type { DbOrTrx } from '../../db/database.ts';
+import type { SubscriptionHistoryTable, SubscriptionsTable } from '../../db/subscription-tables.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type SubscriptionHistoryRow = Selectable<SubscriptionHistoryTable>;
