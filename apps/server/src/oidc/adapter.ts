@@ -6,6 +6,7 @@ import { cachedRows, type CachedRows } from '../db/cached-rows.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { openClientSecret } from './client-secrets.ts';
+import { holdConsume, holdUpsert, sendHeldWrites, type PayloadRow } from './write-batch.ts';
 import {
   findTokenReadingAhead,
   forgetReadAhead,
@@ -60,7 +61,7 @@ class PayloadAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     this.forgetReadAheadIfChanging(id);
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
-    const row = {
+    const row: PayloadRow = {
       id: storedIdOf(id),
       type: this.type,
       payload: JSON.stringify(withoutJti(payload)),
@@ -69,6 +70,8 @@ class PayloadAdapter implements Adapter {
       uid: payload.uid ?? null,
       expires_at: expiresAt,
     };
+    if (holdUpsert(row)) return;
+    await sendHeldWrites(this.db);
     await this.db
       .insertInto('oidc_payloads')
       .values(row)
@@ -85,6 +88,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    await sendHeldWrites(this.db);
     if (this.type === 'Grant') {
       const ahead = takeReadAhead<AdapterPayload>(grantKey(id));
       if (ahead) return ahead;
@@ -110,15 +114,17 @@ class PayloadAdapter implements Adapter {
    * Sessions by uid, for the provider's checks (interaction details, tokens bound to a session);
    * it reads them and never saves them back, so the missing `jti` is not needed.
    */
-  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    await sendHeldWrites(this.db);
     if (this.type === 'Session') {
       const ahead = takeReadAhead<AdapterPayload>(sessionKey(uid));
-      if (ahead) return Promise.resolve(ahead);
+      if (ahead) return ahead;
     }
     return this.findBy('uid', uid);
   }
 
-  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    await sendHeldWrites(this.db);
     return this.findBy('user_code', userCode);
   }
 
@@ -164,6 +170,8 @@ class PayloadAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    if (holdConsume(this.type, storedIdOf(id))) return;
+    await sendHeldWrites(this.db);
     await this.db
       .updateTable('oidc_payloads')
       .set({ consumed_at: sql`now()` })
@@ -174,6 +182,7 @@ class PayloadAdapter implements Adapter {
 
   async destroy(id: string): Promise<void> {
     this.forgetReadAheadIfChanging(id);
+    await sendHeldWrites(this.db);
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)
@@ -183,6 +192,7 @@ class PayloadAdapter implements Adapter {
 
   async revokeByGrantId(grantId: string): Promise<void> {
     this.forgetReadAheadIfChanging();
+    await sendHeldWrites(this.db);
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)

@@ -17,6 +17,7 @@ import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from 
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
 import { sendStraightToLogin } from './straight-to-login.ts';
+import { holdWritesUntilAnswered } from './write-batch.ts';
 
 /** The issuer: `${PUBLIC_URL}/oidc`. */
 export const issuerOf = (config: Config) => new URL('/oidc', config.publicUrl).href;
@@ -120,6 +121,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
   allowFormTargetsOfClient(provider);
   signOutDespiteUnregisteredPostLogoutUri(provider);
   sendStraightToLogin(provider);
+  holdWritesUntilAnswered(provider, db);
   return provider;
 }
 

@@ -1,0 +1,146 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { sql } from 'kysely';
+import type Provider from 'oidc-provider';
+import type { Db } from '../db/database.ts';
+
+/** One row of `oidc_payloads` as the adapter writes it. */
+export interface PayloadRow {
+  id: string;
+  type: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Date | null;
+}
+
+/**
+ * The writes of one provider request, held until it has answered and then sent in one statement:
+ * a refresh grant consumes the old token and stores the new one and an access token, three round
+ * trips one after another (issue 18). Any other adapter call (a read, a delete) sends what is held
+ * first, so the request always reads its own writes; nothing is answered before the batch is stored.
+ */
+interface Batch {
+  upserts: Map<string, PayloadRow>;
+  consumes: Map<string, { type: string; id: string }>;
+}
+
+const scope = new AsyncLocalStorage<Batch>();
+const keyOf = (type: string, id: string) => `${type}:${id}`;
+
+/**
+ * Holds an upsert for the end of the request; false outside a provider request, or when its row
+ * waits to be consumed (then the caller sends what is held and writes at once, in order).
+ */
+export function holdUpsert(row: PayloadRow): boolean {
+  const batch = scope.getStore();
+  if (!batch || batch.consumes.has(keyOf(row.type, row.id))) return false;
+  batch.upserts.set(keyOf(row.type, row.id), row);
+  return true;
+}
+
+/** Holds a consume for the end of the request; false outside one, or when its row waits too. */
+export function holdConsume(type: string, id: string): boolean {
+  const batch = scope.getStore();
+  if (!batch || batch.upserts.has(keyOf(type, id))) return false;
+  batch.consumes.set(keyOf(type, id), { type, id });
+  return true;
+}
+
+/** Sends what this request holds, before a read or a delete that must see it. */
+export async function sendHeldWrites(db: Db): Promise<void> {
+  const batch = scope.getStore();
+  if (batch && (batch.upserts.size || batch.consumes.size)) {
+    if (!(await send(db, batch))) throw new ConsumedMeanwhile();
+  }
+}
+
+class ConsumedMeanwhile extends Error {
+  constructor() {
+    super('a code or refresh token was used by two requests at once');
+  }
+}
+
+/**
+ * Every provider request holds its writes until it has answered; they are stored before the answer
+ * is written. A code or refresh token consumed by another request in the meantime (two requests
+ * racing with one token) stores nothing, revokes the grant as a replay does, and answers
+ * invalid_grant; a database failure answers the provider's own server_error.
+ */
+export function holdWritesUntilAnswered(provider: Provider, db: Db): void {
+  provider.use(async (ctx, next) => {
+    const batch: Batch = { upserts: new Map(), consumes: new Map() };
+    let stored: boolean;
+    try {
+      await scope.run(batch, next);
+      stored = await send(db, batch);
+    } catch (error) {
+      if (!(error instanceof ConsumedMeanwhile)) {
+        ctx.app.emit('server_error', ctx, error);
+        answer(ctx, 500, { error: 'server_error', error_description: 'oops! something went wrong' });
+        return;
+      }
+      stored = false;
+    }
+    if (!stored) answer(ctx, 400, { error: 'invalid_grant', error_description: 'grant request is invalid' });
+  });
+}
+
+function answer(ctx: Parameters<Parameters<Provider['use']>[0]>[0], status: number, body: object) {
+  ctx.remove('location');
+  ctx.set('cache-control', 'no-store');
+  ctx.status = status;
+  ctx.body = body;
+}
+
+/**
+ * One statement: the consumes (only of rows not consumed yet) and, if every one of them took, the
+ * upserts. False when a consume found its row already used: then the grant behind it is revoked.
+ */
+async function send(db: Db, batch: Batch): Promise<boolean> {
+  const consumes = [...batch.consumes.values()];
+  const upserts = [...batch.upserts.values()];
+  batch.consumes.clear();
+  batch.upserts.clear();
+  if (!consumes.length && !upserts.length) return true;
+  const values = sql.join(
+    upserts.map(
+      (r) =>
+        sql`(${r.id}, ${r.type}, ${r.payload}::jsonb, ${r.grant_id}, ${r.user_code}, ${r.uid}, ${r.expires_at}::timestamptz)`,
+    ),
+  );
+  const upsert = sql`
+    insert into oidc_payloads (id, type, payload, grant_id, user_code, uid, expires_at)
+    select * from (values ${values}) as v (id, type, payload, grant_id, user_code, uid, expires_at)`;
+  const onConflict = sql`
+    on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
+      user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`;
+  if (!consumes.length) {
+    await sql`${upsert} ${onConflict}`.execute(db);
+    return true;
+  }
+  const consumeKeys = sql.join(consumes.map((c) => sql`(${c.type}, ${c.id})`));
+  const consume = sql`
+    update oidc_payloads set consumed_at = now()
+    where (type, id) in (${consumeKeys}) and consumed_at is null
+    returning 1`;
+  const { rows } = upserts.length
+    ? await sql<{ consumed: number }>`
+        with consumed as (${consume}), written as (
+          ${upsert} where (select count(*) from consumed) = ${consumes.length} ${onConflict} returning 1
+        )
+        select (select count(*) from consumed)::int as consumed, (select count(*) from written)::int as written`.execute(
+        db,
+      )
+    : await sql<{ consumed: number }>`
+        with consumed as (${consume}) select count(*)::int as consumed from consumed`.execute(db);
+  if (rows[0]!.consumed === consumes.length) return true;
+  // Used twice at once: as the provider does on a replay, the whole grant goes.
+  await sql`
+    delete from oidc_payloads
+    where grant_id in (select grant_id from oidc_payloads where (type, id) in (${consumeKeys}))
+      or (type = 'Grant' and id in (
+        select encode(sha256(convert_to(grant_id, 'UTF8')), 'hex') from oidc_payloads
+        where (type, id) in (${consumeKeys}) and grant_id is not null))`.execute(db);
+  return false;
+}
