@@ -203,16 +203,16 @@ export const interactionsRoutes =
         }
         const name = await clientName(interaction.params.client_id);
         if (sent.factor !== 'email') {
-          const offers = await offersFor(
-            db,
-            { email: sent.email },
-            sent.factor,
-            interaction.params,
-            sent.has,
-          );
+          const offers = await offersFor(db, { email: sent.email }, sent.factor, interaction.params, sent);
           return { stage: sent.factor, clientName: name, email: sent.email, ...offers };
         }
-        const { canTrustBrowser } = await offersFor(db, { email: sent.email }, 'email', interaction.params);
+        const { canTrustBrowser } = await offersFor(
+          db,
+          { email: sent.email },
+          'email',
+          interaction.params,
+          sent,
+        );
         return {
           stage: 'code',
           clientName: name,

@@ -2,7 +2,7 @@ import type { SecondFactor } from '@atrium/contracts/authenticator';
 import type { DbOrTrx } from '../../db/database.ts';
 import { requestsStrongSignIn } from '../../oidc/authentication-methods.ts';
 import { otherWaysThan } from './second-factor.service.ts';
-import { findPolicyOfAddress, findPolicyOfUser } from './sign-in-policy.repository.ts';
+import { findPolicyOfAddress, findPolicyOfUser, type PolicyOfUser } from './sign-in-policy.repository.ts';
 import { strongFactorsOf, type StrongFactors } from './strong-factors.ts';
 
 /**
@@ -15,15 +15,16 @@ export async function offersFor(
   account: { userId: string } | { email: string },
   factor: SecondFactor,
   params: Record<string, unknown>,
-  /** The user's strong factors when the caller has them already (the password step). */
-  known?: StrongFactors,
+  /** The user's strong factors and policy when the caller has them already (the password step). */
+  known?: { has: StrongFactors; policy: PolicyOfUser },
 ): Promise<{ otherWays: SecondFactor[]; canTrustBrowser: boolean }> {
   const policy =
-    'userId' in account
+    known?.policy ??
+    ('userId' in account
       ? await findPolicyOfUser(db, account.userId)
-      : await findPolicyOfAddress(db, account.email);
+      : await findPolicyOfAddress(db, account.email));
   const userId = 'userId' in account ? account.userId : policy?.userId;
-  const has = known ?? (userId ? await strongFactorsOf(db, userId) : { passkey: false, totp: false });
+  const has = known?.has ?? (userId ? await strongFactorsOf(db, userId) : { passkey: false, totp: false });
   const emailRefused = requestsStrongSignIn(params) || policy?.emailCodeAllowed === false;
   return {
     otherWays: otherWaysThan(factor, emailRefused, has),

@@ -36,23 +36,19 @@ export async function savePolicy(db: DbOrTrx, organizationId: string, policy: Si
     .execute();
 }
 
+export type PolicyOfUser = SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean };
+
 /**
  * The policy of the user's organisation, and whether the user is an admin of it, in one statement
  * (it is asked on every sign-in step). By id, or by address while only that is known.
  */
-export async function findPolicyOfUser(
-  db: DbOrTrx,
-  user: string | { email: string },
-): Promise<SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean }> {
+export async function findPolicyOfUser(db: DbOrTrx, user: string | { email: string }): Promise<PolicyOfUser> {
   const row = await findPolicyRow(db, user).executeTakeFirstOrThrow();
   return toPolicyOfUser(row);
 }
 
 /** The same for an address that may belong to nobody (the account was deleted meanwhile). */
-export async function findPolicyOfAddress(
-  db: DbOrTrx,
-  email: string,
-): Promise<(SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean }) | undefined> {
+export async function findPolicyOfAddress(db: DbOrTrx, email: string): Promise<PolicyOfUser | undefined> {
   const row = await findPolicyRow(db, { email }).executeTakeFirst();
   return row && toPolicyOfUser(row);
 }
@@ -74,14 +70,15 @@ function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
     .where(typeof user === 'string' ? 'u.id' : 'u.email', '=', typeof user === 'string' ? user : user.email);
 }
 
-function toPolicyOfUser(row: {
+/** A policy row as `findPolicyRow` and the password step's statement read it. */
+export function toPolicyOfUser(row: {
   id: string;
   organization_id: string;
   is_admin: boolean;
   strong_factor_required: SignInPolicy['strongFactorRequired'] | null;
   email_code_allowed: boolean | null;
   trusted_browsers_allowed: boolean | null;
-}): SignInPolicy & { userId: string; organizationId: string; isAdmin: boolean } {
+}): PolicyOfUser {
   return {
     strongFactorRequired: row.strong_factor_required ?? DEFAULT_POLICY.strongFactorRequired,
     emailCodeAllowed: row.email_code_allowed ?? DEFAULT_POLICY.emailCodeAllowed,

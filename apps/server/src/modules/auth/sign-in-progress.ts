@@ -75,7 +75,3 @@ export async function countWrongFactor(db: DbOrTrx, context: string): Promise<nu
     .executeTakeFirst();
   return Math.max(0, FACTOR_MAX_ATTEMPTS - (row?.attempts ?? FACTOR_MAX_ATTEMPTS));
 }
-
-export async function finishSecondFactor(db: DbOrTrx, context: string): Promise<void> {
-  await db.deleteFrom('sign_in_progress').where('context', '=', context).execute();
-}

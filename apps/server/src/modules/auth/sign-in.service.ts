@@ -1,17 +1,18 @@
-import { sql } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { newSignInMail } from '../notifications/notice-mail.ts';
-import { rememberDevice } from './known-devices.ts';
 import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
-import { finishSecondFactor, startSecondFactor } from './sign-in-progress.ts';
-import { strongestOf, strongFactorsOf, type StrongFactors } from './strong-factors.ts';
-import { clearFailures, recordFailure, throttleError, throttleState } from './throttle.ts';
+import { startSecondFactor } from './sign-in-progress.ts';
+import type { PolicyOfUser } from './sign-in-policy.repository.ts';
+import { findPasswordStepAccount, recordCompletedSignIn } from './sign-in.repository.ts';
+import { strongestOf, type StrongFactors } from './strong-factors.ts';
+import { recordFailure, throttleError, throttleOf, throttleState } from './throttle.ts';
 
 export interface SignInDeps {
   db: Db;
@@ -44,24 +45,27 @@ export async function checkPasswordAndSendCode(
     trustedBrowser?: (userId: string) => Promise<boolean>;
   },
 ): Promise<
-  | { factor: 'email'; email: string; resendAvailableAt: Date; codeSent: boolean }
-  | { factor: 'passkey' | 'totp'; email: string; has: StrongFactors }
+  | {
+      factor: 'email';
+      email: string;
+      resendAvailableAt: Date;
+      codeSent: boolean;
+      has: StrongFactors;
+      policy: PolicyOfUser;
+    }
+  | { factor: 'passkey' | 'totp'; email: string; has: StrongFactors; policy: PolicyOfUser }
   | { factor: 'trusted'; email: string }
 > {
   const { db } = deps;
   const identifier = input.email.trim().toLowerCase();
-  const throttle = await throttleState(db, identifier, input.ip);
+  // Throttling, the account, its factors and its policy: one statement (sign-in.repository.ts).
+  const { failures, account: user } = await findPasswordStepAccount(db, identifier, input.ip);
+  const throttle = throttleOf(failures);
   if (throttle.blocked) throw throttleError(throttle.blocked);
 
-  const user = await db
-    .selectFrom('users as u')
-    .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-    .select(['u.id', 'u.password_hash', 'u.status'])
-    .where('u.email', '=', identifier)
-    .executeTakeFirst();
-  const canSignIn = user?.password_hash && user.status !== 'invited';
+  const canSignIn = user?.passwordHash && user.status !== 'invited';
   const ok = canSignIn
-    ? await verifyPassword(user.password_hash!, input.password)
+    ? await verifyPassword(user.passwordHash!, input.password)
     : await verifyAgainstDummy(input.password);
   if (!ok) {
     await recordFailure(db, identifier, input.ip);
@@ -80,13 +84,14 @@ export async function checkPasswordAndSendCode(
   }
   // With a passkey or an authenticator app, the strongest comes next instead of an e-mail (issue
   // 17): only now, after the password, does the answer say which factors the account has.
-  const has = await strongFactorsOf(db, user!.id);
+  const { has, policy, recipient } = user!;
   const factor = strongestOf(has);
   if (factor) {
     await startSecondFactor(db, { context: input.context, identifier, userId: user!.id, factor });
-    return { factor, email: identifier, has };
+    return { factor, email: identifier, has, policy };
   }
-  return { factor: 'email', ...(await sendSignInCode(deps, { context: input.context, identifier })) };
+  const sent = await sendSignInCode(deps, { context: input.context, identifier, recipient });
+  return { factor: 'email', has, policy, ...sent };
 }
 
 /**
@@ -95,7 +100,8 @@ export async function checkPasswordAndSendCode(
  */
 export async function sendSignInCode(
   deps: SignInDeps,
-  input: { context: string; identifier: string },
+  /** `recipient`: the address and organisation name, when the caller has read them already. */
+  input: { context: string; identifier: string; recipient?: CodeRecipient },
 ): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
   const { db, config, mailer } = deps;
   const { context, identifier } = input;
@@ -105,7 +111,7 @@ export async function sendSignInCode(
     const codeSent = latest.mailSent || (!!latest.mailJobId && (await mailer.deliverNow(latest.mailJobId)));
     return { email: identifier, resendAvailableAt: latest.resendAvailableAt, codeSent };
   }
-  const recipient = await codeRecipient(db, identifier);
+  const recipient = input.recipient ?? (await codeRecipient(db, identifier));
   const { resendAvailableAt, mailJobId } = await issueEmailCode(
     db,
     config,
@@ -183,28 +189,22 @@ export async function completeSignIn(
   const { db, config } = deps;
   const { identifier } = input;
   return db.transaction().execute(async (trx) => {
-    await finishSecondFactor(trx, input.context);
-    const user = await trx
-      .updateTable('users as u')
-      .set({ last_sign_in_at: sql`now()` })
-      .from('organizations as o')
-      .whereRef('o.id', '=', 'u.organization_id')
-      .where('u.email', '=', identifier)
-      .where('u.status', '=', 'active')
-      .returning(['u.id', 'u.email', 'u.first_name', 'o.name'])
-      .executeTakeFirst();
+    // The account signs in, the run of consecutive failures ends, the browser is remembered.
+    const user = await recordCompletedSignIn(trx, {
+      context: input.context,
+      identifier,
+      deviceHash: sha256(input.device.token),
+    });
     if (!user)
       throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
-    // Password and code were both right: the run of consecutive failures ends.
-    await clearFailures(trx, identifier);
     // From a browser this account has not used: its owner hears of it. The e-mail is only queued
     // here; the worker sends it once the answer is out, so the sign-in never waits for it.
-    if (await rememberDevice(trx, user.id, input.device.token)) {
+    if (user.new_device) {
       await deps.mailer.queue(
         trx,
         newSignInMail(
           config,
-          { email: user.email, firstName: user.first_name, organizationName: user.name },
+          { email: user.email, firstName: user.first_name, organizationName: user.organization_name },
           { at: new Date(), browser: describeUserAgent(input.device.userAgent), ip: input.ip },
         ),
       );

@@ -22,24 +22,35 @@ export interface ThrottleState {
   retryAt: Date;
 }
 
+/** This identifier's failures in the last hour, from this address and from all: one row. */
+export interface FailureCounts {
+  ipCount: number;
+  ipLast: Date | null;
+  allCount: number;
+  allLast: Date | null;
+  now: Date;
+}
+
+/** The statement reading `FailureCounts`, also a subquery of the password step's (sign-in.repository.ts). */
+export const failureCounts = (identifier: string, ip: string) => sql<FailureCounts>`
+  select count(*) filter (where ip = ${ip})::int as "ipCount",
+    max(failed_at) filter (where ip = ${ip}) as "ipLast",
+    count(*)::int as "allCount", max(failed_at) as "allLast", now() as now
+  from sign_in_failures
+  where identifier = ${identifier} and failed_at > now() - interval '1 hour'`;
+
 /** Whether this identifier may try a password or code now from this address; `failures` in the last hour. */
 export async function throttleState(
   db: Db,
   identifier: string,
   ip: string,
 ): Promise<{ blocked: ThrottleState | null; failures: number }> {
-  const row = await db
-    .selectFrom('sign_in_failures')
-    .select([
-      sql<number>`count(*) filter (where ip = ${ip})::int`.as('ipCount'),
-      sql<Date | null>`max(failed_at) filter (where ip = ${ip})`.as('ipLast'),
-      sql<number>`count(*)::int`.as('allCount'),
-      sql<Date | null>`max(failed_at)`.as('allLast'),
-      sql<Date>`now()`.as('now'),
-    ])
-    .where('identifier', '=', identifier)
-    .where('failed_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .executeTakeFirstOrThrow();
+  const { rows } = await failureCounts(identifier, ip).execute(db);
+  return throttleOf(rows[0]!);
+}
+
+/** What the counts allow now: blocked (locked or throttled, until when) or not. */
+export function throttleOf(row: FailureCounts): { blocked: ThrottleState | null; failures: number } {
   const now = new Date(row.now).getTime();
   const ipLast = row.ipLast ? new Date(row.ipLast).getTime() : 0;
   if (row.ipCount >= LOCKOUT_FAILURES) {
