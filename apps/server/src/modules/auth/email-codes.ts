@@ -1,11 +1,10 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { deriveKey, randomDigits } from '../../lib/crypto.ts';
 import { fieldError, tooManyRequests } from '../../lib/errors.ts';
 import type { MailMessage, Mailer } from '../../lib/mail.ts';
-import { cancelJobs } from '../jobs/jobs.repository.ts';
 
 /**
  * 6-digit e-mail codes for any purpose (PRODUCT.md §4.1/4.2/4.3): a code lives 10 minutes,
@@ -61,72 +60,110 @@ export async function issueEmailCode(
   mail?: { mailer: Mailer; message: (code: string) => MailMessage },
 ): Promise<{ code: string; resendAvailableAt: Date; mailJobId: string | null }> {
   const context = target.context ?? '';
+  const id = randomUUID();
+  const code = randomDigits(6);
   return db.transaction().execute(async (trx) => {
-    // Two concurrent requests must not both pass the 60-second rule.
+    // Two concurrent requests must not both pass the 60-second rule: the lock is taken in a
+    // statement of its own, so the next one reads what an earlier holder committed.
     await sql`select pg_advisory_xact_lock(hashtext(${`${target.purpose}:${target.identifier}`}))`.execute(
       trx,
     );
-    const sent = await trx
-      .selectFrom('email_codes')
-      .select([
-        sql<number>`(count(*) filter (where ${countsTowardCap}))::int`.as('count'),
-        // The 60-second wait is a re-send rule, so per context; the hourly cap below spans them all.
-        sql<Date | null>`max(created_at) filter (where context = ${context})`.as('last'),
-        sql<Date | null>`min(created_at) filter (where ${countsTowardCap})`.as('first'),
-        sql<Date>`now()`.as('now'),
-      ])
-      .where('purpose', '=', target.purpose)
-      .where('identifier', '=', target.identifier)
-      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-      .executeTakeFirstOrThrow();
-    const now = new Date(sent.now);
-    if (sent.last) {
-      const resendAt = new Date(new Date(sent.last).getTime() + RESEND_AFTER_SECONDS * 1000);
-      if (resendAt > now) {
-        const wait = Math.ceil((resendAt.getTime() - now.getTime()) / 1000);
-        throw tooManyRequests(`You can ask for a new code in ${wait} seconds.`, wait);
-      }
-    }
-    if (sent.count >= MAX_CODES_PER_HOUR && sent.first) {
-      // The oldest code of the hour leaves the count first; then one more may be sent.
-      const until = new Date(new Date(sent.first).getTime() + 60 * 60 * 1000);
-      const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
-      throw tooManyRequests(
-        `Too many codes were sent to this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        (until.getTime() - now.getTime()) / 1000,
-      );
-    }
-    const killed = await trx
-      .updateTable('email_codes')
-      .set({ consumed_at: sql`now()` })
-      .where('purpose', '=', target.purpose)
-      .where('identifier', '=', target.identifier)
-      .where('consumed_at', 'is', null)
-      .returning('mail_job_id')
-      .execute();
-    // A dead code's message still waiting for the mail server would only confuse.
-    await cancelJobs(
-      trx,
-      killed.flatMap((k) => (k.mail_job_id ? [k.mail_job_id] : [])),
-    );
-    const id = randomUUID();
-    const code = randomDigits(6);
+    // The message goes first (the code row points at it); a refusal below rolls both back.
     const mailJobId = mail ? await mail.mailer.queue(trx, mail.message(code)) : null;
-    await trx
-      .insertInto('email_codes')
-      .values({
-        id,
-        purpose: target.purpose,
-        identifier: target.identifier,
-        context,
-        code_hash: hashCode(config, id, code),
-        mail_job_id: mailJobId,
-        expires_at: sql<Date>`now() + make_interval(secs => ${CODE_TTL_SECONDS})`,
-      })
-      .execute();
+    // The rules' inputs, and (when they allow it) the previous code's end and the new code, in
+    // one statement (issue 18); `refusal` below words what the rules refused.
+    const { rows } = await sql<{
+      count: number;
+      last: Date | null;
+      first: Date | null;
+      now: Date;
+      ok: boolean;
+    }>`
+      with sent as (
+        select (count(*) filter (where ${countsTowardCap}))::int as count,
+          -- The 60-second wait is a re-send rule, so per context; the hourly cap spans them all.
+          max(created_at) filter (where context = ${context}) as last,
+          min(created_at) filter (where ${countsTowardCap}) as first,
+          now() as now
+        from email_codes
+        where purpose = ${target.purpose} and identifier = ${target.identifier}
+          and created_at > now() - interval '1 hour'
+      ), allowed as (
+        select (last is null or last + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now)
+          and not (count >= ${MAX_CODES_PER_HOUR} and first is not null) as ok
+        from sent
+      ), killed as (
+        update email_codes set consumed_at = now()
+        where purpose = ${target.purpose} and identifier = ${target.identifier} and consumed_at is null
+          and (select ok from allowed)
+        returning mail_job_id
+      ), cancelled as (
+        -- A dead code's message still waiting for the mail server would only confuse.
+        update jobs set status = 'cancelled', updated_at = now()
+        where id in (select mail_job_id from killed) and status in ('queued', 'running')
+      ), issued as (
+        insert into email_codes (id, purpose, identifier, context, code_hash, mail_job_id, expires_at)
+        select ${id}, ${target.purpose}, ${target.identifier}, ${context}, ${hashCode(config, id, code)},
+          ${mailJobId}, now() + make_interval(secs => ${CODE_TTL_SECONDS})
+        where (select ok from allowed)
+      )
+      select count, last, first, now, (select ok from allowed) as ok from sent`.execute(trx);
+    const sent = rows[0]!;
+    const now = new Date(sent.now);
+    // The statement decided; JavaScript's milliseconds may round a wait of under one away.
+    if (!sent.ok) throw refusal(sent, now) ?? tooManyRequests('You can ask for a new code in 1 seconds.', 1);
     return { code, resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000), mailJobId };
   });
 }
+
+/** Why a new code may not be sent now (the rules `issueEmailCode` applies in SQL), or nothing. */
+function refusal(sent: { count: number; last: Date | null; first: Date | null }, now: Date) {
+  if (sent.last) {
+    const resendAt = new Date(new Date(sent.last).getTime() + RESEND_AFTER_SECONDS * 1000);
+    if (resendAt > now) {
+      const wait = Math.ceil((resendAt.getTime() - now.getTime()) / 1000);
+      return tooManyRequests(`You can ask for a new code in ${wait} seconds.`, wait);
+    }
+  }
+  if (sent.count >= MAX_CODES_PER_HOUR && sent.first) {
+    // The oldest code of the hour leaves the count first; then one more may be sent.
+    const until = new Date(new Date(sent.first).getTime() + 60 * 60 * 1000);
+    const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+    return tooManyRequests(
+      `Too many codes were sent to this address. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      (until.getTime() - now.getTime()) / 1000,
+    );
+  }
+  return undefined;
+}
+
+/** The newest code of a purpose and context, as `findLatestCode` reads it. */
+export interface LatestCodeRow {
+  identifier: string;
+  created_at: Date;
+  mail_job_id: string | null;
+  live: boolean;
+  mail_sent: boolean;
+}
+
+/** The statement reading `LatestCodeRow`, also a subquery of the code step's (sign-in.repository.ts). */
+export const latestCode = (target: { purpose: CodePurpose; context: string }) => sql<LatestCodeRow>`
+  select identifier, created_at, mail_job_id, consumed_at is null and expires_at > now() as live,
+    ${mailWentOut} as mail_sent
+  from email_codes
+  where purpose = ${target.purpose} and context = ${target.context}
+    and created_at > now() - interval '1 hour'
+  order by created_at desc limit 1`;
+
+export type LatestCode = ReturnType<typeof toLatestCode>;
+
+export const toLatestCode = (row: LatestCodeRow) => ({
+  identifier: row.identifier,
+  resendAvailableAt: new Date(new Date(row.created_at).getTime() + RESEND_AFTER_SECONDS * 1000),
+  live: row.live,
+  mailSent: row.mail_sent,
+  mailJobId: row.mail_job_id,
+});
 
 /**
  * The newest code of a purpose and context, used or not: who it went to and when a new one
@@ -135,62 +172,50 @@ export async function issueEmailCode(
 export async function findLatestCode(
   db: DbOrTrx,
   target: { purpose: CodePurpose; context: string },
-): Promise<
-  | {
-      identifier: string;
-      resendAvailableAt: Date;
-      live: boolean;
-      mailSent: boolean;
-      mailJobId: string | null;
-    }
-  | undefined
-> {
-  const row = await db
-    .selectFrom('email_codes')
-    .select([
-      'identifier',
-      'created_at',
-      'mail_job_id',
-      sql<boolean>`consumed_at is null and expires_at > now()`.as('live'),
-      mailWentOut.as('mail_sent'),
-    ])
-    .where('purpose', '=', target.purpose)
-    .where('context', '=', target.context)
-    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    identifier: row.identifier,
-    resendAvailableAt: new Date(row.created_at.getTime() + RESEND_AFTER_SECONDS * 1000),
-    live: row.live,
-    mailSent: row.mail_sent,
-    mailJobId: row.mail_job_id,
-  };
+): Promise<LatestCode | undefined> {
+  const { rows } = await latestCode(target).execute(db);
+  return rows[0] && toLatestCode(rows[0]);
 }
+
+/** The code a target may still use: the newest not consumed. */
+export interface OpenCode {
+  id: string;
+  code_hash: string;
+  attempts: number;
+  expired: boolean;
+}
+
+/**
+ * The statement reading a target's `OpenCode`; `identifier` may be a column of an enclosing
+ * statement (`sql.ref`), as in the code step's (sign-in.repository.ts).
+ */
+export const openCode = (target: {
+  purpose: CodePurpose;
+  identifier: string | RawBuilder<unknown>;
+  context: string;
+}) => sql<OpenCode>`
+  select id, code_hash, attempts, expires_at <= now() as expired
+  from email_codes
+  where purpose = ${target.purpose} and identifier = ${target.identifier}
+    and context = ${target.context} and consumed_at is null
+  order by created_at desc limit 1`;
 
 /**
  * Checks and uses up a code. A wrong code costs one of its 5 tries; the fifth kills it.
  * `onWrongCode` runs in the transaction that counts a wrong try (sign-in counts it as a failed
- * sign-in too). Throws a field error on `code` saying what is wrong and what to do.
+ * sign-in too). Throws a field error on `code` saying what is wrong and what to do. `known`: the
+ * open code, when the caller has read it with other things already.
  */
 export async function consumeEmailCode(
   db: Db,
   config: Config,
   target: CodeTarget & { code: string },
   onWrongCode?: (trx: DbOrTrx) => Promise<void>,
+  known?: { open: OpenCode | undefined },
 ): Promise<void> {
-  const row = await db
-    .selectFrom('email_codes')
-    .select(['id', 'code_hash', 'attempts', sql<boolean>`expires_at <= now()`.as('expired')])
-    .where('purpose', '=', target.purpose)
-    .where('identifier', '=', target.identifier)
-    .where('context', '=', target.context ?? '')
-    .where('consumed_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = known
+    ? known.open
+    : (await openCode({ ...target, context: target.context ?? '' }).execute(db)).rows[0];
   if (!row) {
     throw fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
   }

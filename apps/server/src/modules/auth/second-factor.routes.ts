@@ -44,7 +44,7 @@ export const secondFactorRoutes =
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const device = deviceTokenOf(request);
-        const { userId } = await checkAuthenticatorCode(deps, {
+        const { userId, facts } = await checkAuthenticatorCode(deps, {
           context: interaction.uid,
           code: request.body.code,
           ip: request.ip,
@@ -58,6 +58,7 @@ export const secondFactorRoutes =
             userId,
             method: 'totp',
             trust,
+            facts,
           }),
         };
       },
@@ -79,7 +80,7 @@ export const secondFactorRoutes =
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const device = deviceTokenOf(request);
-        const { userId } = await checkRecoveryCode(deps, {
+        const { userId, facts } = await checkRecoveryCode(deps, {
           context: interaction.uid,
           code: request.body.code,
           ip: request.ip,
@@ -93,6 +94,7 @@ export const secondFactorRoutes =
             userId,
             method: 'recovery',
             trust,
+            facts,
           }),
         };
       },

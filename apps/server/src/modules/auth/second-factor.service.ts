@@ -9,7 +9,7 @@ import {
   useTimeStep,
 } from './authenticator.repository.ts';
 import { hashRecoveryCode } from './recovery-codes.ts';
-import { completeSignIn, sendSignInCode, type SignInDeps } from './sign-in.service.ts';
+import { completeSignIn, sendSignInCode, type SignedIn, type SignInDeps } from './sign-in.service.ts';
 import {
   chooseSecondFactor,
   countWrongFactor,
@@ -77,7 +77,7 @@ export function otherWaysThan(
 export async function checkAuthenticatorCode(
   deps: SignInDeps,
   input: { context: string; code: string; ip: string; device: Device },
-): Promise<{ userId: string }> {
+): Promise<SignedIn> {
   const progress = await progressForCode(deps, input.context, input.ip);
   const app = await findConfirmedAuthenticatorOfUser(deps.db, progress.userId);
   if (!app) throw passwordFirst();
@@ -96,7 +96,7 @@ export async function checkAuthenticatorCode(
 export async function checkRecoveryCode(
   deps: SignInDeps,
   input: { context: string; code: string; ip: string; device: Device },
-): Promise<{ userId: string }> {
+): Promise<SignedIn> {
   const progress = await progressForCode(deps, input.context, input.ip);
   const hash = hashRecoveryCode(deps.config, progress.userId, input.code);
   const used = await deps.db.transaction().execute(async (trx) => {

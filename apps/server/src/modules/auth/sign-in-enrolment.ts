@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { SignInMethod } from '../../oidc/authentication-methods.ts';
 import type { interactionHelpers } from './interaction-helpers.ts';
-import { enrolmentRequired } from './sign-in-policy.service.ts';
+import { enrolmentRequired, type EnrolmentFacts } from './sign-in-policy.service.ts';
 import { trustBrowser } from './trusted-browsers.ts';
 
 /** How long a sign-in may take to set up its authenticator app once its factors were right. */
@@ -43,7 +43,14 @@ export async function finishOrEnrol(
   helpers: ReturnType<typeof interactionHelpers>,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { uid: string; userId: string; method: SignInMethod; trust?: { token: string } },
+  input: {
+    uid: string;
+    userId: string;
+    method: SignInMethod;
+    trust?: { token: string };
+    /** Read with the completed sign-in's writes, when it went through `completeSignIn`. */
+    facts?: EnrolmentFacts;
+  },
 ): Promise<string> {
   if (input.trust) {
     await trustBrowser(db, {
@@ -52,7 +59,7 @@ export async function finishOrEnrol(
       userAgent: request.headers['user-agent'],
     });
   }
-  if (await enrolmentRequired(db, input.userId)) {
+  if (await enrolmentRequired(db, input.userId, input.facts)) {
     const user = await db
       .selectFrom('users')
       .select(['organization_id', 'email'])

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { SignInPolicy } from '@atrium/contracts/sign-in-policy';
 import type { DbOrTrx } from '../../db/database.ts';
 
@@ -53,6 +53,11 @@ export async function findPolicyOfAddress(db: DbOrTrx, email: string): Promise<P
   return row && toPolicyOfUser(row);
 }
 
+/** Whether the user (a column reference) is an admin: a member of the organisation's system group. */
+export const isAdminOf = (userId: RawBuilder<unknown>) => sql<boolean>`exists (
+  select 1 from group_members gm join groups g on g.id = gm.group_id
+  where gm.user_id = ${userId} and g.is_system)`;
+
 function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
   return db
     .selectFrom('users as u')
@@ -60,9 +65,7 @@ function findPolicyRow(db: DbOrTrx, user: string | { email: string }) {
     .select([
       'u.id',
       'u.organization_id',
-      sql<boolean>`exists (
-        select 1 from group_members gm join groups g on g.id = gm.group_id
-        where gm.user_id = u.id and g.is_system)`.as('is_admin'),
+      isAdminOf(sql.ref('u.id')).as('is_admin'),
       'p.strong_factor_required',
       'p.email_code_allowed',
       'p.trusted_browsers_allowed',

@@ -1,7 +1,7 @@
 import type { SignInPolicy } from '@atrium/contracts/sign-in-policy';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { findPolicy, findPolicyOfUser, savePolicy } from './sign-in-policy.repository.ts';
+import { findPolicy, findPolicyOfUser, savePolicy, type PolicyOfUser } from './sign-in-policy.repository.ts';
 import { hasStrongFactor } from './strong-factors.ts';
 
 /**
@@ -39,17 +39,28 @@ export async function updateSignInPolicy(
   });
 }
 
+/** What `enrolmentRequired` decides on: the user's policy, and whether a strong factor is set up. */
+export interface EnrolmentFacts {
+  policy: PolicyOfUser;
+  hasStrongFactor: boolean;
+}
+
 /**
  * Whether this account must set up a strong factor before its sign-in completes: the policy
  * requires one of it, or forbids the e-mail code, which is then only good for this one sign-in.
  */
-export async function enrolmentRequired(db: DbOrTrx, userId: string): Promise<boolean> {
-  const policy = await findPolicyOfUser(db, userId);
+export async function enrolmentRequired(
+  db: DbOrTrx,
+  userId: string,
+  /** The policy and factors, when the sign-in's last statement read them (sign-in.repository.ts). */
+  known?: EnrolmentFacts,
+): Promise<boolean> {
+  const policy = known?.policy ?? (await findPolicyOfUser(db, userId));
   const required =
     policy.strongFactorRequired === 'everyone' ||
     (policy.strongFactorRequired === 'admins' && policy.isAdmin) ||
     !policy.emailCodeAllowed;
-  return required && !(await hasStrongFactor(db, userId));
+  return required && !(known ? known.hasStrongFactor : await hasStrongFactor(db, userId));
 }
 
 /** Whether "Use another way" may offer the e-mailed code to this account. */

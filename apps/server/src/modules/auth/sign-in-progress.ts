@@ -47,18 +47,15 @@ export async function startSecondFactor(
     .execute();
 }
 
+/** The statement reading a live progress; also a subquery of the code step's (sign-in.repository.ts). */
+export const liveProgress = (context: string) => sql<SignInProgress>`
+  select identifier, user_id as "userId", factor, attempts
+  from sign_in_progress
+  where context = ${context} and expires_at > now() and attempts < ${FACTOR_MAX_ATTEMPTS}`;
+
 /** The live progress of this sign-in, if its password was right. */
 export async function findSecondFactor(db: DbOrTrx, context: string): Promise<SignInProgress | undefined> {
-  const row = await db
-    .selectFrom('sign_in_progress')
-    .select(['identifier', 'user_id', 'factor', 'attempts'])
-    .where('context', '=', context)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .where('attempts', '<', FACTOR_MAX_ATTEMPTS)
-    .executeTakeFirst();
-  return row
-    ? { identifier: row.identifier, userId: row.user_id, factor: row.factor, attempts: row.attempts }
-    : undefined;
+  return (await liveProgress(context).execute(db)).rows[0];
 }
 
 export async function chooseSecondFactor(db: DbOrTrx, context: string, factor: SecondFactor): Promise<void> {

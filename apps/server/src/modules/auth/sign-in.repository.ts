@@ -2,8 +2,17 @@ import type { SignInPolicy } from '@atrium/contracts/sign-in-policy';
 import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { CodeRecipient } from './auth-mail.ts';
-import { toPolicyOfUser, type PolicyOfUser } from './sign-in-policy.repository.ts';
-import type { StrongFactors } from './strong-factors.ts';
+import {
+  latestCode,
+  openCode,
+  toLatestCode,
+  type LatestCode,
+  type LatestCodeRow,
+  type OpenCode,
+} from './email-codes.ts';
+import { liveProgress, type SignInProgress } from './sign-in-progress.ts';
+import { isAdminOf, toPolicyOfUser, type PolicyOfUser } from './sign-in-policy.repository.ts';
+import { strongFactorColumns, type StrongFactors } from './strong-factors.ts';
 import { failureCounts, type FailureCounts } from './throttle.ts';
 
 /** The account a password step names, with everything the step goes on to need. */
@@ -44,10 +53,7 @@ export async function findPasswordStepAccount(
     }
   >`
     select f.*, u.id, u.password_hash, u.status, u.email, u.organization_id, o.name as organization_name,
-      exists (select 1 from passkeys where user_id = u.id) as passkey,
-      exists (select 1 from authenticator_apps where user_id = u.id and confirmed_at is not null) as totp,
-      exists (select 1 from group_members gm join groups g on g.id = gm.group_id
-        where gm.user_id = u.id and g.is_system) as is_admin,
+      ${strongFactorColumns(sql.ref('u.id'))}, ${isAdminOf(sql.ref('u.id'))} as is_admin,
       p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed
     from (${failureCounts(identifier, ip)}) f
     left join (users u join organizations o on o.id = u.organization_id) on u.email = ${identifier}
@@ -84,20 +90,36 @@ export async function recordCompletedSignIn(
   db: DbOrTrx,
   input: { context: string; identifier: string; deviceHash: string },
 ): Promise<
-  | { id: string; email: string; first_name: string; organization_name: string; new_device: boolean }
+  | {
+      id: string;
+      email: string;
+      first_name: string;
+      organization_name: string;
+      new_device: boolean;
+      /** What finishing the sign-in asks next (sign-in-enrolment.ts), read here too. */
+      policy: PolicyOfUser;
+      hasStrongFactor: boolean;
+    }
   | undefined
 > {
   const { rows } = await sql<{
     id: string;
     email: string;
     first_name: string;
+    organization_id: string;
     organization_name: string;
     new_device: boolean;
+    is_admin: boolean;
+    passkey: boolean;
+    totp: boolean;
+    strong_factor_required: SignInPolicy['strongFactorRequired'] | null;
+    email_code_allowed: boolean | null;
+    trusted_browsers_allowed: boolean | null;
   }>`
     with signed_in as (
       update users u set last_sign_in_at = now() from organizations o
       where o.id = u.organization_id and u.email = ${input.identifier} and u.status = 'active'
-      returning u.id, u.email, u.first_name, o.name as organization_name
+      returning u.id, u.email, u.first_name, u.organization_id, o.name as organization_name
     ), progress as (
       delete from sign_in_progress where context = ${input.context} and exists (select 1 from signed_in)
     ), failures as (
@@ -110,6 +132,58 @@ export async function recordCompletedSignIn(
       -- now() is the transaction's start: equal to first_seen_at only for a row inserted here.
       returning first_seen_at = now() as is_new
     )
-    select s.*, coalesce((select is_new from device), false) as new_device from signed_in s`.execute(db);
-  return rows[0];
+    select s.*, coalesce((select is_new from device), false) as new_device,
+      ${strongFactorColumns(sql.ref('s.id'))}, ${isAdminOf(sql.ref('s.id'))} as is_admin,
+      p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed
+    from signed_in s left join sign_in_policies p on p.organization_id = s.organization_id`.execute(db);
+  const row = rows[0];
+  return row && { ...row, policy: toPolicyOfUser(row), hasStrongFactor: row.passkey || row.totp };
+}
+
+/** What the code step reads before it checks the code. */
+export interface CodeStep {
+  /** The sign-in between password and second factor, if the password was right. */
+  progress: SignInProgress | undefined;
+  /** The newest code of this sign-in, used or not. */
+  latest: LatestCode | undefined;
+  /** The failures of the latest code's address (none without one). */
+  failures: FailureCounts;
+  /** The code the latest's address may still use for this sign-in. */
+  open: OpenCode | undefined;
+}
+
+/**
+ * The code step's reads in one statement (issue 18: four, one after another): the sign-in in
+ * progress, its latest code, the throttling of that code's address and the code still open.
+ */
+export async function findCodeStep(db: Db, input: { context: string; ip: string }): Promise<CodeStep> {
+  const { context, ip } = input;
+  const { rows } = await sql<{
+    progress: SignInProgress | null;
+    latest: LatestCodeRow | null;
+    failures: FailureCounts;
+    open: OpenCode | null;
+  }>`
+    select (select to_jsonb(p) from (${liveProgress(context)}) p) as progress,
+      to_jsonb(l) as latest, to_jsonb(f) as failures, to_jsonb(c) as open
+    from (select 1 as none) one
+    left join lateral (${latestCode({ purpose: 'sign-in', context })}) l on true
+    cross join lateral (${failureCounts(sql.ref('l.identifier'), ip)}) f
+    left join lateral (${openCode({ purpose: 'sign-in', identifier: sql.ref('l.identifier'), context })}) c on true`.execute(
+    db,
+  );
+  const row = rows[0]!;
+  // Through JSON, timestamps come back as text.
+  const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    progress: row.progress ?? undefined,
+    latest: row.latest ? toLatestCode({ ...row.latest, created_at: at(row.latest.created_at)! }) : undefined,
+    failures: {
+      ...row.failures,
+      ipLast: at(row.failures.ipLast),
+      allLast: at(row.failures.allLast),
+      now: at(row.failures.now)!,
+    },
+    open: row.open ?? undefined,
+  };
 }

@@ -10,14 +10,21 @@ import { newSignInMail } from '../notifications/notice-mail.ts';
 import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
 import { startSecondFactor } from './sign-in-progress.ts';
 import type { PolicyOfUser } from './sign-in-policy.repository.ts';
-import { findPasswordStepAccount, recordCompletedSignIn } from './sign-in.repository.ts';
+import type { EnrolmentFacts } from './sign-in-policy.service.ts';
+import { findPasswordStepAccount, recordCompletedSignIn, type CodeStep } from './sign-in.repository.ts';
 import { strongestOf, type StrongFactors } from './strong-factors.ts';
-import { recordFailure, throttleError, throttleOf, throttleState } from './throttle.ts';
+import { recordFailure, throttleError, throttleOf } from './throttle.ts';
 
 export interface SignInDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+}
+
+/** A completed sign-in: who, and what finishing it needs to know (sign-in-enrolment.ts). */
+export interface SignedIn {
+  userId: string;
+  facts: EnrolmentFacts;
 }
 
 /** One message for an unknown e-mail and a wrong password alike (no user enumeration). */
@@ -158,15 +165,22 @@ async function codeRecipient(db: DbOrTrx, email: string): Promise<CodeRecipient>
  */
 export async function checkSignInCode(
   deps: SignInDeps,
-  input: { context: string; code: string; ip: string; device: { token: string; userAgent?: string } },
-): Promise<{ userId: string }> {
+  input: {
+    /** What the step read first (`findCodeStep`): the latest code, its throttling, the open code. */
+    step: CodeStep;
+    context: string;
+    code: string;
+    ip: string;
+    device: { token: string; userAgent?: string };
+  },
+): Promise<SignedIn> {
   const { db, config } = deps;
-  const latest = await findLatestCode(db, { purpose: 'sign-in', context: input.context });
+  const { latest, failures, open } = input.step;
   if (!latest) throw fieldError('code', 'Enter your e-mail and password first.', 'code_invalid');
   const identifier = latest.identifier;
   // A used-up or expired code has nothing left to guess: its own message says what to do.
   if (latest.live) {
-    const throttle = await throttleState(db, identifier, input.ip);
+    const throttle = throttleOf(failures);
     if (throttle.blocked) throw throttleError(throttle.blocked);
   }
   await consumeEmailCode(
@@ -174,6 +188,7 @@ export async function checkSignInCode(
     config,
     { purpose: 'sign-in', identifier, context: input.context, code: input.code },
     (trx) => recordFailure(trx, identifier, input.ip),
+    { open },
   );
   return completeSignIn(deps, { ...input, identifier });
 }
@@ -185,7 +200,7 @@ export async function checkSignInCode(
 export async function completeSignIn(
   deps: SignInDeps,
   input: { context: string; identifier: string; ip: string; device: { token: string; userAgent?: string } },
-): Promise<{ userId: string }> {
+): Promise<SignedIn> {
   const { db, config } = deps;
   const { identifier } = input;
   return db.transaction().execute(async (trx) => {
@@ -209,6 +224,6 @@ export async function completeSignIn(
         ),
       );
     }
-    return { userId: user.id };
+    return { userId: user.id, facts: { policy: user.policy, hasStrongFactor: user.hasStrongFactor } };
   });
 }

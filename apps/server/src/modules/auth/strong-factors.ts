@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { OwnerKey } from './authenticator.repository.ts';
 
@@ -11,12 +11,17 @@ export interface StrongFactors {
   totp: boolean;
 }
 
+/**
+ * The factors as the columns `passkey` and `totp` of a statement about one user: `userId` is an id,
+ * or a column reference (`sql.ref('u.id')`) when the statement reads the user too.
+ */
+export const strongFactorColumns = (userId: string | RawBuilder<unknown>) => sql<StrongFactors>`
+  exists (select 1 from passkeys where user_id = ${userId}) as passkey,
+  exists (select 1 from authenticator_apps where user_id = ${userId} and confirmed_at is not null) as totp`;
+
 /** Which strong factors the user has ready to use, in one statement (asked on every sign-in). */
 export async function strongFactorsOf(db: DbOrTrx, userId: string): Promise<StrongFactors> {
-  const { rows } = await sql<StrongFactors>`
-    select exists (select 1 from passkeys where user_id = ${userId}) as passkey,
-      exists (select 1 from authenticator_apps where user_id = ${userId} and confirmed_at is not null) as totp
-  `.execute(db);
+  const { rows } = await sql<StrongFactors>`select ${strongFactorColumns(userId)}`.execute(db);
   return rows[0]!;
 }
 

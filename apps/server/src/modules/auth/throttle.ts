@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { AppError } from '../../lib/errors.ts';
 
@@ -32,7 +32,7 @@ export interface FailureCounts {
 }
 
 /** The statement reading `FailureCounts`, also a subquery of the password step's (sign-in.repository.ts). */
-export const failureCounts = (identifier: string, ip: string) => sql<FailureCounts>`
+export const failureCounts = (identifier: string | RawBuilder<unknown>, ip: string) => sql<FailureCounts>`
   select count(*) filter (where ip = ${ip})::int as "ipCount",
     max(failed_at) filter (where ip = ${ip}) as "ipLast",
     count(*)::int as "allCount", max(failed_at) as "allLast", now() as now

@@ -173,7 +173,8 @@ export class JobWorker {
   private async tick(): Promise<void> {
     try {
       // Keep claiming while batches come back full: a backlog drains without waiting for polls.
-      while (this.started && (await this.claimBatch()) > 0) {
+      // A batch that was not full took everything due (one statement less per wake, issue 18).
+      while (this.started && (await this.claimBatch()) > 0 && this.backlog) {
         if (this.inFlight.size >= this.concurrency) return;
       }
     } catch (err) {
