@@ -15,6 +15,7 @@ import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
+import { wakeWorkerAfterQueueing } from './modules/jobs/queued-in-request.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerMail } from './modules/mail/mail.plugin.ts';
@@ -87,6 +88,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // keep them from taking the same job.
   const jobs = new JobWorker(db, app.log.child({ module: 'jobs' }));
   app.decorate('jobs', jobs);
+  // Sign-out, suspending, group and app changes, e-mails… queue jobs in their transactions; once
+  // the answer is sent (committed), the worker looks at once instead of at its next poll.
+  wakeWorkerAfterQueueing(app, jobs);
   const mailer = createMailer(config, db, app.log, jobs, deps.deliverMail);
   registerDnsUpdateJobs(jobs, { db, config, log: app.log.child({ module: 'dns-updates' }) });
   registerSubscriptionWebhookJob(jobs, { db, config, log: app.log.child({ module: 'subscriptions' }) });

@@ -6,7 +6,7 @@ import { cachedRows, type CachedRows } from '../db/cached-rows.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { openClientSecret } from './client-secrets.ts';
-import { holdConsume, holdUpsert, sendHeldWrites, type PayloadRow } from './write-batch.ts';
+import { holdConsume, holdDestroy, holdUpsert, sendHeldWrites, type PayloadRow } from './write-batch.ts';
 import {
   findTokenReadingAhead,
   forgetReadAhead,
@@ -182,6 +182,7 @@ class PayloadAdapter implements Adapter {
 
   async destroy(id: string): Promise<void> {
     this.forgetReadAheadIfChanging(id);
+    if (holdDestroy(this.type, storedIdOf(id))) return;
     await sendHeldWrites(this.db);
     await this.db
       .deleteFrom('oidc_payloads')

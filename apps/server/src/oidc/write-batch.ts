@@ -23,10 +23,14 @@ export interface PayloadRow {
 interface Batch {
   upserts: Map<string, PayloadRow>;
   consumes: Map<string, { type: string; id: string }>;
+  destroys: Map<string, { type: string; id: string }>;
 }
 
 const scope = new AsyncLocalStorage<Batch>();
 const keyOf = (type: string, id: string) => `${type}:${id}`;
+/** Whether a row already waits for another kind of write (one statement may touch a row once). */
+const waits = (batch: Batch, key: string) =>
+  batch.upserts.has(key) || batch.consumes.has(key) || batch.destroys.has(key);
 
 /**
  * Holds an upsert for the end of the request; false outside a provider request, or when its row
@@ -34,23 +38,32 @@ const keyOf = (type: string, id: string) => `${type}:${id}`;
  */
 export function holdUpsert(row: PayloadRow): boolean {
   const batch = scope.getStore();
-  if (!batch || batch.consumes.has(keyOf(row.type, row.id))) return false;
-  batch.upserts.set(keyOf(row.type, row.id), row);
+  const key = keyOf(row.type, row.id);
+  if (!batch || batch.consumes.has(key) || batch.destroys.has(key)) return false;
+  batch.upserts.set(key, row);
   return true;
 }
 
 /** Holds a consume for the end of the request; false outside one, or when its row waits too. */
 export function holdConsume(type: string, id: string): boolean {
   const batch = scope.getStore();
-  if (!batch || batch.upserts.has(keyOf(type, id))) return false;
+  if (!batch || waits(batch, keyOf(type, id))) return false;
   batch.consumes.set(keyOf(type, id), { type, id });
+  return true;
+}
+
+/** Holds a delete (an interaction once finished, say) likewise. */
+export function holdDestroy(type: string, id: string): boolean {
+  const batch = scope.getStore();
+  if (!batch || waits(batch, keyOf(type, id))) return false;
+  batch.destroys.set(keyOf(type, id), { type, id });
   return true;
 }
 
 /** Sends what this request holds, before a read or a delete that must see it. */
 export async function sendHeldWrites(db: Db): Promise<void> {
   const batch = scope.getStore();
-  if (batch && (batch.upserts.size || batch.consumes.size)) {
+  if (batch && (batch.upserts.size || batch.consumes.size || batch.destroys.size)) {
     if (!(await send(db, batch))) throw new ConsumedMeanwhile();
   }
 }
@@ -69,7 +82,7 @@ class ConsumedMeanwhile extends Error {
  */
 export function holdWritesUntilAnswered(provider: Provider, db: Db): void {
   provider.use(async (ctx, next) => {
-    const batch: Batch = { upserts: new Map(), consumes: new Map() };
+    const batch: Batch = { upserts: new Map(), consumes: new Map(), destroys: new Map() };
     let stored: boolean;
     try {
       await scope.run(batch, next);
@@ -100,40 +113,45 @@ function answer(ctx: Parameters<Parameters<Provider['use']>[0]>[0], status: numb
 async function send(db: Db, batch: Batch): Promise<boolean> {
   const consumes = [...batch.consumes.values()];
   const upserts = [...batch.upserts.values()];
+  const destroys = [...batch.destroys.values()];
   batch.consumes.clear();
   batch.upserts.clear();
-  if (!consumes.length && !upserts.length) return true;
-  const values = sql.join(
-    upserts.map(
-      (r) =>
-        sql`(${r.id}, ${r.type}, ${r.payload}::jsonb, ${r.grant_id}, ${r.user_code}, ${r.uid}, ${r.expires_at}::timestamptz)`,
-    ),
-  );
-  const upsert = sql`
-    insert into oidc_payloads (id, type, payload, grant_id, user_code, uid, expires_at)
-    select * from (values ${values}) as v (id, type, payload, grant_id, user_code, uid, expires_at)`;
-  const onConflict = sql`
-    on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
-      user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`;
-  if (!consumes.length) {
-    await sql`${upsert} ${onConflict}`.execute(db);
-    return true;
+  batch.destroys.clear();
+  const keys = (rows: Array<{ type: string; id: string }>) =>
+    sql.join(rows.map((r) => sql`(${r.type}, ${r.id})`));
+  const consumeKeys = keys(consumes);
+  const steps = [];
+  if (consumes.length) {
+    steps.push(sql`consumed as (
+      update oidc_payloads set consumed_at = now()
+      where (type, id) in (${consumeKeys}) and consumed_at is null
+      returning 1)`);
   }
-  const consumeKeys = sql.join(consumes.map((c) => sql`(${c.type}, ${c.id})`));
-  const consume = sql`
-    update oidc_payloads set consumed_at = now()
-    where (type, id) in (${consumeKeys}) and consumed_at is null
-    returning 1`;
-  const { rows } = upserts.length
-    ? await sql<{ consumed: number }>`
-        with consumed as (${consume}), written as (
-          ${upsert} where (select count(*) from consumed) = ${consumes.length} ${onConflict} returning 1
-        )
-        select (select count(*) from consumed)::int as consumed, (select count(*) from written)::int as written`.execute(
-        db,
-      )
-    : await sql<{ consumed: number }>`
-        with consumed as (${consume}) select count(*)::int as consumed from consumed`.execute(db);
+  if (destroys.length) {
+    steps.push(sql`gone as (delete from oidc_payloads where (type, id) in (${keys(destroys)}))`);
+  }
+  if (upserts.length) {
+    const values = sql.join(
+      upserts.map(
+        (r) =>
+          sql`(${r.id}, ${r.type}, ${r.payload}::jsonb, ${r.grant_id}, ${r.user_code}, ${r.uid}, ${r.expires_at}::timestamptz)`,
+      ),
+    );
+    // Stored only if every consume took: a token used meanwhile gets nothing new.
+    const ifConsumed = consumes.length
+      ? sql`where (select count(*) from consumed) = ${consumes.length}`
+      : sql``;
+    steps.push(sql`written as (
+      insert into oidc_payloads (id, type, payload, grant_id, user_code, uid, expires_at)
+      select * from (values ${values}) as v (id, type, payload, grant_id, user_code, uid, expires_at)
+      ${ifConsumed}
+      on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
+        user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at)`);
+  }
+  if (!steps.length) return true;
+  const { rows } = await sql<{ consumed: number }>`
+    with ${sql.join(steps)}
+    select ${consumes.length ? sql`(select count(*) from consumed)::int` : sql`0`} as consumed`.execute(db);
   if (rows[0]!.consumed === consumes.length) return true;
   // Used twice at once: as the provider does on a replay, the whole grant goes.
   await sql`

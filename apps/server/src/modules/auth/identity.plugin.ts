@@ -53,13 +53,6 @@ export async function registerIdentity(
   });
   sendBackchannelLogoutsThroughQueue(provider, db, app.jobs);
   endConsoleSessionsWithSsoSession(provider, db);
-  // Sign-out, ending a session, suspending, deleting, group and app changes queue logout tokens
-  // in their transactions; once the answer is sent (committed), the worker looks at once
-  // instead of at its next poll.
-  app.addHook('onResponse', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.startsWith('/api/'))
-      app.jobs.wake();
-  });
   const consoleClient = await ensureConsoleClient(db, config);
   const sso = createSsoClient(app, config, consoleClient);
   await mountProvider(app, provider, config.publicUrl);

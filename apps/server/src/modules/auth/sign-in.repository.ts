@@ -33,9 +33,14 @@ export interface PasswordStepAccount {
  */
 export async function findPasswordStepAccount(
   db: Db,
-  identifier: string,
-  ip: string,
-): Promise<{ failures: FailureCounts; account: PasswordStepAccount | undefined }> {
+  input: { identifier: string; ip: string; context: string },
+): Promise<{
+  failures: FailureCounts;
+  account: PasswordStepAccount | undefined;
+  /** This sign-in's latest code (going back to the password step reuses it). */
+  latest: LatestCode | undefined;
+}> {
+  const { identifier, ip, context } = input;
   const { rows } = await sql<
     FailureCounts & {
       id: string | null;
@@ -50,11 +55,13 @@ export async function findPasswordStepAccount(
       strong_factor_required: SignInPolicy['strongFactorRequired'] | null;
       email_code_allowed: boolean | null;
       trusted_browsers_allowed: boolean | null;
+      latest: LatestCodeRow | null;
     }
   >`
     select f.*, u.id, u.password_hash, u.status, u.email, u.organization_id, o.name as organization_name,
       ${strongFactorColumns(sql.ref('u.id'))}, ${isAdminOf(sql.ref('u.id'))} as is_admin,
-      p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed
+      p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed,
+      (select to_jsonb(l) from (${latestCode({ purpose: 'sign-in', context })}) l) as latest
     from (${failureCounts(identifier, ip)}) f
     left join (users u join organizations o on o.id = u.organization_id) on u.email = ${identifier}
     left join sign_in_policies p on p.organization_id = u.organization_id`.execute(db);
@@ -66,9 +73,11 @@ export async function findPasswordStepAccount(
     allLast: row.allLast,
     now: row.now,
   };
-  if (!row.id) return { failures, account: undefined };
+  const latest = row.latest ? latestFromJson(row.latest) : undefined;
+  if (!row.id) return { failures, account: undefined, latest };
   return {
     failures,
+    latest,
     account: {
       id: row.id,
       passwordHash: row.password_hash,
@@ -140,6 +149,9 @@ export async function recordCompletedSignIn(
   return row && { ...row, policy: toPolicyOfUser(row), hasStrongFactor: row.passkey || row.totp };
 }
 
+/** A latest code read through `to_jsonb`: its timestamp comes back as text. */
+const latestFromJson = (row: LatestCodeRow) => toLatestCode({ ...row, created_at: new Date(row.created_at) });
+
 /** What the code step reads before it checks the code. */
 export interface CodeStep {
   /** The sign-in between password and second factor, if the password was right. */
@@ -177,7 +189,7 @@ export async function findCodeStep(db: Db, input: { context: string; ip: string 
   const at = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
     progress: row.progress ?? undefined,
-    latest: row.latest ? toLatestCode({ ...row.latest, created_at: at(row.latest.created_at)! }) : undefined,
+    latest: row.latest ? latestFromJson(row.latest) : undefined,
     failures: {
       ...row.failures,
       ipLast: at(row.failures.ipLast),

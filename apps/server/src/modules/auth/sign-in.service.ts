@@ -7,7 +7,7 @@ import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { newSignInMail } from '../notifications/notice-mail.ts';
-import { consumeEmailCode, findLatestCode, issueEmailCode } from './email-codes.ts';
+import { consumeEmailCode, findLatestCode, issueEmailCode, type LatestCode } from './email-codes.ts';
 import { startSecondFactor } from './sign-in-progress.ts';
 import type { PolicyOfUser } from './sign-in-policy.repository.ts';
 import type { EnrolmentFacts } from './sign-in-policy.service.ts';
@@ -66,7 +66,15 @@ export async function checkPasswordAndSendCode(
   const { db } = deps;
   const identifier = input.email.trim().toLowerCase();
   // Throttling, the account, its factors and its policy: one statement (sign-in.repository.ts).
-  const { failures, account: user } = await findPasswordStepAccount(db, identifier, input.ip);
+  const {
+    failures,
+    account: user,
+    latest,
+  } = await findPasswordStepAccount(db, {
+    identifier,
+    ip: input.ip,
+    context: input.context,
+  });
   const throttle = throttleOf(failures);
   if (throttle.blocked) throw throttleError(throttle.blocked);
 
@@ -97,7 +105,12 @@ export async function checkPasswordAndSendCode(
     await startSecondFactor(db, { context: input.context, identifier, userId: user!.id, factor });
     return { factor, email: identifier, has, policy };
   }
-  const sent = await sendSignInCode(deps, { context: input.context, identifier, recipient });
+  const sent = await sendSignInCode(deps, {
+    context: input.context,
+    identifier,
+    recipient,
+    known: { latest },
+  });
   return { factor: 'email', has, policy, ...sent };
 }
 
@@ -107,12 +120,17 @@ export async function checkPasswordAndSendCode(
  */
 export async function sendSignInCode(
   deps: SignInDeps,
-  /** `recipient`: the address and organisation name, when the caller has read them already. */
-  input: { context: string; identifier: string; recipient?: CodeRecipient },
+  /** `recipient` and `known.latest`: the address, organisation name and latest code, when read already. */
+  input: {
+    context: string;
+    identifier: string;
+    recipient?: CodeRecipient;
+    known?: { latest: LatestCode | undefined };
+  },
 ): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
   const { db, config, mailer } = deps;
   const { context, identifier } = input;
-  const latest = await findLatestCode(db, { purpose: 'sign-in', context });
+  const latest = input.known ? input.known.latest : await findLatestCode(db, { purpose: 'sign-in', context });
   if (latest?.live && latest.identifier === identifier) {
     // Its message may still be waiting for the mail server: one more try if it is due.
     const codeSent = latest.mailSent || (!!latest.mailJobId && (await mailer.deliverNow(latest.mailJobId)));

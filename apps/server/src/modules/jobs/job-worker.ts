@@ -10,6 +10,7 @@ import {
   setProgress,
   type Job,
 } from './jobs.repository.ts';
+import { noteRunHere } from './queued-in-request.ts';
 
 export interface JobContext {
   job: Job;
@@ -141,6 +142,7 @@ export class JobWorker {
    * or queued again for a retry) and is 'pending'.
    */
   async runNow(id: string, waitMs: number): Promise<'done' | 'pending'> {
+    noteRunHere();
     let running = this.inFlight.get(id);
     if (!running) {
       const [job] = await claimJobs(this.db, {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx, JobsTable } from '../../db/database.ts';
+import { noteQueued } from './queued-in-request.ts';
 
 export type Job = Selectable<JobsTable>;
 
@@ -31,6 +32,7 @@ export async function enqueue(db: DbOrTrx, job: NewJob): Promise<string> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  noteQueued(1);
   return row.id;
 }
 
@@ -49,6 +51,7 @@ export async function enqueueMany(db: DbOrTrx, jobs: NewJob[]): Promise<void> {
       })),
     )
     .execute();
+  noteQueued(jobs.length);
 }
 
 /**
