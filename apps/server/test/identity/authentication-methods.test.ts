@@ -1,20 +1,14 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs, type TestOrganization } from '../support/fixtures.ts';
+import type { Mailbox } from '../support/mailbox.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { registerTestClient } from './support/clients.ts';
+import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
 import { uidOf } from './support/sign-in.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = RP_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const BASIC = 'urn:atrium:acr:basic';
 const MFA = 'urn:atrium:acr:mfa';
@@ -27,28 +21,15 @@ describe('amr and acr in the ID token, and acr_values', () => {
   let origin: string;
   let passwordHash: string;
 
+  let world: RelyingPartyWorld;
+
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    const registered = await registerTestClient(server.db, server.config, {
-      organizationId: org.id,
-      redirectUri: REDIRECT,
-    });
-    rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    world = await startRelyingParty({ redirectUri: REDIRECT });
+    ({ mailbox, server, origin, org, rp, passwordHash } = world);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await world?.close();
   });
 
   /**

@@ -1,46 +1,30 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, type TestOrganization } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import type { TestOrganization } from '../support/fixtures.ts';
+import type { Mailbox } from '../support/mailbox.ts';
 import { TestBrowser } from './support/browser.ts';
-import { registerTestClient } from './support/clients.ts';
+import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = RP_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const AFTER_LOGOUT = 'https://app.example.test/signed-out';
 
 describe('an openid-client relying party against the running provider', () => {
   let mailbox: Mailbox;
-  let server: TestApp;
   let org: TestOrganization;
   let rp: client.Configuration;
   let origin: string;
 
+  let world: RelyingPartyWorld;
+
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    org = await createOrganizationWithAdmin(server.db, { passwordHash: await hashPassword(PASSWORD) });
-    const registered = await registerTestClient(server.db, server.config, {
-      organizationId: org.id,
-      redirectUri: REDIRECT,
-      postLogoutRedirectUri: AFTER_LOGOUT,
-    });
-    rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    world = await startRelyingParty({ redirectUri: REDIRECT, postLogoutRedirectUri: AFTER_LOGOUT });
+    ({ mailbox, origin, org, rp } = world);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await world?.close();
   });
 
   it('publishes discovery with code + PKCE S256 only, and a JWKS with the signing key', async () => {

@@ -1,22 +1,15 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs, type TestOrganization, type TestSession } from '../support/fixtures.ts';
+import type { Mailbox } from '../support/mailbox.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { registerTestClient } from './support/clients.ts';
+import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
 import { SoftPasskey } from './support/passkey.ts';
 import { uidOf } from './support/sign-in.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = RP_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const MFA = 'urn:atrium:acr:mfa';
 
@@ -31,29 +24,16 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
   let rpID: string;
   let passwordHash: string;
 
+  let world: RelyingPartyWorld;
+
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
+    world = await startRelyingParty({ redirectUri: REDIRECT });
+    ({ mailbox, server, origin, org, rp, passwordHash } = world);
     rpID = server.config.publicUrl.hostname;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    const registered = await registerTestClient(server.db, server.config, {
-      organizationId: org.id,
-      redirectUri: REDIRECT,
-    });
-    rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
   });
 
   afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await world?.close();
   });
 
   // Each member calls from an address of their own: /profile's per-address limits stay out of the way.

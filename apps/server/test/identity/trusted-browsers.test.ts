@@ -1,21 +1,14 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs, type TestOrganization, type TestUser } from '../support/fixtures.ts';
+import type { Mailbox } from '../support/mailbox.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { registerTestClient } from './support/clients.ts';
+import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
 import { uidOf } from './support/sign-in.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = RP_PASSWORD;
 const NEW_PASSWORD = 'a quite different passphrase 42';
 const REDIRECT = 'https://app.example.test/callback';
 const BASIC = 'urn:atrium:acr:basic';
@@ -29,28 +22,15 @@ describe('trusted browsers', () => {
   let org: TestOrganization;
   let rp: client.Configuration;
 
+  let world: RelyingPartyWorld;
+
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    const registered = await registerTestClient(server.db, server.config, {
-      organizationId: org.id,
-      redirectUri: REDIRECT,
-    });
-    rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    world = await startRelyingParty({ redirectUri: REDIRECT });
+    ({ mailbox, server, origin, org, rp, passwordHash } = world);
   });
 
   afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await world?.close();
   });
 
   /** An app's authorization in `browser`, up to /login; `tokensFrom` finishes it. */
