@@ -8,6 +8,7 @@ import type { Db } from '../db/database.ts';
 import { openClientSecret } from './client-secrets.ts';
 import { holdConsume, holdDestroy, holdUpsert, sendHeldWrites, type PayloadRow } from './write-batch.ts';
 import {
+  findInteractionReadingAhead,
   findTokenReadingAhead,
   forgetReadAhead,
   grantKey,
@@ -104,7 +105,10 @@ class PayloadAdapter implements Adapter {
       const ahead = takeReadAhead<AdapterPayload>(interactionKey(id));
       if (ahead) return ahead;
     }
-    const payload = await this.findBy('id', storedIdOf(id));
+    const payload =
+      this.type === 'Interaction'
+        ? await findInteractionReadingAhead(this.db, storedIdOf(id))
+        : await this.findBy('id', storedIdOf(id));
     const found = payload && { ...payload, jti: id };
     if (found && this.type === 'Interaction') keepReadAhead(interactionKey(id), structuredClone(found));
     return found;
