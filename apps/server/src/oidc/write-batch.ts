@@ -17,8 +17,9 @@ export interface PayloadRow {
 /**
  * The writes of one provider request, held until it has answered and then sent in one statement:
  * a refresh grant consumes the old token and stores the new one and an access token, three round
- * trips one after another (issue 18). Any other adapter call (a read, a delete) sends what is held
- * first, so the request always reads its own writes; nothing is answered before the batch is stored.
+ * trips one after another (issue 18). Deletes are held too. A read (or a revocation by grant) sends
+ * what is held first, so the request always reads its own writes; nothing is answered before the
+ * batch is stored.
  */
 interface Batch {
   upserts: Map<string, PayloadRow>;
@@ -34,7 +35,7 @@ const waits = (batch: Batch, key: string) =>
 
 /**
  * Holds an upsert for the end of the request; false outside a provider request, or when its row
- * waits to be consumed (then the caller sends what is held and writes at once, in order).
+ * waits to be consumed or deleted (then the caller sends what is held and writes at once, in order).
  */
 export function holdUpsert(row: PayloadRow): boolean {
   const batch = scope.getStore();
