@@ -10,6 +10,7 @@ import {
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TestBrowser } from './support/browser.ts';
+import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
@@ -106,13 +107,7 @@ describe('forgot password', () => {
       organizationId: org.id,
       redirectUri: REDIRECT,
     });
-    const rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    const rp = await discoverAs(origin, registered);
     const verifier = client.randomPKCECodeVerifier();
     const callback = await browser.follow(
       client.buildAuthorizationUrl(rp, {

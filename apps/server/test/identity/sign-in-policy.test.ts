@@ -13,6 +13,7 @@ import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
+import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
 import { openSignIn, uidOf } from './support/sign-in.ts';
 
@@ -127,13 +128,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       organizationId: org.id,
       redirectUri: REDIRECT,
     });
-    const rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      registered.clientId,
-      registered.clientSecret,
-      client.ClientSecretBasic(registered.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    const rp = await discoverAs(origin, registered);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(rp, {

@@ -8,6 +8,7 @@ import { createOrganizationWithAdmin, type TestOrganization } from '../support/f
 import { Mailbox } from '../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { TestBrowser } from './support/browser.ts';
+import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
@@ -63,13 +64,7 @@ describe('who may sign in where', () => {
       redirectUri: REDIRECT,
       name: 'Team wiki',
     });
-    const rp = await client.discovery(
-      new URL(`${origin}/oidc`),
-      app.clientId,
-      app.clientSecret,
-      client.ClientSecretBasic(app.clientSecret),
-      { execute: [client.allowInsecureRequests] },
-    );
+    const rp = await discoverAs(origin, app);
     const browser = new TestBrowser(origin);
     await signInThroughLogin(
       browser,

@@ -44,13 +44,7 @@ export async function startRelyingParty(options: {
     redirectUri: options.redirectUri,
     ...(options.postLogoutRedirectUri ? { postLogoutRedirectUri: options.postLogoutRedirectUri } : {}),
   });
-  const rp = await client.discovery(
-    new URL(`${origin}/oidc`),
-    registered.clientId,
-    registered.clientSecret,
-    client.ClientSecretBasic(registered.clientSecret),
-    { execute: [client.allowInsecureRequests] },
-  );
+  const rp = await discoverAs(origin, registered);
   return {
     mailbox,
     server,
@@ -64,4 +58,18 @@ export async function startRelyingParty(options: {
       await mailbox.close();
     },
   };
+}
+
+/** openid-client's view of the provider at `origin`, as a registered app (client_secret_basic, http). */
+export function discoverAs(
+  origin: string,
+  registered: { clientId: string; clientSecret: string },
+): Promise<client.Configuration> {
+  return client.discovery(
+    new URL(`${origin}/oidc`),
+    registered.clientId,
+    registered.clientSecret,
+    client.ClientSecretBasic(registered.clientSecret),
+    { execute: [client.allowInsecureRequests] },
+  );
 }
