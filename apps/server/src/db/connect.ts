@@ -10,6 +10,7 @@ import { secureDataDirectory, tightenPermissions } from './data-dir.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import type { Database, Db } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
+import { prepareStatementsOn } from './prepared-statements.ts';
 
 const INT8_OID = 20;
 // Counts and bigserials as numbers on both drivers; they stay far below 2^53.
@@ -106,7 +107,8 @@ function onPGlite(pglite: PGlite): Db {
  * Clients whose backend said it is ending. A backend that is terminated (an administrator's
  * pg_terminate_backend, a restart) first sends a FATAL error, which fails the query running on
  * it, and closes its socket a moment later. Kysely releases the client in between, and the pool
- * would hand the dead connection to the next request, failing a second one.
+ * would hand the dead connection to the next request, failing a second one. A client whose
+ * prepared statements went stale after a migration is replaced the same way.
  */
 const ending = new WeakSet<pg.PoolClient>();
 
@@ -116,7 +118,7 @@ const listening = new WeakSet<pg.PoolClient>();
 /**
  * The pool as Kysely sees it, destroying rather than keeping a client whose backend is ending,
  * and making each new connection LISTEN before its first use (awaited: pg warns when a query
- * is sent on a connection that is still busy with another).
+ * is sent on a connection that is still busy with another) and prepare what it runs.
  */
 function destroyingEndedClients(pool: pg.Pool) {
   return {
@@ -132,6 +134,7 @@ function destroyingEndedClients(pool: pg.Pool) {
           client.release(true);
           throw error;
         }
+        prepareStatementsOn(client, () => ending.add(client));
       }
       const release = client.release;
       client.release = (destroy?: boolean | Error) => release(destroy || ending.has(client));
