@@ -85,12 +85,16 @@ async function timed<T>(step: string, work: Promise<T>): Promise<T> {
   }
 }
 
+/** CPU milliseconds this process (every thread: argon2id, signing, GC) spent per operation, by figure. */
+const cpuPerOperation = new Map<string, number>();
+
 /** Runs `once` from `workers` concurrent loops for `seconds`; operations per second. */
-async function rate(workers: Array<() => Promise<void>>, seconds = SECONDS): Promise<number> {
+async function rate(workers: Array<() => Promise<void>>, seconds = SECONDS, name?: string): Promise<number> {
   for (const once of workers) await once(); // warm-up
   let done = 0;
   const end = performance.now() + seconds * 1000;
   const start = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(
     workers.map(async (once) => {
       while (performance.now() < end) {
@@ -99,6 +103,8 @@ async function rate(workers: Array<() => Promise<void>>, seconds = SECONDS): Pro
       }
     }),
   );
+  const used = process.cpuUsage(cpu);
+  if (name) cpuPerOperation.set(name, (used.user + used.system) / 1000 / done);
   return done / ((performance.now() - start) / 1000);
 }
 
@@ -192,7 +198,11 @@ async function benchAtrium() {
       if (!refresh) throw new Error(`token: ${tokens.body}`);
       refreshTokens.push(refresh);
     };
-    const signIns = await rate(Array.from({ length: CONCURRENCY }, () => signIn));
+    const signIns = await rate(
+      Array.from({ length: CONCURRENCY }, () => signIn),
+      SECONDS,
+      'sign-in',
+    );
 
     const chains = refreshTokens.slice(-CONCURRENCY);
     let refreshNo = 0;
@@ -210,6 +220,8 @@ async function benchAtrium() {
         if (!next) throw new Error(`refresh: ${res.body}`);
         chains[i] = next;
       }),
+      SECONDS,
+      'refresh grant',
     );
     return { signIns, refreshes, database: t.database.url ? 'PostgreSQL' : 'PGlite' };
   } finally {
@@ -312,6 +324,8 @@ async function benchBareProvider(adapter?: new (name: string) => Adapter) {
       if (!next) throw new Error(`bare refresh: ${res.body}`);
       chains[i] = next;
     }),
+    SECONDS,
+    `bare refresh grant (${adapter ? 'one table' : 'in memory'})`,
   );
   return { flows, refreshes };
 }
@@ -320,6 +334,9 @@ const f = (n: number) => n.toFixed(1).padStart(8);
 const ratio = (n: number, floor: number) => (n / floor).toFixed(3);
 const steps = () =>
   [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
+// The benchmark's own client (inject, cookies) is in these too; the database server's CPU is not.
+// Held against each other they show what Atrium costs beyond the bare provider on this machine.
+const cpu = () => [...cpuPerOperation].map(([name, ms]) => `${ms.toFixed(2)} ms per ${name}`).join(', ');
 if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
   // For a profile of Atrium alone (node --cpu-prof): no floors.
   const atrium = await benchAtrium();
@@ -327,6 +344,7 @@ if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
     `Atrium on ${atrium.database}: ${f(atrium.signIns)} sign-ins/s, ${f(atrium.refreshes)} refresh grants/s`,
   );
   console.log(`Atrium sign-in, mean time per step: ${steps()}`);
+  console.log(`process CPU (all threads): ${cpu()}`);
   process.exit(0);
 }
 const argon2 = await benchArgon2();
@@ -349,3 +367,4 @@ console.log(
   `Atrium refresh grants/s                      ${f(atrium.refreshes)}   = ${ratio(atrium.refreshes, bare.refreshes)} × bare refresh, ${ratio(atrium.refreshes, bareSql.refreshes)} × bare refresh on ${bareDb.kind}`,
 );
 console.log(`Atrium sign-in, mean time per step: ${steps()}`);
+console.log(`process CPU (all threads): ${cpu()}`);
