@@ -3,7 +3,13 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTrx } from '../db/database.ts';
-import { enqueue, enqueueMany } from '../modules/jobs/jobs.repository.ts';
+import {
+  enqueue,
+  enqueueMany,
+  type ClaimHere,
+  type Job,
+  type NewJob,
+} from '../modules/jobs/jobs.repository.ts';
 import { PermanentJobError, type JobWorker } from '../modules/jobs/job-worker.ts';
 import { decryptSecret, deriveKey, encryptSecret } from './crypto.ts';
 
@@ -37,6 +43,13 @@ export interface Mailer {
   deliverNow(jobId: string): Promise<boolean>;
   /** `queue` then `deliverNow`. */
   send(message: MailMessage): Promise<{ sent: boolean }>;
+  /**
+   * A message as the job that carries it (sealed), claimed by this process, for a statement that
+   * inserts it with its own rows (`insertClaimedJob`); then `deliverClaimed` after the commit.
+   */
+  claimedJob(message: MailMessage): { job: NewJob; claim: ClaimHere };
+  /** `deliverNow` for a message whose job this process inserted claimed: no claim statement. */
+  deliverClaimed(job: Job): Promise<boolean>;
 }
 
 export type MailDelivery = (message: MailMessage, db: Db) => Promise<void>;
@@ -89,22 +102,17 @@ export function createMailer(
   );
   worker.addHousekeeping(() => purgeOutbox(db));
 
+  const mailJob = (message: MailMessage): NewJob => ({
+    kind: MAIL_JOB,
+    payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+  });
   const mailer: Mailer = {
-    queue: (trx, message) =>
-      enqueue(trx, {
-        kind: MAIL_JOB,
-        payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
-        maxAttempts: MAIL_MAX_ATTEMPTS,
-      }),
+    queue: (trx, message) => enqueue(trx, mailJob(message)),
     queueMany: (trx, messages) =>
       enqueueMany(
         trx,
-        messages.map(({ message, runAt }) => ({
-          kind: MAIL_JOB,
-          payload: { sealed: encryptSecret(key, JSON.stringify(message)) },
-          maxAttempts: MAIL_MAX_ATTEMPTS,
-          runAt,
-        })),
+        messages.map(({ message, runAt }) => ({ ...mailJob(message), runAt })),
       ),
     async deliverNow(jobId) {
       try {
@@ -113,6 +121,10 @@ export function createMailer(
         log.warn({ err }, 'could not try the queued message now');
         return false;
       }
+    },
+    claimedJob: (message) => ({ job: mailJob(message), claim: worker.claimHere(MAIL_JOB) }),
+    async deliverClaimed(job) {
+      return (await worker.runClaimed(job, DELIVER_NOW_WAIT_MS)) === 'done';
     },
     async send(message) {
       const jobId = await mailer.queue(db, message);

@@ -9,7 +9,10 @@ import {
   completeJob,
   enqueue,
   findJob,
+  insertClaimedJob,
+  jobFromJson,
   purgeJobs,
+  type Job,
 } from '../../src/modules/jobs/jobs.repository.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -151,6 +154,51 @@ describe('the job queue', () => {
     await database.db.updateTable('jobs').set({ status: 'running' }).where('id', '=', id).execute();
     await completeJob(database.db, dead!, { erasePayload: false });
     expect(await findJob(database.db, id)).toMatchObject({ status: 'running' });
+  });
+
+  it('runs a job its process inserted already claimed, which no other worker takes while the claim holds', async () => {
+    const runs: string[] = [];
+    const here = new JobWorker(database.db, log);
+    const elsewhere = new JobWorker(other, log);
+    for (const [name, worker] of [
+      ['here', here],
+      ['elsewhere', elsewhere],
+    ] as const) {
+      worker.register('test.claimed', async () => void runs.push(name));
+    }
+    const insert = (when = sql`true`) =>
+      sql<{ job: Job | null }>`
+        with j as (${insertClaimedJob({ kind: 'test.claimed', payload: {} }, here.claimHere('test.claimed'), when)})
+        select (select to_jsonb(j) from j) as job`.execute(database.db);
+    expect((await insert(sql`false`)).rows[0]!.job).toBeNull();
+
+    const job = jobFromJson((await insert()).rows[0]!.job!);
+    expect(job).toMatchObject({ status: 'running', attempts: 1 });
+    await elsewhere.drain();
+    expect(await here.runClaimed(job, 5000)).toBe('done');
+    await elsewhere.drain();
+    expect(runs).toEqual(['here']);
+    expect(await findJob(database.db, job.id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('lets any worker take over a job inserted claimed whose process died before running it', async () => {
+    let runs = 0;
+    const worker = new JobWorker(other, log);
+    worker.register('test.claimed-orphan', async () => void runs++);
+    const claim = { ...worker.claimHere('test.claimed-orphan'), lockSeconds: 300 };
+    const { rows } = await sql<{ id: string }>`
+      ${insertClaimedJob({ kind: 'test.claimed-orphan', payload: {} }, claim)}`.execute(database.db);
+    const id = rows[0]!.id;
+    await worker.drain();
+    expect(runs).toBe(0);
+    await database.db
+      .updateTable('jobs')
+      .set({ locked_until: sql`now() - interval '1 second'` })
+      .where('id', '=', id)
+      .execute();
+    await worker.drain();
+    expect(runs).toBe(1);
+    expect(await findJob(database.db, id)).toMatchObject({ status: 'done', attempts: 2 });
   });
 
   it('runs a job as soon as it is woken, without waiting for the next poll', async () => {

@@ -5,6 +5,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import { deriveKey, randomDigits } from '../../lib/crypto.ts';
 import { fieldError, tooManyRequests } from '../../lib/errors.ts';
 import type { MailMessage, Mailer } from '../../lib/mail.ts';
+import { insertClaimedJob, jobFromJson, type Job } from '../jobs/jobs.repository.ts';
 
 /**
  * 6-digit e-mail codes for any purpose (PRODUCT.md §4.1/4.2/4.3): a code lives 10 minutes,
@@ -49,35 +50,35 @@ const countsTowardCap = sql<boolean>`(${mailWentOut} and email_codes.used_at is 
 
 /**
  * Issues a new code (the previous one of the same target dies) or refuses with 429 and the
- * time to wait. With `mail`, the message carrying the code is queued in the same transaction
- * (and the dead code's message, if still unsent, is cancelled): call `mailer.deliverNow` with
- * the returned `mailJobId` to try it at once.
+ * time to wait. With `mail`, the message carrying the code is stored with it, claimed by this
+ * process (and the dead code's message, if still unsent, is cancelled): call
+ * `mailer.deliverClaimed` with the returned `mailJob` to send it at once.
  */
 export async function issueEmailCode(
   db: Db,
   config: Config,
   target: CodeTarget,
   mail?: { mailer: Mailer; message: (code: string) => MailMessage },
-): Promise<{ code: string; resendAvailableAt: Date; mailJobId: string | null }> {
+): Promise<{ code: string; resendAvailableAt: Date; mailJob: Job | null }> {
   const context = target.context ?? '';
   const id = randomUUID();
   const code = randomDigits(6);
+  const carrier = mail?.mailer.claimedJob(mail.message(code));
   return db.transaction().execute(async (trx) => {
     // Two concurrent requests must not both pass the 60-second rule: the lock is taken in a
     // statement of its own, so the next one reads what an earlier holder committed.
     await sql`select pg_advisory_xact_lock(hashtext(${`${target.purpose}:${target.identifier}`}))`.execute(
       trx,
     );
-    // The message goes first (the code row points at it); a refusal below rolls both back.
-    const mailJobId = mail ? await mail.mailer.queue(trx, mail.message(code)) : null;
-    // The rules' inputs, and (when they allow it) the previous code's end and the new code, in
-    // one statement (issue 18); `refusal` below words what the rules refused.
+    // The rules' inputs, and (when they allow it) the previous code's end, the message and the
+    // new code pointing at it, in one statement (issue 18); `refusal` below words a refusal.
     const { rows } = await sql<{
       count: number;
       last: Date | null;
       first: Date | null;
       now: Date;
       ok: boolean;
+      job: Job | null;
     }>`
       with sent as (
         select (count(*) filter (where ${countsTowardCap}))::int as count,
@@ -101,18 +102,25 @@ export async function issueEmailCode(
         -- A dead code's message still waiting for the mail server would only confuse.
         update jobs set status = 'cancelled', updated_at = now()
         where id in (select mail_job_id from killed) and status in ('queued', 'running')
+      ), job as (
+        ${carrier ? insertClaimedJob(carrier.job, carrier.claim, sql`(select ok from allowed)`) : sql`select null::uuid as id where false`}
       ), issued as (
         insert into email_codes (id, purpose, identifier, context, code_hash, mail_job_id, expires_at)
         select ${id}, ${target.purpose}, ${target.identifier}, ${context}, ${hashCode(config, id, code)},
-          ${mailJobId}, now() + make_interval(secs => ${CODE_TTL_SECONDS})
+          (select id from job), now() + make_interval(secs => ${CODE_TTL_SECONDS})
         where (select ok from allowed)
       )
-      select count, last, first, now, (select ok from allowed) as ok from sent`.execute(trx);
+      select count, last, first, now, (select ok from allowed) as ok, (select to_jsonb(j) from job j) as job
+      from sent`.execute(trx);
     const sent = rows[0]!;
     const now = new Date(sent.now);
     // The statement decided; JavaScript's milliseconds may round a wait of under one away.
     if (!sent.ok) throw refusal(sent, now) ?? tooManyRequests('You can ask for a new code in 1 seconds.', 1);
-    return { code, resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000), mailJobId };
+    return {
+      code,
+      resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000),
+      mailJob: sent.job && jobFromJson(sent.job),
+    };
   });
 }
 

@@ -37,7 +37,7 @@ export function startPasswordReset(
       .executeTakeFirst();
     if (!user) return;
     // Queued with the code: a mail server that is down delays the message, never drops it.
-    const { mailJobId } = await issueEmailCode(
+    const { mailJob } = await issueEmailCode(
       deps.db,
       deps.config,
       { purpose: 'password-reset', identifier },
@@ -47,7 +47,7 @@ export function startPasswordReset(
           passwordResetCodeMail({ email: identifier, organizationName: user.organizationName }, code),
       },
     );
-    await deps.mailer.deliverNow(mailJobId!);
+    await deps.mailer.deliverClaimed(mailJob!);
   })().catch((error: unknown) => {
     // Too early or too many re-sends end here too: the caller must not learn the difference.
     if (!(error instanceof AppError)) log.error({ err: error }, 'password reset e-mail failed');

@@ -137,13 +137,13 @@ export async function sendSignInCode(
     return { email: identifier, resendAvailableAt: latest.resendAvailableAt, codeSent };
   }
   const recipient = input.recipient ?? (await codeRecipient(db, identifier));
-  const { resendAvailableAt, mailJobId } = await issueEmailCode(
+  const { resendAvailableAt, mailJob } = await issueEmailCode(
     db,
     config,
     { purpose: 'sign-in', identifier, context },
     { mailer, message: (code) => signInCodeMail(recipient, code) },
   );
-  return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverNow(mailJobId!) };
+  return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverClaimed(mailJob!) };
 }
 
 /** Sends a new code for the sign-in in progress (60 s after the last, 5 times an hour). */
@@ -154,13 +154,13 @@ export async function resendSignInCode(
   const latest = await findLatestCode(deps.db, { purpose: 'sign-in', context });
   if (!latest) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
   const recipient = await codeRecipient(deps.db, latest.identifier);
-  const { resendAvailableAt, mailJobId } = await issueEmailCode(
+  const { resendAvailableAt, mailJob } = await issueEmailCode(
     deps.db,
     deps.config,
     { purpose: 'sign-in', identifier: latest.identifier, context },
     { mailer: deps.mailer, message: (code) => signInCodeMail(recipient, code) },
   );
-  return { resendAvailableAt, codeSent: await deps.mailer.deliverNow(mailJobId!) };
+  return { resendAvailableAt, codeSent: await deps.mailer.deliverClaimed(mailJob!) };
 }
 
 /** The address a code goes to and its organisation's name, which the e-mail shows. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import {
@@ -8,6 +9,7 @@ import {
   findJob,
   purgeJobs,
   setProgress,
+  type ClaimHere,
   type Job,
 } from './jobs.repository.ts';
 import { noteRunHere } from './queued-in-request.ts';
@@ -154,6 +156,23 @@ export class JobWorker {
       if (job) running = this.execute(job);
     }
     if (!running) return (await findJob(this.db, id))?.status === 'done' ? 'done' : 'pending';
+    return this.waitFor(running, waitMs);
+  }
+
+  /** The claim for a job of `kind` that this process inserts already claimed (`insertClaimedJob`). */
+  claimHere(kind: string): ClaimHere {
+    return { by: randomUUID(), lockSeconds: this.lockSecondsOf(kind) };
+  }
+
+  /**
+   * Runs a job this process inserted already claimed, once the insert has committed: `runNow`
+   * without its claim statement (issue 18).
+   */
+  runClaimed(job: Job, waitMs: number): Promise<'done' | 'pending'> {
+    return this.waitFor(this.inFlight.get(job.id) ?? this.execute(job), waitMs);
+  }
+
+  private async waitFor(running: Promise<'done' | 'retry' | 'failed'>, waitMs: number) {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), waitMs);

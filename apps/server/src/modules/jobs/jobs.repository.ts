@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { DbOrTrx, JobsTable } from '../../db/database.ts';
 import { noteQueued } from './queued-in-request.ts';
 
@@ -52,6 +52,40 @@ export async function enqueueMany(db: DbOrTrx, jobs: NewJob[]): Promise<void> {
     )
     .execute();
   noteQueued(jobs.length);
+}
+
+/** The claim a process gives a job it inserts and runs itself (JobWorker.claimHere). */
+export interface ClaimHere {
+  by: string;
+  lockSeconds: number;
+}
+
+/**
+ * The insert of a job claimed by the process that inserts it, for a request that runs the job
+ * itself right after its commit (JobWorker.runClaimed) with no claim statement between: running,
+ * first attempt, locked as `claimJobs` locks. If that process dies first, the lock lapses and any
+ * worker takes the job over. A fragment for a larger statement (a code and its e-mail, say):
+ * `when` decides in SQL whether the job is inserted; `returning *` gives the row, which the
+ * enclosing statement returns through `to_jsonb` (read it with `jobFromJson`).
+ */
+export const insertClaimedJob = (job: NewJob, claim: ClaimHere, when: RawBuilder<unknown> = sql`true`) => sql`
+  insert into jobs (kind, payload, max_attempts, run_at, organization_id, status, attempts, locked_by, locked_until)
+  select ${job.kind}, ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.maxAttempts ?? 5}, now(),
+    ${job.organizationId ?? null}::uuid, 'running', 1, ${claim.by}::uuid,
+    now() + make_interval(secs => ${claim.lockSeconds})
+  where ${when}
+  returning *`;
+
+/** A job row read through `to_jsonb`: its timestamps come back as text. */
+export function jobFromJson(row: Job): Job {
+  const at = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...row,
+    run_at: at(row.run_at)!,
+    locked_until: at(row.locked_until),
+    created_at: at(row.created_at)!,
+    updated_at: at(row.updated_at)!,
+  };
 }
 
 /**

@@ -18,11 +18,11 @@ import type { SignupFlow } from './signup.repository.ts';
  */
 const PURPOSE = 'sign-up';
 
-/** Queues the code's e-mail with the code and tries it at once; false if it has not gone out yet. */
+/** Stores the code with its e-mail and sends that at once; false if it has not gone out yet. */
 export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promise<boolean> {
   const email = flow.email;
   if (!email) throw new Error('A sign-up code needs an e-mail address');
-  const { mailJobId } = await issueEmailCode(
+  const { mailJob } = await issueEmailCode(
     deps.db,
     deps.config,
     { purpose: PURPOSE, identifier: email, context: flow.id },
@@ -31,7 +31,7 @@ export async function sendSignupCode(deps: SignupDeps, flow: SignupFlow): Promis
       message: (code) => signupCodeMail(email, flow.organizationName ?? 'your organisation', code),
     },
   );
-  return deps.mailer.deliverNow(mailJobId!);
+  return deps.mailer.deliverClaimed(mailJob!);
 }
 
 /** The flow's newest code: when it dies (or died), whether it still works, when another may be sent. */
