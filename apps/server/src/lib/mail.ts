@@ -50,6 +50,8 @@ export interface Mailer {
   claimedJob(message: MailMessage): { job: NewJob; claim: ClaimHere };
   /** `deliverNow` for a message whose job this process inserted claimed: no claim statement. */
   deliverClaimed(job: Job): Promise<boolean>;
+  /** Sends such a message once the request has answered, without waiting for it. */
+  deliverClaimedLater(job: Job): void;
 }
 
 export type MailDelivery = (message: MailMessage, db: Db) => Promise<void>;
@@ -126,6 +128,7 @@ export function createMailer(
     async deliverClaimed(job) {
       return (await worker.runClaimed(job, DELIVER_NOW_WAIT_MS)) === 'done';
     },
+    deliverClaimedLater: (job) => worker.runClaimedAfterAnswer(job),
     async send(message) {
       const jobId = await mailer.queue(db, message);
       return { sent: await mailer.deliverNow(jobId) };

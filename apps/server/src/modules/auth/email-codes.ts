@@ -208,6 +208,10 @@ export const openCode = (target: {
     and context = ${target.context} and consumed_at is null
   order by created_at desc limit 1`;
 
+/** The field error of a code used meanwhile (or never issued). */
+export const codeNoLongerValid = () =>
+  fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
+
 /**
  * Checks and uses up a code. A wrong code costs one of its 5 tries; the fifth kills it.
  * `onWrongCode` runs in the transaction that counts a wrong try (sign-in counts it as a failed
@@ -221,29 +225,39 @@ export async function consumeEmailCode(
   onWrongCode?: (trx: DbOrTrx) => Promise<void>,
   known?: { open: OpenCode | undefined },
 ): Promise<void> {
+  const id = await checkEmailCode(db, config, target, onWrongCode, known);
+  // Single use, even when two requests carry the right code at once.
+  const used = await db
+    .updateTable('email_codes')
+    .set({ consumed_at: sql`now()`, used_at: sql`now()` })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!used) throw codeNoLongerValid();
+}
+
+/**
+ * `consumeEmailCode` without the using up: returns the right code's id, for a statement that uses
+ * it up with its other writes (a completed sign-in's) where `consumed_at` is still null.
+ */
+export async function checkEmailCode(
+  db: Db,
+  config: Config,
+  target: CodeTarget & { code: string },
+  onWrongCode?: (trx: DbOrTrx) => Promise<void>,
+  known?: { open: OpenCode | undefined },
+): Promise<string> {
   const row = known
     ? known.open
     : (await openCode({ ...target, context: target.context ?? '' }).execute(db)).rows[0];
-  if (!row) {
-    throw fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
-  }
+  if (!row) throw codeNoLongerValid();
   if (row.expired) {
     throw fieldError('code', 'This code has expired. Send a new code.', 'code_expired');
   }
   const expected = Buffer.from(row.code_hash);
   const actual = Buffer.from(hashCode(config, row.id, target.code));
-  if (expected.length === actual.length && timingSafeEqual(expected, actual)) {
-    // Single use, even when two requests carry the right code at once.
-    const used = await db
-      .updateTable('email_codes')
-      .set({ consumed_at: sql`now()`, used_at: sql`now()` })
-      .where('id', '=', row.id)
-      .where('consumed_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    if (used) return;
-    throw fieldError('code', 'This code is no longer valid. Send a new code.', 'code_invalid');
-  }
+  if (expected.length === actual.length && timingSafeEqual(expected, actual)) return row.id;
   const counted = await db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('email_codes')

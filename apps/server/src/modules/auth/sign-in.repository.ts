@@ -1,6 +1,14 @@
 import type { SignInPolicy } from '@atrium/contracts/sign-in-policy';
 import { sql } from 'kysely';
 import type { Db, DbOrTrx } from '../../db/database.ts';
+import {
+  insertClaimedJob,
+  jobFromJson,
+  type ClaimHere,
+  type Job,
+  type NewJob,
+} from '../jobs/jobs.repository.ts';
+import type { NoticeRecipient } from '../notifications/notice-mail.ts';
 import type { CodeRecipient } from './auth-mail.ts';
 import {
   latestCode,
@@ -89,30 +97,50 @@ export async function findPasswordStepAccount(
   };
 }
 
+/** A completed sign-in as `recordCompletedSignIn` wrote it. */
+export interface CompletedSignIn {
+  /** False when the e-mail code it was to use up had been used meanwhile: then nothing is written. */
+  codeUsed: boolean;
+  /** The account, unless it is no longer active (then nothing but the code is written). */
+  user:
+    | {
+        id: string;
+        email: string;
+        first_name: string;
+        organization_name: string;
+        new_device: boolean;
+        /** What finishing the sign-in asks next (sign-in-enrolment.ts), read here too. */
+        policy: PolicyOfUser;
+        hasStrongFactor: boolean;
+      }
+    | undefined;
+  /** The "new sign-in" notice stored for a browser the account had not used, claimed to send. */
+  notice: Job | null;
+}
+
 /**
  * The writes of a completed sign-in, in one statement (issue 18: four, one after another): the
  * account's last sign-in, the end of its sign-in in progress and of its run of failures (old rows
  * of anyone's are pruned on the way), and this browser among its known devices. Nothing is written
- * when the account is no longer active; then nothing is returned.
+ * when the account is no longer active. With `codeId`, the e-mail code is used up in the same
+ * statement and nothing else is written unless it was still unused; with `notice`, the message
+ * telling the owner of a new browser is stored there too, only for a new browser.
  */
 export async function recordCompletedSignIn(
   db: DbOrTrx,
-  input: { context: string; identifier: string; deviceHash: string },
-): Promise<
-  | {
-      id: string;
-      email: string;
-      first_name: string;
-      organization_name: string;
-      new_device: boolean;
-      /** What finishing the sign-in asks next (sign-in-enrolment.ts), read here too. */
-      policy: PolicyOfUser;
-      hasStrongFactor: boolean;
-    }
-  | undefined
-> {
+  input: {
+    context: string;
+    identifier: string;
+    deviceHash: string;
+    codeId?: string;
+    notice?: { job: NewJob; claim: ClaimHere };
+  },
+): Promise<CompletedSignIn> {
+  const { codeId, notice } = input;
   const { rows } = await sql<{
-    id: string;
+    code_used: boolean;
+    notice: Job | null;
+    id: string | null;
     email: string;
     first_name: string;
     organization_id: string;
@@ -125,9 +153,17 @@ export async function recordCompletedSignIn(
     email_code_allowed: boolean | null;
     trusted_browsers_allowed: boolean | null;
   }>`
-    with signed_in as (
+    with used as (
+      ${
+        codeId
+          ? sql`update email_codes set consumed_at = now(), used_at = now()
+              where id = ${codeId} and consumed_at is null returning id`
+          : sql`select 1 as id`
+      }
+    ), signed_in as (
       update users u set last_sign_in_at = now() from organizations o
       where o.id = u.organization_id and u.email = ${input.identifier} and u.status = 'active'
+        and exists (select 1 from used)
       returning u.id, u.email, u.first_name, u.organization_id, o.name as organization_name
     ), progress as (
       delete from sign_in_progress where context = ${input.context} and exists (select 1 from signed_in)
@@ -140,13 +176,28 @@ export async function recordCompletedSignIn(
       on conflict (user_id, device_hash) do update set last_seen_at = now()
       -- now() is the transaction's start: equal to first_seen_at only for a row inserted here.
       returning first_seen_at = now() as is_new
+    ), notice as (
+      ${
+        notice
+          ? insertClaimedJob(notice.job, notice.claim, sql`coalesce((select is_new from device), false)`)
+          : sql`select null where false`
+      }
     )
-    select s.*, coalesce((select is_new from device), false) as new_device,
+    select exists (select 1 from used) as code_used, (select to_jsonb(n) from notice n) as notice,
+      s.*, coalesce((select is_new from device), false) as new_device,
       ${strongFactorColumns(sql.ref('s.id'))}, ${isAdminOf(sql.ref('s.id'))} as is_admin,
       p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed
-    from signed_in s left join sign_in_policies p on p.organization_id = s.organization_id`.execute(db);
-  const row = rows[0];
-  return row && { ...row, policy: toPolicyOfUser(row), hasStrongFactor: row.passkey || row.totp };
+    from (select 1) one left join signed_in s on true
+    left join sign_in_policies p on p.organization_id = s.organization_id`.execute(db);
+  const row = rows[0]!;
+  const { id } = row;
+  return {
+    codeUsed: row.code_used,
+    notice: row.notice && jobFromJson(row.notice),
+    user: id
+      ? { ...row, id, policy: toPolicyOfUser({ ...row, id }), hasStrongFactor: row.passkey || row.totp }
+      : undefined,
+  };
 }
 
 /** A latest code read through `to_jsonb`: its timestamp comes back as text. */
@@ -162,11 +213,14 @@ export interface CodeStep {
   failures: FailureCounts;
   /** The code the latest's address may still use for this sign-in. */
   open: OpenCode | undefined;
+  /** Who the latest code went to, as a "new sign-in" notice names them (none if deleted since). */
+  recipient: NoticeRecipient | undefined;
 }
 
 /**
  * The code step's reads in one statement (issue 18: four, one after another): the sign-in in
- * progress, its latest code, the throttling of that code's address and the code still open.
+ * progress, its latest code, the throttling of that code's address, the code still open and the
+ * names a "new sign-in" notice to that address would carry.
  */
 export async function findCodeStep(db: Db, input: { context: string; ip: string }): Promise<CodeStep> {
   const { context, ip } = input;
@@ -175,15 +229,18 @@ export async function findCodeStep(db: Db, input: { context: string; ip: string 
     latest: LatestCodeRow | null;
     failures: FailureCounts;
     open: OpenCode | null;
+    recipient: NoticeRecipient | null;
   }>`
     select (select to_jsonb(p) from (${liveProgress(context)}) p) as progress,
-      to_jsonb(l) as latest, to_jsonb(f) as failures, to_jsonb(c) as open
+      to_jsonb(l) as latest, to_jsonb(f) as failures, to_jsonb(c) as open, to_jsonb(r) as recipient
     from (select 1 as none) one
     left join lateral (${latestCode({ purpose: 'sign-in', context })}) l on true
     cross join lateral (${failureCounts(sql.ref('l.identifier'), ip)}) f
-    left join lateral (${openCode({ purpose: 'sign-in', identifier: sql.ref('l.identifier'), context })}) c on true`.execute(
-    db,
-  );
+    left join lateral (${openCode({ purpose: 'sign-in', identifier: sql.ref('l.identifier'), context })}) c on true
+    left join lateral (
+      select u.email, u.first_name as "firstName", o.name as "organizationName"
+      from users u join organizations o on o.id = u.organization_id where u.email = l.identifier
+    ) r on true`.execute(db);
   const row = rows[0]!;
   // Through JSON, timestamps come back as text.
   const at = (value: Date | string | null) => (value === null ? null : new Date(value));
@@ -197,5 +254,6 @@ export async function findCodeStep(db: Db, input: { context: string; ip: string 
       now: at(row.failures.now)!,
     },
     open: row.open ?? undefined,
+    recipient: row.recipient ?? undefined,
   };
 }

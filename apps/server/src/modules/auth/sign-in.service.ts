@@ -6,8 +6,14 @@ import { sha256 } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { signInCodeMail, type CodeRecipient } from './auth-mail.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
-import { newSignInMail } from '../notifications/notice-mail.ts';
-import { consumeEmailCode, findLatestCode, issueEmailCode, type LatestCode } from './email-codes.ts';
+import { newSignInMail, type NoticeRecipient } from '../notifications/notice-mail.ts';
+import {
+  checkEmailCode,
+  codeNoLongerValid,
+  findLatestCode,
+  issueEmailCode,
+  type LatestCode,
+} from './email-codes.ts';
 import { startSecondFactor } from './sign-in-progress.ts';
 import type { PolicyOfUser } from './sign-in-policy.repository.ts';
 import type { EnrolmentFacts } from './sign-in-policy.service.ts';
@@ -201,14 +207,16 @@ export async function checkSignInCode(
     const throttle = throttleOf(failures);
     if (throttle.blocked) throw throttleError(throttle.blocked);
   }
-  await consumeEmailCode(
+  const codeId = await checkEmailCode(
     db,
     config,
     { purpose: 'sign-in', identifier, context: input.context, code: input.code },
     (trx) => recordFailure(trx, identifier, input.ip),
     { open },
   );
-  return completeSignIn(deps, { ...input, identifier });
+  // The code is used up with the sign-in's other writes, and the notice to a new browser's owner
+  // stored with them, in one statement (issue 18).
+  return completeSignIn(deps, { ...input, identifier, codeId, recipient: input.step.recipient });
 }
 
 /**
@@ -217,31 +225,52 @@ export async function checkSignInCode(
  */
 export async function completeSignIn(
   deps: SignInDeps,
-  input: { context: string; identifier: string; ip: string; device: { token: string; userAgent?: string } },
+  input: {
+    context: string;
+    identifier: string;
+    ip: string;
+    device: { token: string; userAgent?: string };
+    /** The e-mail code to use up with the sign-in (checked right, not yet used). */
+    codeId?: string;
+    /** The address's names, when read already: the notice then goes in the same statement. */
+    recipient?: NoticeRecipient;
+  },
 ): Promise<SignedIn> {
   const { db, config } = deps;
-  const { identifier } = input;
-  return db.transaction().execute(async (trx) => {
-    // The account signs in, the run of consecutive failures ends, the browser is remembered.
-    const user = await recordCompletedSignIn(trx, {
-      context: input.context,
-      identifier,
-      deviceHash: sha256(input.device.token),
-    });
-    if (!user)
-      throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
-    // From a browser this account has not used: its owner hears of it. The e-mail is only queued
-    // here; the worker sends it once the answer is out, so the sign-in never waits for it.
-    if (user.new_device) {
-      await deps.mailer.queue(
-        trx,
-        newSignInMail(
-          config,
-          { email: user.email, firstName: user.first_name, organizationName: user.organization_name },
-          { at: new Date(), browser: describeUserAgent(input.device.userAgent), ip: input.ip },
-        ),
-      );
-    }
-    return { userId: user.id, facts: { policy: user.policy, hasStrongFactor: user.hasStrongFactor } };
-  });
+  const { recipient } = input;
+  const signIn = { at: new Date(), browser: describeUserAgent(input.device.userAgent), ip: input.ip };
+  const notice = (to: NoticeRecipient) => newSignInMail(config, to, signIn);
+  // The account signs in, the run of consecutive failures ends, the browser is remembered.
+  const writes = {
+    context: input.context,
+    identifier: input.identifier,
+    deviceHash: sha256(input.device.token),
+    codeId: input.codeId,
+  };
+  // From a browser this account has not used, its owner hears of it: with the names known, the
+  // notice is stored by the same statement; otherwise it is queued after it, in one transaction.
+  const done = recipient
+    ? await recordCompletedSignIn(db, { ...writes, notice: deps.mailer.claimedJob(notice(recipient)) })
+    : await db.transaction().execute(async (trx) => {
+        const written = await recordCompletedSignIn(trx, writes);
+        const user = written.user;
+        if (user?.new_device) {
+          await deps.mailer.queue(
+            trx,
+            notice({
+              email: user.email,
+              firstName: user.first_name,
+              organizationName: user.organization_name,
+            }),
+          );
+        }
+        return written;
+      });
+  if (!done.codeUsed) throw codeNoLongerValid();
+  const user = done.user;
+  if (!user)
+    throw new AppError(403, 'account_suspended', 'This account cannot sign in. Ask your administrator.');
+  // Sent once the answer is out, so the sign-in never waits for it (a queued one, by the worker).
+  if (done.notice) deps.mailer.deliverClaimedLater(done.notice);
+  return { userId: user.id, facts: { policy: user.policy, hasStrongFactor: user.hasStrongFactor } };
 }

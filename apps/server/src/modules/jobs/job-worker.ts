@@ -12,7 +12,7 @@ import {
   type ClaimHere,
   type Job,
 } from './jobs.repository.ts';
-import { noteRunHere } from './queued-in-request.ts';
+import { noteRunHere, runWhenAnswered } from './queued-in-request.ts';
 
 export interface JobContext {
   job: Job;
@@ -170,6 +170,16 @@ export class JobWorker {
    */
   runClaimed(job: Job, waitMs: number): Promise<'done' | 'pending'> {
     return this.waitFor(this.inFlight.get(job.id) ?? this.execute(job), waitMs);
+  }
+
+  /** Starts a job this process inserted claimed, without waiting for it. */
+  startClaimed(job: Job): void {
+    if (!this.inFlight.has(job.id)) void this.execute(job);
+  }
+
+  /** `startClaimed` once the request that inserted the job has answered (at once outside one). */
+  runClaimedAfterAnswer(job: Job): void {
+    if (!runWhenAnswered(job)) this.startClaimed(job);
   }
 
   private async waitFor(running: Promise<'done' | 'retry' | 'failed'>, waitMs: number) {

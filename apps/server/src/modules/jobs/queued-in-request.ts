@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JobWorker } from './job-worker.ts';
+import type { Job } from './jobs.repository.ts';
 
 /**
  * Jobs a request queued and left to the worker (logout tokens, e-mails…): once it has answered,
@@ -9,6 +10,8 @@ import type { JobWorker } from './job-worker.ts';
  */
 interface Tally {
   jobs: number;
+  /** Jobs it inserted claimed (`insertClaimedJob`), to run once it has answered. */
+  claimed: Job[];
 }
 
 const scope = new AsyncLocalStorage<Tally>();
@@ -19,21 +22,33 @@ export function noteQueued(count: number): void {
   if (tally) tally.jobs += count;
 }
 
+/** A job this request inserted claimed, to run once it has answered; false outside a request. */
+export function runWhenAnswered(job: Job): boolean {
+  const tally = scope.getStore();
+  tally?.claimed.push(job);
+  return !!tally;
+}
+
 /** The request runs one of its jobs itself (`JobWorker.runNow`): the worker need not look for it. */
 export function noteRunHere(): void {
   const tally = scope.getStore();
   if (tally && tally.jobs > 0) tally.jobs -= 1;
 }
 
-/** Counts each request's queued jobs, and wakes the worker after a request that left some. */
+/**
+ * Counts each request's queued jobs, and wakes the worker after a request that left some; runs
+ * the jobs it inserted claimed.
+ */
 export function wakeWorkerAfterQueueing(app: FastifyInstance, jobs: JobWorker): void {
   const tallies = new WeakMap<FastifyRequest, Tally>();
   app.addHook('onRequest', (request, _reply, done) => {
-    const tally = { jobs: 0 };
+    const tally: Tally = { jobs: 0, claimed: [] };
     tallies.set(request, tally);
     scope.run(tally, done);
   });
   app.addHook('onResponse', async (request) => {
-    if ((tallies.get(request)?.jobs ?? 0) > 0) jobs.wake();
+    const tally = tallies.get(request);
+    for (const job of tally?.claimed ?? []) jobs.startClaimed(job);
+    if ((tally?.jobs ?? 0) > 0) jobs.wake();
   });
 }
