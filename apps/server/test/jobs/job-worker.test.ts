@@ -48,6 +48,14 @@ const makeDue = (id: string) =>
     .where('id', '=', id)
     .execute();
 
+/** Makes a claim lapse, as the death of the worker holding it would once its lock runs out. */
+const lapseLock = (id: string) =>
+  database.db
+    .updateTable('jobs')
+    .set({ locked_until: sql`now() - interval '1 second'` })
+    .where('id', '=', id)
+    .execute();
+
 describe('the job queue', () => {
   it('runs each job exactly once with two workers on two connections', async () => {
     const runs: string[] = [];
@@ -141,11 +149,7 @@ describe('the job queue', () => {
     await worker.drain();
     expect(runs).toBe(0);
 
-    await database.db
-      .updateTable('jobs')
-      .set({ locked_until: sql`now() - interval '1 second'` })
-      .where('id', '=', id)
-      .execute();
+    await lapseLock(id);
     await worker.drain();
     expect(runs).toBe(1);
     expect(await findJob(database.db, id)).toMatchObject({ status: 'done', attempts: 2 });
@@ -191,11 +195,7 @@ describe('the job queue', () => {
     const id = rows[0]!.id;
     await worker.drain();
     expect(runs).toBe(0);
-    await database.db
-      .updateTable('jobs')
-      .set({ locked_until: sql`now() - interval '1 second'` })
-      .where('id', '=', id)
-      .execute();
+    await lapseLock(id);
     await worker.drain();
     expect(runs).toBe(1);
     expect(await findJob(database.db, id)).toMatchObject({ status: 'done', attempts: 2 });
