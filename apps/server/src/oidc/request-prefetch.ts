@@ -93,23 +93,55 @@ export async function findTokenReadingAhead(
   return { payload: row.payload, consumedAt: row.consumed_at };
 }
 
+/** What `checkClientAccess` reads of a client and a user (client-access.ts). */
+export interface ClientAccessRow {
+  organization_id: string | null;
+  metadata: unknown;
+  user_organization_id: string | null;
+  app_id: string | null;
+}
+
+export const clientAccessKey = (userId: string, clientId: string) => `ClientAccess:${userId}:${clientId}`;
+
 /**
- * An interaction by its stored id, with the active account it logged in (at resume, the provider
- * asks for that account next): one statement instead of two.
+ * An interaction by its stored id, with the active account it logged in and what the access
+ * check reads of that account and the interaction's client (at resume, the provider asks for the
+ * account next, and then whether the client is open to it): one statement instead of three.
  */
 export async function findInteractionReadingAhead(
   db: Db,
   storedId: string,
 ): Promise<AdapterPayload | undefined> {
-  const { rows } = await sql<{ payload: AdapterPayload } & UserColumns>`
-    select p.payload, u.id as user_id, u.email, u.first_name, u.last_name, u.organization_id
+  const { rows } = await sql<
+    {
+      payload: AdapterPayload;
+      client_id: string | null;
+      client_organization_id: string | null;
+      metadata: unknown;
+      app_id: string | null;
+    } & UserColumns
+  >`
+    select p.payload, u.id as user_id, u.email, u.first_name, u.last_name, u.organization_id,
+      c.client_id, c.organization_id as client_organization_id, c.metadata, a.id as app_id
     from oidc_payloads p
     left join ${activeUser(sql`p.payload #>> '{result,login,accountId}'`)}
+    left join oidc_clients c on u.id is not null and c.client_id = p.payload #>> '{params,client_id}'
+    left join apps a on a.organization_id = c.organization_id and a.client_id = c.client_id
     where p.type = 'Interaction' and p.id = ${storedId}
       and (p.expires_at is null or p.expires_at > now())`.execute(db);
   const row = rows[0];
-  if (row) keepAccount(row);
-  return row?.payload;
+  if (!row) return undefined;
+  keepAccount(row);
+  if (row.user_id && row.client_id) {
+    const access: ClientAccessRow = {
+      organization_id: row.client_organization_id,
+      metadata: row.metadata,
+      user_organization_id: row.organization_id,
+      app_id: row.app_id,
+    };
+    keepReadAhead(clientAccessKey(row.user_id, row.client_id), access);
+  }
+  return row.payload;
 }
 
 /** `users u`, the active user whose id is the text `accountId` (anything else joins no row). */
