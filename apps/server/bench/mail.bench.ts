@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import { encodeNetstring, NetstringReader } from '../src/modules/mail/netstring.ts';
 import { POSTFIX_MAPS } from '../src/modules/mail/postfix-maps.ts';
 import { createMailWorld } from '../test/mail/mail-world.ts';
-import { freePort } from '../test/support/server-process.ts';
+import { freePort } from '../test/support/free-port.ts';
 import { testEnv } from '../test/support/test-app.ts';
 import { createTestDatabase } from '../test/support/test-database.ts';
 import { seedOrganizations, seedUsers } from './users-list-seed.ts';

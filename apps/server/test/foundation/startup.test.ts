@@ -10,13 +10,13 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { freePort } from '../support/free-port.ts';
 import { startServerProcess } from '../support/server-process.ts';
 
 const main = path.resolve(import.meta.dirname, '../../src/main.ts');
@@ -31,15 +31,6 @@ function startFails(env: Record<string, string>) {
     timeout: 20_000,
   });
   return { status: r.status, stderr: r.stderr.trim() };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHealth(port: number): Promise<void> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeNetstring, NetstringReader } from '../../src/modules/mail/netstring.ts';
 import { POSTFIX_MAPS } from '../../src/modules/mail/postfix-maps.ts';
 import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
-import { freePort } from '../support/server-process.ts';
+import { freePort } from '../support/free-port.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain } from '../users/helpers.ts';
 

@@ -14,7 +14,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { MailClient } from '../../src/modules/mail/mail-client.ts';
 import { isSecretFile, mailConfigFiles, type MailConfigOptions } from '../../src/modules/mail/mail-config.ts';
-import { freePort } from './server-process.ts';
+import { freePort } from './free-port.ts';
 
 const POSTFIX = '/usr/sbin/postfix';
 const DOVECOT = '/usr/sbin/dovecot';
@@ -60,13 +60,9 @@ export class TestMailServers {
     const servers = new TestMailServers();
     // The daemons' own users (postfix, dovecot, mail) walk into this directory.
     chmodSync(servers.dir, 0o755);
-    // The kernel may hand out a port it has just given back; two listeners on one port stop Dovecot.
-    const taken = new Set<number>();
+    // Never a port handed out before (free-port.ts): two listeners on one port stop Dovecot.
     for (const name of Object.keys(servers.ports) as Array<keyof TestMailServers['ports']>) {
-      let port = await freePort();
-      while (taken.has(port)) port = await freePort();
-      taken.add(port);
-      servers.ports[name] = port;
+      servers.ports[name] = await freePort();
     }
     return servers;
   }

@@ -13,7 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import { freePort } from './server-process.ts';
+import { freePort } from './free-port.ts';
 
 const DOVECOT = '/usr/sbin/dovecot';
 

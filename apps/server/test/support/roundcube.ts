@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from './server-process.ts';
+import { freePort } from './free-port.ts';
 
 /** Debian's Roundcube: the web root its package makes (index.php includes /var/lib/roundcube). */
 const WEB_ROOT = '/var/lib/roundcube/public_html';

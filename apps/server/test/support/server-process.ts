@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 
@@ -15,17 +15,6 @@ export interface ServerProcess {
   alive(): boolean;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
