@@ -36,7 +36,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
     adapter: createAdapterFactory(db, config, changes),
     jwks: { keys },
     cookies: {
-      keys: [deriveKey(config.secret, 'oidc-cookies').toString('base64url')],
+      keys: [deriveKey(config.secret, 'oidc-cookies').export().toString('base64url')],
       // The SSO session cookie (`_session`) follows the console's rules: Secure, SameSite=None on
       // the parent domain over https, host-only Lax over http.
       long: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },

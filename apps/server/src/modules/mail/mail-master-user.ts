@@ -11,7 +11,7 @@ export const MASTER_USER = 'atrium-migration';
 export const MASTER_SEPARATOR = '*';
 
 export const masterPassword = (secret: string) =>
-  deriveKey(secret, 'dovecot-master-user').toString('base64url');
+  deriveKey(secret, 'dovecot-master-user').export().toString('base64url');
 
 /** The IMAP login name that opens `email`'s mailbox as the master user. */
 export const masterLogin = (email: string) => `${email}${MASTER_SEPARATOR}${MASTER_USER}`;

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTrx } from '../../db/database.ts';
 import type { ImportRowOutcome } from '../../db/user-import-tables.ts';
@@ -143,7 +144,7 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
   });
 }
 
-function toValid(row: StagedRow, key: Buffer): ValidRow {
+function toValid(row: StagedRow, key: KeyObject): ValidRow {
   return {
     row: row.row_number,
     email: row.email,
