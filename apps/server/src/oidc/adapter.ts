@@ -6,6 +6,7 @@ import { cachedRows, type CachedRows } from '../db/cached-rows.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { openClientSecret } from './client-secrets.ts';
+import type { IssuedRefreshTokens } from './issued-tokens.ts';
 import { holdConsume, holdDestroy, holdUpsert, sendHeldWrites, type PayloadRow } from './write-batch.ts';
 import {
   findInteractionReadingAhead,
@@ -28,12 +29,13 @@ export function createAdapterFactory(
   db: Db,
   config: Config,
   changes?: ChangeFeed,
+  issued?: IssuedRefreshTokens,
 ): (name: string) => Adapter {
   // Every token request reads its client; clients change rarely, and each change reaches every
   // process's copy through the change feed (a trigger on oidc_clients).
   const clients = changes ? cachedRows<AdapterPayload>(changes, 'oidc_clients') : undefined;
   return (name: string) =>
-    name === 'Client' ? new ClientAdapter(db, config, clients) : new PayloadAdapter(db, name);
+    name === 'Client' ? new ClientAdapter(db, config, clients) : new PayloadAdapter(db, name, issued);
 }
 
 /**
@@ -53,10 +55,12 @@ function withoutJti(payload: AdapterPayload): AdapterPayload {
 class PayloadAdapter implements Adapter {
   private readonly db: Db;
   private readonly type: string;
+  private readonly issued: IssuedRefreshTokens | undefined;
 
-  constructor(db: Db, type: string) {
+  constructor(db: Db, type: string, issued: IssuedRefreshTokens | undefined) {
     this.db = db;
     this.type = type;
+    this.issued = type === 'RefreshToken' ? issued : undefined;
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -72,7 +76,7 @@ class PayloadAdapter implements Adapter {
       expires_at: expiresAt,
     };
     if (holdUpsert(row)) return;
-    await sendHeldWrites(this.db);
+    await sendHeldWrites(this.db, true);
     await this.db
       .insertInto('oidc_payloads')
       .values(row)
@@ -94,6 +98,9 @@ class PayloadAdapter implements Adapter {
       const ahead = takeReadAhead<AdapterPayload>(grantKey(id));
       if (ahead) return ahead;
     }
+    // A refresh token this process issued, taken on trust and checked when its grant is stored.
+    const issued = this.issued?.take(storedIdOf(id));
+    if (issued) return { ...issued, jti: id };
     if (READS_AHEAD.has(this.type)) {
       const found = await findTokenReadingAhead(this.db, this.type, storedIdOf(id));
       if (!found) return undefined;
@@ -175,7 +182,7 @@ class PayloadAdapter implements Adapter {
 
   async consume(id: string): Promise<void> {
     if (holdConsume(this.type, storedIdOf(id))) return;
-    await sendHeldWrites(this.db);
+    await sendHeldWrites(this.db, true);
     await this.db
       .updateTable('oidc_payloads')
       .set({ consumed_at: sql`now()` })
@@ -187,7 +194,7 @@ class PayloadAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     this.forgetReadAheadIfChanging(id);
     if (holdDestroy(this.type, storedIdOf(id))) return;
-    await sendHeldWrites(this.db);
+    await sendHeldWrites(this.db, true);
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)
@@ -197,7 +204,7 @@ class PayloadAdapter implements Adapter {
 
   async revokeByGrantId(grantId: string): Promise<void> {
     this.forgetReadAheadIfChanging();
-    await sendHeldWrites(this.db);
+    await sendHeldWrites(this.db, true);
     await this.db
       .deleteFrom('oidc_payloads')
       .where('type', '=', this.type)

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type Provider from 'oidc-provider';
 import { findUnstorableText } from '@atrium/contracts/text';
 import { errorPage } from './pages.ts';
-import { withReadAhead } from './request-prefetch.ts';
+import { newRequestReads, withReadAhead } from './request-prefetch.ts';
 
 /** The provider's own limit on a form body (oidc-provider's selective_body.js). */
 const FORM_LIMIT = 56 * 1024;
@@ -37,8 +37,8 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
       const form = Buffer.isBuffer(request.body) ? request.body : undefined;
-      const refused =
-        refusedParameter(request.query) ?? (form && refusedParameter(parseForm(form.toString())));
+      const fields = form && parseForm(form.toString());
+      const refused = refusedParameter(request.query) ?? (fields && refusedParameter(fields));
       if (refused) return refuse(request, reply, refused);
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders())) {
@@ -53,7 +53,20 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       raw.headers['x-forwarded-for'] = request.ip;
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice('/oidc'.length) || '/';
-      await withReadAhead(() => callback(form ? replaying(raw, form) : raw, reply.raw));
+      const handle = () => callback(form ? replaying(raw, form) : raw, reply.raw);
+      // A refresh grant may start from the copy of its token this process issued (issued-tokens.ts).
+      const refreshGrant = raw.url === '/token' && fields?.grant_type === 'refresh_token';
+      const reads = newRequestReads(refreshGrant);
+      const headers = refreshGrant ? reply.raw.getHeaders() : undefined;
+      await withReadAhead(handle, reads);
+      if (reads.retryUncached && headers) {
+        // The copy was stale: that run wrote and answered nothing; this one reads the database.
+        for (const name of reply.raw.getHeaderNames()) reply.raw.removeHeader(name);
+        for (const [name, value] of Object.entries(headers)) {
+          if (value !== undefined) reply.raw.setHeader(name, value);
+        }
+        await withReadAhead(handle, newRequestReads(false));
+      }
     };
     // Per-address ceilings well above a browser's: an app's back end calls the token endpoint
     // (code exchanges, refreshes) for all its users from one address, and authenticates to do so.

@@ -17,6 +17,7 @@ import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from 
 import { loadSigningKeys } from './keys.ts';
 import { logoutSource, postLogoutSuccessSource, renderError } from './pages.ts';
 import { sendStraightToLogin } from './straight-to-login.ts';
+import { IssuedRefreshTokens } from './issued-tokens.ts';
 import { holdWritesUntilAnswered } from './write-batch.ts';
 
 /** The issuer: `${PUBLIC_URL}/oidc`. */
@@ -32,8 +33,9 @@ const SESSION_TTL_SECONDS = 24 * 60 * 60;
  */
 export async function createProvider(db: Db, config: Config, changes?: ChangeFeed): Promise<Provider> {
   const keys = await loadSigningKeys(db, config);
+  const issued = new IssuedRefreshTokens();
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db, config, changes),
+    adapter: createAdapterFactory(db, config, changes, issued),
     jwks: { keys },
     cookies: {
       keys: [deriveKey(config.secret, 'oidc-cookies').export().toString('base64url')],
@@ -121,7 +123,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
   allowFormTargetsOfClient(provider);
   signOutDespiteUnregisteredPostLogoutUri(provider);
   sendStraightToLogin(provider);
-  holdWritesUntilAnswered(provider, db);
+  holdWritesUntilAnswered(provider, db, (upserts) => issued.remember(upserts));
   return provider;
 }
 

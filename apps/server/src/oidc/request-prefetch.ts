@@ -9,24 +9,42 @@ import type { Db } from '../db/database.ts';
  * grant would cost four round trips), so the token's lookup joins them and keeps them here for the
  * rest of this request only. Each is handed out once; any write in the request drops them all.
  */
-const scope = new AsyncLocalStorage<Map<string, unknown>>();
+const scope = new AsyncLocalStorage<RequestReads>();
+
+/** What one request has read ahead, and whether it may answer a refresh from a token it issued. */
+export interface RequestReads {
+  values: Map<string, unknown>;
+  /** A refresh grant may start from this process's copy of its token (issued-tokens.ts). */
+  issuedTokens: boolean;
+  /** That copy turned out stale: nothing was written or answered, and the request runs again. */
+  retryUncached: boolean;
+}
+
+export const newRequestReads = (issuedTokens = false): RequestReads => ({
+  values: new Map(),
+  issuedTokens,
+  retryUncached: false,
+});
 
 /** Runs one provider or sign-in request with its own read-ahead (oidc/mount.ts, identity.plugin.ts). */
-export const withReadAhead = <T>(work: () => T): T => scope.run(new Map(), work);
+export const withReadAhead = <T>(work: () => T, reads = newRequestReads()): T => scope.run(reads, work);
+
+/** This request's reads, if it is a provider or sign-in request. */
+export const requestReads = (): RequestReads | undefined => scope.getStore();
 
 export function takeReadAhead<T>(key: string): T | undefined {
-  const store = scope.getStore();
+  const store = scope.getStore()?.values;
   const value = store?.get(key) as T | undefined;
   if (value !== undefined) store!.delete(key);
   return value;
 }
 
 /** Keeps what this request read for the next time it asks (a no-op outside a provider request). */
-export const keepReadAhead = (key: string, value: unknown) => void scope.getStore()?.set(key, value);
+export const keepReadAhead = (key: string, value: unknown) => void scope.getStore()?.values.set(key, value);
 
 /** A write in this request: what was read ahead may no longer be what the database holds. */
 export const forgetReadAhead = (key?: string) =>
-  key === undefined ? scope.getStore()?.clear() : scope.getStore()?.delete(key);
+  key === undefined ? scope.getStore()?.values.clear() : scope.getStore()?.values.delete(key);
 
 export interface AccountRow {
   id: string;
@@ -75,23 +93,52 @@ export async function findTokenReadingAhead(
       and (p.expires_at is null or p.expires_at > now())`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const store = scope.getStore();
-  if (store) {
+  if (scope.getStore()) {
     const grantId = row.payload.grantId;
-    if (row.grant_payload && typeof grantId === 'string') {
-      store.set(grantKey(grantId), { ...row.grant_payload, jti: grantId });
-    }
+    const sessionUid = row.payload.sessionUid;
     // A session is kept only when its account is this active one; anything else takes the
     // ordinary path, which drops a session whose user is gone (adapter.ts).
-    const sessionUid = row.payload.sessionUid;
-    const sessionAccount = row.session_payload?.accountId;
-    if (row.session_payload && typeof sessionUid === 'string' && sessionAccount === row.user_id) {
-      store.set(sessionKey(sessionUid), row.session_payload);
-    }
-    keepAccount(row);
+    const session =
+      row.session_payload && typeof sessionUid === 'string' && row.session_payload.accountId === row.user_id
+        ? { uid: sessionUid, payload: row.session_payload }
+        : undefined;
+    const account = accountOf(row);
+    keepTokenReads({
+      grant:
+        row.grant_payload && typeof grantId === 'string'
+          ? { id: grantId, payload: row.grant_payload }
+          : undefined,
+      session,
+      account,
+    });
   }
   return { payload: row.payload, consumedAt: row.consumed_at };
 }
+
+/** What a token's lookup read with it: the rows the provider asks for next. */
+export interface TokenReads {
+  grant: { id: string; payload: AdapterPayload } | undefined;
+  session: { uid: string; payload: AdapterPayload } | undefined;
+  account: AccountRow | undefined;
+}
+
+/** Keys the token's reads for the provider's next questions, and remembers them together. */
+export function keepTokenReads(reads: TokenReads): void {
+  const { grant, session, account } = reads;
+  if (grant) keepReadAhead(grantKey(grant.id), { ...grant.payload, jti: grant.id });
+  if (session) keepReadAhead(sessionKey(session.uid), session.payload);
+  if (account) keepReadAhead(accountKey(account.id), account);
+  keepReadAhead(TOKEN_READS, reads);
+}
+
+/**
+ * What this request's token lookup read, unless the request wrote a grant or a session since
+ * (which forgets every read-ahead): a new refresh token of the same grant starts from the same rows.
+ */
+export const tokenReadsOfRequest = (): TokenReads | undefined =>
+  scope.getStore()?.values.get(TOKEN_READS) as TokenReads | undefined;
+
+const TOKEN_READS = 'TokenReads';
 
 /** What `checkClientAccess` reads of a client and a user (client-access.ts). */
 export interface ClientAccessRow {
@@ -160,13 +207,17 @@ interface UserColumns {
 
 /** Keeps the account read with something else for `findAccountClaims` (account.ts). */
 function keepAccount(row: UserColumns): void {
-  if (!row.user_id) return;
-  const account: AccountRow = {
+  const account = accountOf(row);
+  if (account) keepReadAhead(accountKey(account.id), account);
+}
+
+function accountOf(row: UserColumns): AccountRow | undefined {
+  if (!row.user_id) return undefined;
+  return {
     id: row.user_id,
     email: row.email,
     first_name: row.first_name,
     last_name: row.last_name,
     organization_id: row.organization_id,
   };
-  keepReadAhead(accountKey(row.user_id), account);
 }

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type Provider from 'oidc-provider';
 import type { Db } from '../db/database.ts';
+import { requestReads } from './request-prefetch.ts';
 
 /** One row of `oidc_payloads` as the adapter writes it. */
 export interface PayloadRow {
@@ -25,7 +26,14 @@ interface Batch {
   upserts: Map<string, PayloadRow>;
   consumes: Map<string, { type: string; id: string }>;
   destroys: Map<string, { type: string; id: string }>;
+  /** What the request took on trust and the database must still hold for its writes to count. */
+  guard: RawBuilder<boolean> | undefined;
+  /** The guard failed while the request ran (whatever the provider made of the error). */
+  stale: boolean;
 }
+
+/** How the held writes ended: stored; refused, a code or token being used already; or not tried. */
+type Outcome = 'stored' | 'consumed' | 'stale';
 
 const scope = new AsyncLocalStorage<Batch>();
 const keyOf = (type: string, id: string) => `${type}:${id}`;
@@ -61,11 +69,31 @@ export function holdDestroy(type: string, id: string): boolean {
   return true;
 }
 
-/** Sends what this request holds, before a read or a delete that must see it. */
-export async function sendHeldWrites(db: Db): Promise<void> {
+/**
+ * Makes this request's writes, and its answer, depend on `guard` still holding when they are
+ * stored (issued-tokens.ts); false outside a provider request, where nothing could be held.
+ */
+export function holdOnlyIf(guard: RawBuilder<boolean>): boolean {
   const batch = scope.getStore();
-  if (batch && (batch.upserts.size || batch.consumes.size || batch.destroys.size)) {
-    if (!(await send(db, batch))) throw new ConsumedMeanwhile();
+  if (!batch || batch.guard) return false;
+  batch.guard = guard;
+  return true;
+}
+
+/**
+ * Sends what this request holds, before a read or a write that must see it. Before a write, a
+ * guard is checked even with nothing held: what is written must not rest on a stale copy.
+ */
+export async function sendHeldWrites(db: Db, beforeWrite = false): Promise<void> {
+  const batch = scope.getStore();
+  const held = batch && (batch.upserts.size || batch.consumes.size || batch.destroys.size);
+  if (batch && (held || (beforeWrite && batch.guard))) {
+    const outcome = await send(db, batch);
+    if (outcome === 'consumed') throw new ConsumedMeanwhile();
+    if (outcome === 'stale') {
+      batch.stale = true;
+      throw new StaleTrust();
+    }
   }
 }
 
@@ -75,28 +103,59 @@ class ConsumedMeanwhile extends Error {
   }
 }
 
+class StaleTrust extends Error {
+  constructor() {
+    super('a row the request took on trust changed meanwhile');
+  }
+}
+
 /**
  * Every provider request holds its writes until it has answered; they are stored before the answer
  * is written. A code or refresh token consumed by another request in the meantime (two requests
  * racing with one token) stores nothing, revokes the grant as a replay does, and answers
- * invalid_grant; a database failure answers the provider's own server_error.
+ * invalid_grant; a database failure answers the provider's own server_error. A request that took a
+ * row on trust which has changed since stores nothing and answers nothing: it runs again, reading
+ * the database (oidc/mount.ts). `onStored` sees every batch stored at the end of a request.
  */
-export function holdWritesUntilAnswered(provider: Provider, db: Db): void {
+export function holdWritesUntilAnswered(
+  provider: Provider,
+  db: Db,
+  onStored: (upserts: PayloadRow[]) => void = () => {},
+): void {
   provider.use(async (ctx, next) => {
-    const batch: Batch = { upserts: new Map(), consumes: new Map(), destroys: new Map() };
-    let stored: boolean;
+    const batch: Batch = {
+      upserts: new Map(),
+      consumes: new Map(),
+      destroys: new Map(),
+      guard: undefined,
+      stale: false,
+    };
+    let outcome: Outcome;
     try {
       await scope.run(batch, next);
-      stored = await send(db, batch);
+      const upserts = [...batch.upserts.values()];
+      outcome = batch.stale ? 'stale' : await send(db, batch);
+      if (outcome === 'stored') onStored(upserts);
     } catch (error) {
-      if (!(error instanceof ConsumedMeanwhile)) {
+      if (batch.stale || error instanceof StaleTrust) outcome = 'stale';
+      else if (error instanceof ConsumedMeanwhile) outcome = 'consumed';
+      else {
         ctx.app.emit('server_error', ctx, error);
         answer(ctx, 500, { error: 'server_error', error_description: 'oops! something went wrong' });
         return;
       }
-      stored = false;
     }
-    if (!stored) answer(ctx, 400, { error: 'invalid_grant', error_description: 'grant request is invalid' });
+    if (outcome === 'consumed') {
+      answer(ctx, 400, { error: 'invalid_grant', error_description: 'grant request is invalid' });
+    }
+    if (outcome !== 'stale') return;
+    const reads = requestReads();
+    if (!reads) {
+      answer(ctx, 500, { error: 'server_error', error_description: 'oops! something went wrong' });
+      return;
+    }
+    reads.retryUncached = true;
+    ctx.respond = false;
   });
 }
 
@@ -109,27 +168,32 @@ function answer(ctx: Parameters<Parameters<Provider['use']>[0]>[0], status: numb
 
 /**
  * One statement: the consumes (only of rows not consumed yet) and, if every one of them took, the
- * upserts. False when a consume found its row already used: then the grant behind it is revoked.
+ * upserts. A guard, if the request has one, gates all of it. 'consumed' when a consume found its
+ * row already used: then the grant behind it is revoked.
  */
-async function send(db: Db, batch: Batch): Promise<boolean> {
+async function send(db: Db, batch: Batch): Promise<Outcome> {
   const consumes = [...batch.consumes.values()];
   const upserts = [...batch.upserts.values()];
   const destroys = [...batch.destroys.values()];
+  const guard = batch.guard;
   batch.consumes.clear();
   batch.upserts.clear();
   batch.destroys.clear();
+  batch.guard = undefined;
   const keys = (rows: Array<{ type: string; id: string }>) =>
     sql.join(rows.map((r) => sql`(${r.type}, ${r.id})`));
   const consumeKeys = keys(consumes);
   const steps = [];
+  if (guard) steps.push(sql`fresh as (select (${guard}) as ok)`);
+  const ifFresh = guard ? sql`and (select ok from fresh)` : sql``;
   if (consumes.length) {
     steps.push(sql`consumed as (
       update oidc_payloads set consumed_at = now()
-      where (type, id) in (${consumeKeys}) and consumed_at is null
+      where (type, id) in (${consumeKeys}) and consumed_at is null ${ifFresh}
       returning 1)`);
   }
   if (destroys.length) {
-    steps.push(sql`gone as (delete from oidc_payloads where (type, id) in (${keys(destroys)}))`);
+    steps.push(sql`gone as (delete from oidc_payloads where (type, id) in (${keys(destroys)}) ${ifFresh})`);
   }
   if (upserts.length) {
     const values = sql.join(
@@ -139,21 +203,26 @@ async function send(db: Db, batch: Batch): Promise<boolean> {
       ),
     );
     // Stored only if every consume took: a token used meanwhile gets nothing new.
-    const ifConsumed = consumes.length
+    const onlyIf = consumes.length
       ? sql`where (select count(*) from consumed) = ${consumes.length}`
-      : sql``;
+      : guard
+        ? sql`where (select ok from fresh)`
+        : sql``;
     steps.push(sql`written as (
       insert into oidc_payloads (id, type, payload, grant_id, user_code, uid, expires_at)
       select * from (values ${values}) as v (id, type, payload, grant_id, user_code, uid, expires_at)
-      ${ifConsumed}
+      ${onlyIf}
       on conflict (type, id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
         user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at)`);
   }
-  if (!steps.length) return true;
-  const { rows } = await sql<{ consumed: number }>`
+  if (!steps.length) return 'stored';
+  const { rows } = await sql<{ consumed: number; fresh: boolean }>`
     with ${sql.join(steps)}
-    select ${consumes.length ? sql`(select count(*) from consumed)::int` : sql`0`} as consumed`.execute(db);
-  if (rows[0]!.consumed === consumes.length) return true;
+    select ${consumes.length ? sql`(select count(*) from consumed)::int` : sql`0`} as consumed,
+      ${guard ? sql`(select ok from fresh)` : sql`true`} as fresh`.execute(db);
+  // Nothing was written: the request runs again from what the database holds.
+  if (!rows[0]!.fresh) return 'stale';
+  if (rows[0]!.consumed === consumes.length) return 'stored';
   // Used twice at once: as the provider does on a replay, the whole grant goes.
   await sql`
     delete from oidc_payloads
@@ -161,5 +230,5 @@ async function send(db: Db, batch: Batch): Promise<boolean> {
       or (type = 'Grant' and id in (
         select encode(sha256(convert_to(grant_id, 'UTF8')), 'hex') from oidc_payloads
         where (type, id) in (${consumeKeys}) and grant_id is not null))`.execute(db);
-  return false;
+  return 'consumed';
 }
