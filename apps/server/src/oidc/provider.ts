@@ -9,6 +9,7 @@ import { ACR_VALUES, interactionPolicyWithStrongSignIn } from './authentication-
 import { createAdapterFactory } from './adapter.ts';
 import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
+import { CookieSigner } from './cookie-signer.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
 import { mayIntrospect } from './introspection.ts';
 import { pkceClientMetadata, pkceRequired } from './pkce-policy.ts';
@@ -38,7 +39,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
     adapter: createAdapterFactory(db, config, changes, issued),
     jwks: { keys },
     cookies: {
-      keys: [deriveKey(config.secret, 'oidc-cookies').export().toString('base64url')],
+      keys: new CookieSigner([deriveKey(config.secret, 'oidc-cookies').export().toString('base64url')]),
       // The SSO session cookie (`_session`) follows the console's rules: Secure, SameSite=None on
       // the parent domain over https, host-only Lax over http.
       long: { signed: true, httpOnly: true, ...crossSiteCookieRules(config) },
