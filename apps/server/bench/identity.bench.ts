@@ -9,7 +9,6 @@
 // BENCH_IDENTITY_ATRIUM_ONLY=1 measures Atrium alone (to profile it).
 // Measures only; never fails on a figure.
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { verify } from '@node-rs/argon2';
 import { inject, type DispatchFunc } from 'light-my-request';
@@ -20,6 +19,7 @@ import { createOrganizationWithAdmin, createUser } from '../test/support/fixture
 import { createTestApp } from '../test/support/test-app.ts';
 import { registerTestClient } from '../test/identity/support/clients.ts';
 import { openBareDatabase } from './bare-sql-adapter.ts';
+import { cpuPerOperationText, rate } from './operation-rate.ts';
 
 const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 4);
@@ -110,59 +110,6 @@ async function timed<T>(step: string, work: Promise<T>): Promise<T> {
     total.count++;
     stepTotals.set(step, total);
   }
-}
-
-/** CPU milliseconds this process (every thread: argon2id, signing, GC) spent per operation, by figure. */
-const cpuPerOperation = new Map<string, number>();
-/** The same by thread (the event loop, libuv's pool: argon2id and signing, V8's GC helpers), on Linux. */
-const threadCpuPerOperation = new Map<string, Map<string, number>>();
-
-/** CPU milliseconds each kind of thread of this process has used, by name (Linux /proc; else empty). */
-function threadCpuMs(): Map<string, number> {
-  const byName = new Map<string, number>();
-  let tids: string[] = [];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return byName;
-  }
-  for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const name =
-        tid === String(process.pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime and stime, fields 14 and 15 of proc_pid_stat(5), in ticks of 10 ms.
-      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return byName;
-}
-
-/** Runs `once` from `workers` concurrent loops for `seconds`; operations per second. */
-async function rate(workers: Array<() => Promise<void>>, seconds = SECONDS, name?: string): Promise<number> {
-  for (const once of workers) await once(); // warm-up
-  let done = 0;
-  const end = performance.now() + seconds * 1000;
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const threads = threadCpuMs();
-  await Promise.all(
-    workers.map(async (once) => {
-      while (performance.now() < end) {
-        await once();
-        done++;
-      }
-    }),
-  );
-  const used = process.cpuUsage(cpu);
-  if (name) cpuPerOperation.set(name, (used.user + used.system) / 1000 / done);
-  const perThread = new Map<string, number>();
-  for (const [thread, ms] of threadCpuMs()) perThread.set(thread, (ms - (threads.get(thread) ?? 0)) / done);
-  if (name) threadCpuPerOperation.set(name, perThread);
-  return done / ((performance.now() - start) / 1000);
 }
 
 function tokenRequest(clientId: string, secret: string, form: Record<string, string>) {
@@ -293,7 +240,7 @@ async function benchAtrium() {
 async function benchArgon2() {
   const hash = await hashPassword(PASSWORD);
   // One verification at a time: one core's worth, whatever the thread pool size.
-  return rate([() => verify(hash, PASSWORD.normalize('NFKC')).then(() => undefined)]);
+  return rate([() => verify(hash, PASSWORD.normalize('NFKC')).then(() => undefined)], SECONDS);
 }
 
 // ---- bare oidc-provider: in-memory adapter, or the simplest one on a database -------------------
@@ -373,7 +320,10 @@ async function benchBareProvider(adapter?: new (name: string) => Adapter) {
     if (!refresh) throw new Error(`bare token: ${tokens.body}`);
     refreshTokens.push(refresh);
   };
-  const flows = await rate(Array.from({ length: CONCURRENCY }, () => flow));
+  const flows = await rate(
+    Array.from({ length: CONCURRENCY }, () => flow),
+    SECONDS,
+  );
   const chains = refreshTokens.slice(-CONCURRENCY);
   const refreshes = await rate(
     chains.map((_, i) => async () => {
@@ -396,14 +346,6 @@ const steps = () =>
   [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
 // The benchmark's own client (inject, cookies) is in these too; the database server's CPU is not.
 // Held against each other they show what Atrium costs beyond the bare provider on this machine.
-const cpu = () =>
-  [...cpuPerOperation]
-    .map(([name, ms]) => {
-      const threads = [...(threadCpuPerOperation.get(name) ?? [])].filter(([, t]) => t >= 0.01);
-      const split = threads.map(([thread, t]) => `${thread} ${t.toFixed(2)}`).join(', ');
-      return `${ms.toFixed(2)} ms per ${name}${split ? ` (${split})` : ''}`;
-    })
-    .join('; ');
 if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
   // For a profile of Atrium alone (node --cpu-prof): no floors.
   const atrium = await benchAtrium();
@@ -411,7 +353,7 @@ if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
     `Atrium on ${atrium.database}: ${f(atrium.signIns)} sign-ins/s, ${f(atrium.refreshes)} refresh grants/s`,
   );
   console.log(`Atrium sign-in, mean time per step: ${steps()}`);
-  console.log(`process CPU (all threads): ${cpu()}`);
+  console.log(`process CPU (all threads): ${cpuPerOperationText()}`);
   process.exit(0);
 }
 const argon2 = await benchArgon2();
@@ -434,4 +376,4 @@ console.log(
   `Atrium refresh grants/s                      ${f(atrium.refreshes)}   = ${ratio(atrium.refreshes, bare.refreshes)} × bare refresh, ${ratio(atrium.refreshes, bareSql.refreshes)} × bare refresh on ${bareDb.kind}`,
 );
 console.log(`Atrium sign-in, mean time per step: ${steps()}`);
-console.log(`process CPU (all threads): ${cpu()}`);
+console.log(`process CPU (all threads): ${cpuPerOperationText()}`);
