@@ -64,6 +64,33 @@ test('suspend names the user, Escape and Cancel change nothing, Suspend suspends
   await expect(page.getByRole('button', { name: 'Reactivate' })).toBeVisible();
 });
 
+test('a dialog closed while its buttons are still changing style goes away', async ({
+  atrium,
+  page,
+  signInAs,
+}) => {
+  // What a focus ring or a hover colour does as a dialog closes: a button inside it finishes a
+  // transition of its own, and that event bubbles up to the dialog. react-bootstrap's fading
+  // dialog took such an event for its own and waited for ever, leaving an invisible dialog over
+  // the page (react-bootstrap issue 6153).
+  const org = await createOrganizationWithAdmin(atrium.db);
+  const bob = await createUser(atrium.db, org.id, { firstName: 'Bob', lastName: 'Lee' });
+  await signInAs(org.admin);
+  await page.goto(`/users/${bob.id}`);
+  // Through the CSS object model: the console's CSP refuses inline style tags.
+  await page.evaluate(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`.modal-footer .btn { transition: outline-offset 1ms linear 60ms !important; }
+      .modal:not(.show) .modal-footer .btn { outline-offset: 3px; }
+      .modal.fade:not(.show) { opacity: 1 !important; }`);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  });
+  await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+  await cancel(dialogNamed(page, 'Suspend Bob Lee?'));
+  await page.getByRole('button', { name: 'Suspend', exact: true }).click();
+  await expect(dialogNamed(page, 'Suspend Bob Lee?')).toBeVisible();
+});
+
 test('rotate secret names the app; Cancel keeps the secret, Rotate secret shows a new one', async ({
   atrium,
   page,

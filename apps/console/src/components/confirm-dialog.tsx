@@ -34,6 +34,10 @@ export interface ConfirmDialogProps {
  * The one confirmation for actions that cannot be taken back. Modal gives role="dialog",
  * aria-modal, the focus trap, Escape, and focus back on the trigger when it closes; Cancel takes
  * the focus first, so Enter on an unread dialog does no harm.
+ *
+ * It fades in with CSS alone (confirm-dialog.css) and closes at once: react-bootstrap's own fade
+ * ends on a `transitionend` that any button inside may send first, and then never ends, leaving
+ * an invisible dialog over the page (react-bootstrap issue 6153).
  */
 export function ConfirmDialog({
   show,
@@ -58,7 +62,9 @@ export function ConfirmDialog({
       show={show}
       onHide={onCancel}
       centered
+      animation={false}
       className="atrium-confirm"
+      backdropClassName="atrium-confirm-backdrop"
       aria-labelledby={titleId}
       aria-describedby={textId}
     >
