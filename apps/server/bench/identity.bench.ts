@@ -64,8 +64,11 @@ const location = (res: { headers: Record<string, unknown> }) => {
   return url.pathname + url.search;
 };
 
-/** Milliseconds spent per step of the Atrium flow, to show where a sign-in's time goes. */
-const stepTotals = new Map<string, { ms: number; count: number }>();
+/**
+ * Milliseconds spent per step of the Atrium flow, to show where a sign-in's time goes, and the
+ * event loop's CPU in them: that one is a step's own only with BENCH_IDENTITY_CONCURRENCY=1.
+ */
+const stepTotals = new Map<string, { ms: number; cpuMs: number; count: number }>();
 /**
  * The codes e-mailed so far, by address, and the flows waiting for one: the mail queue delivers a
  * code just after the password step has answered, and a waiting flow goes on the moment it does.
@@ -102,13 +105,16 @@ class CodeMailbox {
   }
 }
 
-async function timed<T>(step: string, work: Promise<T>): Promise<T> {
+async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
   const start = performance.now();
+  const cpu = process.threadCpuUsage();
   try {
-    return await work;
+    return await work();
   } finally {
-    const total = stepTotals.get(step) ?? { ms: 0, count: 0 };
+    const used = process.threadCpuUsage(cpu);
+    const total = stepTotals.get(step) ?? { ms: 0, cpuMs: 0, count: 0 };
     total.ms += performance.now() - start;
+    total.cpuMs += (used.user + used.system) / 1000;
     total.count++;
     stepTotals.set(step, total);
   }
@@ -153,8 +159,7 @@ async function benchAtrium() {
       const { email } = users[n % users.length]!;
       const browser = client(send, `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`);
       const { verifier, challenge } = pkce();
-      const auth = await timed(
-        'authorize',
+      const auth = await timed('authorize', () =>
         browser({
           url: `/oidc/auth?${new URLSearchParams({ client_id: rp.clientId, response_type: 'code', scope: 'openid email', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`,
         }),
@@ -163,8 +168,7 @@ async function benchAtrium() {
       const uid = new URL(location(auth), 'http://x').searchParams.get('uid')!;
       const json = { 'content-type': 'application/json' };
       codes.forget(email);
-      const pw = await timed(
-        'password',
+      const pw = await timed('password', () =>
         browser({
           method: 'POST',
           url: `/api/interactions/${uid}/password`,
@@ -174,8 +178,7 @@ async function benchAtrium() {
       );
       if (pw.statusCode !== 200) throw new Error(`password step: ${pw.body}`);
       const mailed = await codes.next(email);
-      const done = await timed(
-        'code',
+      const done = await timed('code', () =>
         browser({
           method: 'POST',
           url: `/api/interactions/${uid}/code`,
@@ -184,16 +187,14 @@ async function benchAtrium() {
         }),
       );
       if (done.statusCode !== 200) throw new Error(`code step: ${done.body}`);
-      const resumed = await timed(
-        'resume',
+      const resumed = await timed('resume', () =>
         browser({
           url: location({ headers: { location: JSON.parse(done.body).redirectTo } }),
         }),
       );
       const code = new URL(String(resumed.headers.location)).searchParams.get('code');
       if (!code) throw new Error(`no code: ${String(resumed.headers.location)}`);
-      const tokens = await timed(
-        'token',
+      const tokens = await timed('token', () =>
         browser(
           tokenRequest(rp.clientId, rp.clientSecret, {
             grant_type: 'authorization_code',
@@ -354,7 +355,12 @@ async function benchBareProvider(adapter?: new (name: string) => Adapter, passwo
 const f = (n: number) => n.toFixed(1).padStart(8);
 const ratio = (n: number, floor: number) => (n / floor).toFixed(3);
 const steps = () =>
-  [...stepTotals].map(([step, t]) => `${step} ${(t.ms / t.count).toFixed(1)} ms`).join(', ');
+  [...stepTotals]
+    .map(([step, t]) => {
+      const cpu = CONCURRENCY === 1 ? ` (event loop CPU ${(t.cpuMs / t.count).toFixed(2)} ms)` : '';
+      return `${step} ${(t.ms / t.count).toFixed(1)} ms${cpu}`;
+    })
+    .join(', ');
 // The benchmark's own client (inject, cookies) is in these too; the database server's CPU is not.
 // Held against each other they show what Atrium costs beyond the bare provider on this machine.
 if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
