@@ -1,7 +1,8 @@
-// The whole test suite: builds the console, runs unit and server tests (Vitest), then browser
-// tests (Playwright on Debian's Chromium) against the real server, and ends with one summary line.
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// The whole test suite: builds the console, runs unit and server tests (Vitest) and, at the same
+// time, browser tests (Playwright on Debian's Chromium) against the real server, and ends with one
+// summary line.
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { VitestSummary } from './vitest-summary-reporter.ts';
 
@@ -151,15 +152,44 @@ if (run('npm', ['run', 'build']) !== 0) {
   process.exit(1);
 }
 
-const vitestJson = path.join(results, 'vitest-summary.json');
-run('npx', ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-summary-reporter.ts'], {
-  env: { ...process.env, VITEST_SUMMARY_FILE: vitestJson },
-});
+/** Starts a command; with `logFile`, its output goes there (shown when it ends), else here. */
+function start(command: string, args: string[], env: NodeJS.ProcessEnv, logFile?: string): Promise<number> {
+  console.log(
+    `\n$ ${command} ${args.join(' ')}${logFile ? `  (output: ${path.relative(root, logFile)})` : ''}`,
+  );
+  const out = logFile ? openSync(logFile, 'w') : undefined;
+  const child = spawn(command, args, {
+    cwd: root,
+    env,
+    stdio: out === undefined ? 'inherit' : ['ignore', out, out],
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      if (out !== undefined) closeSync(out);
+      resolve(code ?? 1);
+    });
+  });
+}
 
+// The two mostly wait (on databases, mail servers, the browser), so together they take little
+// longer than the longer of them alone; each counts its own tests below.
+const vitestJson = path.join(results, 'vitest-summary.json');
 const e2eJson = path.join(results, 'e2e.json');
-run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
-});
+const e2eLog = path.join(results, 'e2e.log');
+await Promise.all([
+  start('npx', ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-summary-reporter.ts'], {
+    ...process.env,
+    VITEST_SUMMARY_FILE: vitestJson,
+  }),
+  start(
+    'npx',
+    ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'],
+    { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
+    e2eLog,
+  ),
+]);
+console.log('\n=== Browser tests (Playwright) ===');
+if (existsSync(e2eLog)) process.stdout.write(readFileSync(e2eLog));
 
 interface Counts {
   passed: number;
