@@ -10,17 +10,16 @@
 // Seconds per figure: BENCH_IDENTITY_SECONDS (default 5); concurrent flows: BENCH_IDENTITY_CONCURRENCY (4);
 // BENCH_IDENTITY_ATRIUM_ONLY=1 measures Atrium alone (to profile it).
 // Measures only; never fails on a figure.
-import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { verify } from '@node-rs/argon2';
-import { inject, type DispatchFunc } from 'light-my-request';
-import Provider, { type Adapter, type Configuration } from 'oidc-provider';
 import { hashPassword } from '../src/lib/passwords.ts';
 import type { MailMessage } from '../src/lib/mail.ts';
 import { createOrganizationWithAdmin, createUser } from '../test/support/fixtures.ts';
 import { createTestApp } from '../test/support/test-app.ts';
 import { registerTestClient } from '../test/identity/support/clients.ts';
+import { benchBareProvider } from './bare-provider.ts';
 import { openBareDatabase } from './bare-sql-adapter.ts';
+import { client, location, pkce, tokenRequest, type Send } from './identity-browser.ts';
 import { cpuPerOperationText, rate } from './operation-rate.ts';
 
 const SECONDS = Number(process.env.BENCH_IDENTITY_SECONDS ?? 5);
@@ -28,41 +27,6 @@ const CONCURRENCY = Number(process.env.BENCH_IDENTITY_CONCURRENCY ?? 4);
 const USER_POOL = 1_000;
 const PASSWORD = 'correct horse battery staple';
 const REDIRECT = 'https://app.bench.test/cb';
-
-type Send = (options: {
-  method?: string;
-  url: string;
-  headers?: Record<string, string>;
-  payload?: string;
-}) => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>;
-
-/** A cookie jar over an inject function, from one client address. */
-function client(send: Send, ip: string) {
-  const jar = new Map<string, string>();
-  return async (options: Parameters<Send>[0]) => {
-    const headers: Record<string, string> = { ...options.headers, 'x-bench-ip': ip };
-    if (jar.size) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await send({ ...options, headers });
-    const set = res.headers['set-cookie'];
-    for (const line of (Array.isArray(set) ? set : set ? [set] : []) as string[]) {
-      const [pair = ''] = line.split(';');
-      const i = pair.indexOf('=');
-      jar.set(pair.slice(0, i), pair.slice(i + 1));
-    }
-    return res;
-  };
-}
-
-const pkce = () => {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-};
-const location = (res: { headers: Record<string, unknown> }) => {
-  const value = res.headers.location;
-  if (typeof value !== 'string') throw new Error('expected a redirect');
-  const url = new URL(value, 'http://localhost:8080');
-  return url.pathname + url.search;
-};
 
 /**
  * Milliseconds spent per step of the Atrium flow, to show where a sign-in's time goes, and the
@@ -118,18 +82,6 @@ async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
     total.count++;
     stepTotals.set(step, total);
   }
-}
-
-function tokenRequest(clientId: string, secret: string, form: Record<string, string>) {
-  return {
-    method: 'POST',
-    url: '/oidc/token',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`,
-    },
-    payload: new URLSearchParams(form).toString(),
-  };
 }
 
 // ---- Atrium -------------------------------------------------------------------------------------
@@ -246,112 +198,6 @@ async function benchArgon2() {
   return rate([() => verify(hash, PASSWORD.normalize('NFKC')).then(() => undefined)], SECONDS);
 }
 
-// ---- bare oidc-provider: in-memory adapter, or the simplest one on a database -------------------
-/**
- * With `passwordHash`, its login step first verifies the password against it, as any login form
- * must: the flow is then the least a sign-in with argon2id can cost on that database, and only
- * flows are measured.
- */
-async function benchBareProvider(adapter?: new (name: string) => Adapter, passwordHash?: string) {
-  const secret = 'bench-secret-bench-secret-bench-secret';
-  const configuration: Configuration = {
-    ...(adapter ? { adapter } : {}),
-    clients: [
-      {
-        client_id: 'bench',
-        client_secret: secret,
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-      },
-    ],
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, email: `${sub}@bench.test` }) }),
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    features: { devInteractions: { enabled: false } },
-    pkce: { required: () => true },
-    cookies: { keys: ['bench-cookie-key'] },
-    rotateRefreshToken: true,
-    issueRefreshToken: (_ctx, c) => c.grantTypeAllowed('refresh_token'),
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({
-        clientId: ctx.oidc.client!.clientId,
-        accountId: ctx.oidc.session!.accountId,
-      });
-      grant.addOIDCScope(String(ctx.oidc.params!.scope));
-      await grant.save();
-      return grant;
-    },
-  };
-  const provider = new Provider('http://localhost:8080/oidc', configuration);
-  const callback = provider.callback();
-  // The login step a bare provider needs: finish the interaction as user-1, no code.
-  const dispatch: DispatchFunc = (req, res) => {
-    if (req.url!.startsWith('/interaction/')) {
-      void (passwordHash ? verify(passwordHash, PASSWORD.normalize('NFKC')) : Promise.resolve(true))
-        .then(() => provider.interactionResult(req, res, { login: { accountId: 'user-1' } }))
-        .then((to) => {
-          res.statusCode = 303;
-          res.setHeader('location', to);
-          res.end();
-        });
-      return;
-    }
-    req.url = req.url!.replace(/^\/oidc/, '') || '/';
-    void callback(req, res);
-  };
-  const send: Send = async (o) => {
-    const res = await inject(dispatch, {
-      ...o,
-      method: (o.method ?? 'GET') as 'GET',
-      headers: { host: 'localhost:8080', ...o.headers },
-    });
-    return { statusCode: res.statusCode, headers: res.headers, body: res.body };
-  };
-  const refreshTokens: string[] = [];
-  const flow = async () => {
-    const browser = client(send, '');
-    const { verifier, challenge } = pkce();
-    const auth = await browser({
-      url: `/oidc/auth?${new URLSearchParams({ client_id: 'bench', response_type: 'code', scope: 'openid email', redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`,
-    });
-    const finished = await browser({ url: location(auth) });
-    const resumed = await browser({ url: location(finished) });
-    const code = new URL(String(resumed.headers.location)).searchParams.get('code');
-    if (!code) throw new Error(`bare: no code: ${String(resumed.headers.location)}`);
-    const tokens = await browser(
-      tokenRequest('bench', secret, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-      }),
-    );
-    const refresh = JSON.parse(tokens.body).refresh_token as string;
-    if (!refresh) throw new Error(`bare token: ${tokens.body}`);
-    refreshTokens.push(refresh);
-  };
-  const flows = await rate(
-    Array.from({ length: CONCURRENCY }, () => flow),
-    SECONDS,
-    passwordHash ? 'bare flow with argon2id (one table)' : undefined,
-  );
-  if (passwordHash) return { flows, refreshes: Number.NaN };
-  const chains = refreshTokens.slice(-CONCURRENCY);
-  const refreshes = await rate(
-    chains.map((_, i) => async () => {
-      const res = await send(
-        tokenRequest('bench', secret, { grant_type: 'refresh_token', refresh_token: chains[i]! }),
-      );
-      const next = JSON.parse(res.body).refresh_token as string | undefined;
-      if (!next) throw new Error(`bare refresh: ${res.body}`);
-      chains[i] = next;
-    }),
-    SECONDS,
-    `bare refresh grant (${adapter ? 'one table' : 'in memory'})`,
-  );
-  return { flows, refreshes };
-}
-
 const f = (n: number) => n.toFixed(1).padStart(8);
 const ratio = (n: number, floor: number) => (n / floor).toFixed(3);
 const steps = () =>
@@ -374,12 +220,15 @@ if (process.env.BENCH_IDENTITY_ATRIUM_ONLY) {
   process.exit(0);
 }
 const argon2 = await benchArgon2();
-const bare = await benchBareProvider();
+const bareOptions = { password: PASSWORD, redirect: REDIRECT, seconds: SECONDS, concurrency: CONCURRENCY };
+const bare = await benchBareProvider(bareOptions);
 const bareDb = await openBareDatabase();
-const bareSql = await benchBareProvider(bareDb.adapter);
-const bareSqlArgon2 = await benchBareProvider(bareDb.adapter, await hashPassword(PASSWORD)).finally(() =>
-  bareDb.close(),
-);
+const bareSql = await benchBareProvider(bareOptions, bareDb.adapter);
+const bareSqlArgon2 = await benchBareProvider(
+  bareOptions,
+  bareDb.adapter,
+  await hashPassword(PASSWORD),
+).finally(() => bareDb.close());
 const atrium = await benchAtrium();
 console.log(`concurrency ${CONCURRENCY}, ${SECONDS} s per figure, Atrium on ${atrium.database}`);
 console.log(`argon2id verifications/s, one core          ${f(argon2)}`);
