@@ -105,6 +105,12 @@ test.describe('Roundcube as the Mail app', () => {
     page,
   }) => {
     await signInThroughAtrium(page);
+    // Roundcube ignores Compose until its script has started and enabled the command; on a busy
+    // machine the button is on screen well before that.
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { rcmail?: { commands?: Record<string, unknown> } }).rcmail?.commands?.compose,
+    );
     await page.getByRole('button', { name: 'Compose' }).click();
     await page.locator('#_to').locator('..').locator('input').first().fill(user.email);
     await page.getByLabel('Subject').fill('Sent from Roundcube');
