@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
-import { issueSignInTicket } from '../../server/src/modules/auth/sign-in-tickets.ts';
+import { issueSignInTicket } from '../../server/src/modules/auth/sign-in/sign-in-tickets.ts';
 import { createGroup } from '../../server/test/apps/helpers.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 

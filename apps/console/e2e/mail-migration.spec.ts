@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { createMailWorld, imapSignIn, type MailWorld } from '../../server/test/mail/mail-world.ts';
 import { signInAs } from '../../server/test/support/fixtures.ts';
 import { OldImapServer } from '../../server/test/support/old-imap-server.ts';
-import { masterLogin, masterPassword } from '../../server/src/modules/mail/mail-master-user.ts';
+import { masterLogin, masterPassword } from '../../server/src/modules/mail/config/mail-master-user.ts';
 
 // Issue 16 part B: an admin migrates a mailbox from the old provider (a second real Dovecot on
 // loopback) into the user's Atrium mailbox (Debian's Dovecot configured by mail-config) from

@@ -15,7 +15,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@atrium/contract
 import { AppError } from './lib/errors.ts';
 import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
-import { MailConfigProblem, mailConfigCommand } from './modules/mail/mail-config.command.ts';
+import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail-config.command.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/database.ts';
 import { deriveKey } from '../lib/crypto.ts';
-import { crossSiteCookieRules } from '../modules/auth/session-cookie.ts';
+import { crossSiteCookieRules } from '../modules/auth/console-client/session-cookie.ts';
 import { findAccountClaims } from './account.ts';
 import { ACR_VALUES, interactionPolicyWithStrongSignIn } from './authentication-methods.ts';
 import { createAdapterFactory } from './adapter.ts';

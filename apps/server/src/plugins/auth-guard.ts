@@ -3,12 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256 } from '../lib/crypto.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import type { Db } from '../db/database.ts';
-import { SESSION_COOKIE } from '../modules/auth/session-cookie.ts';
+import { SESSION_COOKIE } from '../modules/auth/console-client/session-cookie.ts';
 import {
   findActiveSession,
   touchSession,
   type SessionPrincipal,
-} from '../modules/auth/sessions.repository.ts';
+} from '../modules/auth/sessions/sessions.repository.ts';
 
 /** Who may call a route. Every /api route declares one; there is no default. */
 export type Access = 'public' | 'user' | 'admin';

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_CODES_PER_HOUR } from '../../src/modules/auth/email-codes.ts';
+import { MAX_CODES_PER_HOUR } from '../../src/modules/auth/sign-in/codes/email-codes.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { createOrganizationWithAdmin, type TestOrganization } from '../support/fixtures.ts';
 import { Mailbox } from '../support/mailbox.ts';

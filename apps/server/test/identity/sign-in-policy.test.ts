@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in-tickets.ts';
+import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import {
   createOrganizationWithAdmin,
   createUser,

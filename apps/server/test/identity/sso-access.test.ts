@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import { issueSignInTicket } from '../../src/modules/auth/sign-in-tickets.ts';
+import { issueSignInTicket } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import { checkClientAccess } from '../../src/oidc/client-access.ts';
 import { CONSOLE_CLIENT_ID } from '../../src/oidc/console-client.ts';
 import { createOrganizationWithAdmin, type TestOrganization } from '../support/fixtures.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
-import { dkimTables, STALE_KEY_GRACE_MS, writeDkimTables } from '../../src/modules/mail/dkim-tables.ts';
+import { dkimTables, STALE_KEY_GRACE_MS, writeDkimTables } from '../../src/modules/mail/dkim/dkim-tables.ts';
 
 // What OpenDKIM reads from MAIL_DKIM_DIR (the signing itself is tested in dkim.test.ts).
 

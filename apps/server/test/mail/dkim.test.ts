@@ -5,7 +5,7 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
-import { queueDkimTables } from '../../src/modules/mail/dkim-tables.job.ts';
+import { queueDkimTables } from '../../src/modules/mail/dkim/dkim-tables.job.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
 import { addDomain } from '../users/helpers.ts';

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
-import { MailConfigProblem, mailConfigCommand } from '../../src/modules/mail/mail-config.command.ts';
+import { MailConfigProblem, mailConfigCommand } from '../../src/modules/mail/config/mail-config.command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { testEnv } from '../support/test-app.ts';
-import { masterPasswdFile, masterPassword } from '../../src/modules/mail/mail-master-user.ts';
+import { masterPasswdFile, masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
 
 // `npm run atrium -- mail-config`: what an operator gets. The daemons themselves run this
 // configuration in delivery.test.ts and sign-in.test.ts.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
-import { masterPassword } from '../../src/modules/mail/mail-master-user.ts';
+import { masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
 import {
   createOrganizationWithAdmin,
   createUser,

@@ -3,8 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/database.ts';
 import type { SubscriptionStatus } from '../../src/db/subscription-tables.ts';
 import { randomToken, sha256 } from '../../src/lib/crypto.ts';
-import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS } from '../../src/modules/auth/session-cookie.ts';
-import { insertSession } from '../../src/modules/auth/sessions.repository.ts';
+import {
+  SESSION_COOKIE,
+  SESSION_LIFETIME_SECONDS,
+} from '../../src/modules/auth/console-client/session-cookie.ts';
+import { insertSession } from '../../src/modules/auth/sessions/sessions.repository.ts';
 
 export interface TestUser {
   id: string;

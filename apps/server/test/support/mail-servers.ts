@@ -13,7 +13,11 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { MailClient } from '../../src/modules/mail/mail-client.ts';
-import { isSecretFile, mailConfigFiles, type MailConfigOptions } from '../../src/modules/mail/mail-config.ts';
+import {
+  isSecretFile,
+  mailConfigFiles,
+  type MailConfigOptions,
+} from '../../src/modules/mail/config/mail-config.ts';
 import { freePort } from './free-port.ts';
 
 const POSTFIX = '/usr/sbin/postfix';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import { purgeForgottenDevices } from './known-devices.ts';
-import { purgeExpiredTrust } from './trusted-browsers.ts';
+import { purgeForgottenDevices } from './sign-in/known-devices.ts';
+import { purgeExpiredTrust } from './factors/trusted-browsers/trusted-browsers.ts';
 
 const EVERY_MS = 10 * 60 * 1000;
 

@@ -9,19 +9,19 @@ import { mountProvider } from '../../oidc/mount.ts';
 import { openChangeFeed } from '../../db/change-feed.ts';
 import { createProvider } from '../../oidc/provider.ts';
 import { withReadAhead } from '../../oidc/request-prefetch.ts';
-import { authenticatorRoutes } from './authenticator.routes.ts';
-import { enrolmentRoutes } from './enrolment.routes.ts';
+import { authenticatorRoutes } from './factors/authenticator/authenticator.routes.ts';
+import { enrolmentRoutes } from './sign-in/enrolment.routes.ts';
 import { schedulePurge } from './identity-cleanup.ts';
-import { interactionsRoutes } from './interactions.routes.ts';
-import { passkeySignInRoutes } from './passkey-sign-in.routes.ts';
-import { passkeysRoutes } from './passkeys.routes.ts';
-import { passwordResetRoutes } from './password-reset.routes.ts';
-import { profileRoutes } from './profile.routes.ts';
-import { secondFactorRoutes } from './second-factor.routes.ts';
-import { signInAdminRoutes } from './sign-in-admin.routes.ts';
-import { createSsoClient } from './sso-client.ts';
-import { ssoRoutes } from './sso.routes.ts';
-import { trustedBrowsersRoutes } from './trusted-browsers.routes.ts';
+import { interactionsRoutes } from './sign-in/interactions.routes.ts';
+import { passkeySignInRoutes } from './sign-in/second-factor/passkey-sign-in.routes.ts';
+import { passkeysRoutes } from './factors/passkeys/passkeys.routes.ts';
+import { passwordResetRoutes } from './password-reset/password-reset.routes.ts';
+import { profileRoutes } from './sessions/profile.routes.ts';
+import { secondFactorRoutes } from './sign-in/second-factor/second-factor.routes.ts';
+import { signInAdminRoutes } from './policy/sign-in-admin.routes.ts';
+import { createSsoClient } from './console-client/sso-client.ts';
+import { ssoRoutes } from './console-client/sso.routes.ts';
+import { trustedBrowsersRoutes } from './factors/trusted-browsers/trusted-browsers.routes.ts';
 
 /**
  * Identity: the OpenID Connect provider at /oidc, the sign-in interaction behind /login,

@@ -1,7 +1,7 @@
 import type { VerificationCheck } from '@atrium/contracts/domains';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity, type ActivityEntry } from '../activity/activity.repository.ts';
-import { queueDkimTables } from '../mail/dkim-tables.job.ts';
+import { queueDkimTables } from '../mail/dkim/dkim-tables.job.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
 import { refreshSetupReminder } from '../setup/setup.service.ts';
 import { displayDomainName } from './domain-name.ts';

@@ -12,7 +12,7 @@ import { randomBase32 } from '../../lib/crypto.ts';
 import type { DnsClient } from '../../lib/dns.ts';
 import { conflict, fieldError, notFound } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { queueDkimTables } from '../mail/dkim-tables.job.ts';
+import { queueDkimTables } from '../mail/dkim/dkim-tables.job.ts';
 import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
 import { assertDomainAllowed } from '../subscriptions/subscription-limits.ts';
 import { findSubscription } from '../subscriptions/subscriptions.repository.ts';

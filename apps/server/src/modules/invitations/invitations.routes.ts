@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { Mailer } from '../../lib/mail.ts';
-import { bindTicketToBrowser } from '../auth/sign-in-tickets.ts';
+import { bindTicketToBrowser } from '../auth/sign-in/sign-in-tickets.ts';
 import { acceptLink, describeLink } from './invitations.service.ts';
 
 // Public: the token is the credential. Tight per-address limits keep guessing pointless.

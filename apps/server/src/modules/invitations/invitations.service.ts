@@ -5,7 +5,7 @@ import { AppError, fieldError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
 import { hashPassword, passwordProblem } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { issueSignInTicket } from '../auth/sign-in-tickets.ts';
+import { issueSignInTicket } from '../auth/sign-in/sign-in-tickets.ts';
 import { endUserAccess } from '../users/end-user-access.ts';
 import { setUserPassword } from '../users/users.repository.ts';
 import { consumeLink, findLinkByToken } from './invitations.repository.ts';

@@ -2,20 +2,20 @@ import type { Server, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { appPasswordsRoutes } from './app-passwords.routes.ts';
-import { dkimRotationRoutes } from './dkim-rotation.routes.ts';
-import { registerDkimTablesJob, writeDkimTablesNow } from './dkim-tables.job.ts';
-import { createDictServer, listenOnUnixSocket } from './dovecot-dict.ts';
-import { quotaCloneCommit } from './dovecot-quota-clone.ts';
-import { dovecotUserdb } from './dovecot-userdb.ts';
-import { mailServerContacts } from './mail-server-contacts.ts';
-import { mailboxesRoutes } from './mailboxes.routes.ts';
-import { mailAddressesRoutes } from './mail-addresses.routes.ts';
-import { mailAuthRoutes } from './mail-auth.routes.ts';
-import { mailSettingsRoutes } from './mail-settings.routes.ts';
+import { appPasswordsRoutes } from './app-passwords/app-passwords.routes.ts';
+import { dkimRotationRoutes } from './dkim/dkim-rotation.routes.ts';
+import { registerDkimTablesJob, writeDkimTablesNow } from './dkim/dkim-tables.job.ts';
+import { createDictServer, listenOnUnixSocket } from './lookups/dovecot-dict.ts';
+import { quotaCloneCommit } from './lookups/dovecot-quota-clone.ts';
+import { dovecotUserdb } from './lookups/dovecot-userdb.ts';
+import { mailServerContacts } from './lookups/mail-server-contacts.ts';
+import { mailboxesRoutes } from './settings/mailboxes.routes.ts';
+import { mailAddressesRoutes } from './settings/mail-addresses.routes.ts';
+import { mailAuthRoutes } from './lookups/mail-auth.routes.ts';
+import { mailSettingsRoutes } from './settings/mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
-import { postfixTables } from './postfix-maps.ts';
-import { createSocketmapServer } from './socketmap-server.ts';
+import { postfixTables } from './lookups/postfix-maps.ts';
+import { createSocketmapServer } from './lookups/socketmap-server.ts';
 
 /**
  * Mail (issue 14): Atrium is the directory of Debian's Postfix and Dovecot. Routes are always

@@ -3,7 +3,7 @@ import type { ImapFlow } from 'imapflow';
 import { decryptSecret } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { PermanentJobError, type JobContext, type JobWorker } from '../jobs/job-worker.ts';
-import { masterLogin, masterPassword } from '../mail/mail-master-user.ts';
+import { masterLogin, masterPassword } from '../mail/config/mail-master-user.ts';
 import {
   closeImap,
   copyMessage,

@@ -10,7 +10,7 @@ import { badRequest, conflict, fieldError, notFound } from '../../lib/errors.ts'
 import { recordActivity } from '../activity/activity.repository.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { cancelJobs, enqueue } from '../jobs/jobs.repository.ts';
-import { mailboxOf } from '../mail/mail-lookups.repository.ts';
+import { mailboxOf } from '../mail/lookups/mail-lookups.repository.ts';
 import type { Actor } from '../organizations/actor.ts';
 import { actorLabel } from '../users/users.repository.ts';
 import {

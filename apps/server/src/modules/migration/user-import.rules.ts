@@ -3,7 +3,7 @@ import { domainNameSchema, localPartSchema, personName } from '@atrium/contracts
 import type { EmailDomains } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { passwordProblem } from '../../lib/passwords.ts';
-import { heldOtherThanByUsers } from '../mail/mail-addresses.repository.ts';
+import { heldOtherThanByUsers } from '../mail/settings/mail-addresses.repository.ts';
 import {
   domainsVerifiedElsewhere,
   emailDomainProblem,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { DbOrTrx } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
-import type { SessionPrincipal } from '../auth/sessions.repository.ts';
+import type { SessionPrincipal } from '../auth/sessions/sessions.repository.ts';
 
 /** The signed-in admin acting on their organisation, as every admin route hands it to a service. */
 export interface Actor {

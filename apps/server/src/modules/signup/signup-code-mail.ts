@@ -1,6 +1,6 @@
 import { renderEmail } from '../../lib/email-template.ts';
 import type { MailMessage } from '../../lib/mail.ts';
-import { CODE_TTL_SECONDS } from '../auth/email-codes.ts';
+import { CODE_TTL_SECONDS } from '../auth/sign-in/codes/email-codes.ts';
 
 /** The code that confirms a sign-up's address; it names the organisation being created. */
 export function signupCodeMail(to: string, organizationName: string, code: string): MailMessage {

@@ -5,7 +5,7 @@ import {
   consumeEmailCode,
   findLatestCode,
   issueEmailCode,
-} from '../auth/email-codes.ts';
+} from '../auth/sign-in/codes/email-codes.ts';
 import { signupCodeMail } from './signup-code-mail.ts';
 import type { SignupDeps } from './signup.service.ts';
 import type { SignupFlow } from './signup.repository.ts';

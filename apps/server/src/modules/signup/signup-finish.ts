@@ -2,7 +2,7 @@ import { EMAIL_REGISTERED, SITE_NAME_TAKEN } from '@atrium/contracts/signup';
 import { AppError, conflict, fieldError } from '../../lib/errors.ts';
 import { hashPassword, passwordProblem } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { issueSignInTicket } from '../auth/sign-in-tickets.ts';
+import { issueSignInTicket } from '../auth/sign-in/sign-in-tickets.ts';
 import { createOrganization } from '../organizations/create-organization.ts';
 import { insertSetupRecord } from '../setup/setup.repository.ts';
 import { SETUP_PAGE_PATH } from '../setup/setup.service.ts';

@@ -12,7 +12,7 @@ import {
 } from '@atrium/contracts/signup';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { bindTicketToBrowser } from '../auth/sign-in-tickets.ts';
+import { bindTicketToBrowser } from '../auth/sign-in/sign-in-tickets.ts';
 import { finishSignup } from './signup-finish.ts';
 import { clearedSignupCookieOptions, SIGNUP_COOKIE, signupCookieOptions } from './signup-cookie.ts';
 import {

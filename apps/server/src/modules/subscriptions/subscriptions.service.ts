@@ -25,8 +25,8 @@ import {
   type SubscriptionState,
   type Usage,
 } from './subscriptions.repository.ts';
-import { organizationStorageBytes } from '../mail/mailbox-usage.repository.ts';
-import { mailIsConfigured } from '../mail/mail-settings.service.ts';
+import { organizationStorageBytes } from '../mail/settings/mailbox-usage.repository.ts';
+import { mailIsConfigured } from '../mail/settings/mail-settings.service.ts';
 
 export interface SubscriptionsDeps {
   db: Db;

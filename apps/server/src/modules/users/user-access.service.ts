@@ -18,7 +18,7 @@ import {
 import type { Actor } from '../organizations/actor.ts';
 import type { UsersDeps } from './users.deps.ts';
 import { notifyPasswordChanged } from '../notifications/notify.ts';
-import { endConsoleSession } from '../auth/end-console-session.ts';
+import { endConsoleSession } from '../auth/console-client/end-console-session.ts';
 
 const LAST_ADMIN = (verb: string) =>
   `Dashboard must keep at least one active member. Add another administrator before you ${verb} this user.`;

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  passwordResetCompleteBody,
+  passwordResetStartBody,
+  passwordResetStartResponse,
+} from '@atrium/contracts/auth';
+import type { Config } from '../../../config.ts';
+import type { Db } from '../../../db/database.ts';
+import type { Mailer } from '../../../lib/mail.ts';
+import { completePasswordReset, startPasswordReset } from './password-reset.service.ts';
+
+const tags = ['password-reset'];
+const tight = { max: 10, timeWindow: '1 minute' };
+
+/** Forgot password (PRODUCT.md §4.3): e-mail → code and new password → everything revoked. */
+export const passwordResetRoutes =
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      '/api/password-reset/start',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: {
+          operationId: 'startPasswordReset',
+          tags,
+          summary: 'E-mails a reset code if an account exists (the answer is the same either way)',
+          body: passwordResetStartBody,
+          response: { 200: passwordResetStartResponse },
+        },
+      },
+      async (request) => {
+        const { resendAvailableAt } = startPasswordReset(deps, request.body.email, request.log);
+        return {
+          message: 'If an account exists for this address, we sent a code to it.',
+          resendAvailableAt: resendAvailableAt.toISOString(),
+        };
+      },
+    );
+
+    app.post(
+      '/api/password-reset/complete',
+      {
+        config: { access: 'public', rateLimit: tight },
+        schema: {
+          operationId: 'completePasswordReset',
+          tags,
+          summary: 'Sets a new password with the e-mailed code; ends every session of the account',
+          body: passwordResetCompleteBody,
+          response: { 200: z.object({ message: z.string() }) },
+        },
+      },
+      async (request) => {
+        await completePasswordReset(deps, { ...request.body, ip: request.ip });
+        return { message: 'Your password was changed. Sign in with your new password.' };
+      },
+    );
+  };

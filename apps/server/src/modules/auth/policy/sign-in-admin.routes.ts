@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { okSchema, userIdParamsSchema } from '@atrium/contracts/users';
+import { signInPolicy } from '@atrium/contracts/sign-in-policy';
+import type { Config } from '../../../config.ts';
+import type { Db } from '../../../db/database.ts';
+import type { Mailer } from '../../../lib/mail.ts';
+import { principalOf } from '../../../plugins/auth-guard.ts';
+import { actorLabelOf } from '../../organizations/actor.ts';
+import { resetSignInFactors } from '../factors/factor-reset.service.ts';
+import { getSignInPolicy, updateSignInPolicy } from './sign-in-policy.service.ts';
+
+const ADMIN = { access: 'admin' as const };
+
+/** Admins: the organisation's sign-in policy (/organization) and a user's factor reset (/users/:id). */
+export const signInAdminRoutes =
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+    const actorOf = async (request: Parameters<typeof principalOf>[0]) => {
+      const principal = principalOf(request);
+      const { label } = await actorLabelOf(db, principal);
+      return { organizationId: principal.organizationId, userId: principal.userId, label, ip: request.ip };
+    };
+
+    app.get(
+      '/api/organization/sign-in-policy',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'getSignInPolicy',
+          tags: ['organization'],
+          summary: 'Who must have a strong factor, whether the e-mail code and trusted browsers are allowed',
+          response: { 200: signInPolicy },
+        },
+      },
+      async (request) => getSignInPolicy(db, principalOf(request).organizationId),
+    );
+
+    app.put(
+      '/api/organization/sign-in-policy',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'updateSignInPolicy',
+          tags: ['organization'],
+          summary:
+            'Change the sign-in policy; users who must set up a strong factor do so at their next sign-in',
+          body: signInPolicy,
+          response: { 200: signInPolicy },
+        },
+      },
+      async (request) => updateSignInPolicy(db, await actorOf(request), request.body),
+    );
+
+    app.post(
+      '/api/users/:id/reset-sign-in-factors',
+      {
+        config: ADMIN,
+        schema: {
+          operationId: 'resetUserSignInFactors',
+          tags: ['users'],
+          summary: 'Remove the user’s authenticator app, recovery codes and trusted browsers (user e-mailed)',
+          params: userIdParamsSchema,
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await resetSignInFactors(deps, await actorOf(request), request.params.id);
+        return { ok: true as const };
+      },
+    );
+  };

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { changePasswordBody, ownSessionsResponse } from '@atrium/contracts/auth';
+import type { Config } from '../../../config.ts';
+import type { Db } from '../../../db/database.ts';
+import { fieldError, notFound } from '../../../lib/errors.ts';
+import type { Mailer } from '../../../lib/mail.ts';
+import { hashPassword, passwordProblem, verifyPassword } from '../../../lib/passwords.ts';
+import { principalOf } from '../../../plugins/auth-guard.ts';
+import { recordActivity } from '../../activity/activity.repository.ts';
+import { revokeUserAccess } from '../revoke-user-access.ts';
+import { notifyPasswordChanged } from '../../notifications/notify.ts';
+import { endConsoleSession } from '../console-client/end-console-session.ts';
+
+const tags = ['profile'];
+
+/** The signed-in user's own password and console sessions (/profile). */
+export const profileRoutes =
+  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+
+    app.get(
+      '/api/profile/sessions',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'listOwnSessions',
+          tags,
+          summary: 'Your active console sessions, newest first',
+          response: { 200: ownSessionsResponse },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const rows = await db
+          .selectFrom('console_sessions')
+          .select(['id', 'created_at', 'last_seen_at', 'user_agent', 'ip'])
+          .where('user_id', '=', principal.userId)
+          .where('organization_id', '=', principal.organizationId)
+          .where('expires_at', '>', sql<Date>`now()`)
+          .orderBy('created_at', 'desc')
+          .limit(100)
+          .execute();
+        return {
+          sessions: rows.map((row) => ({
+            id: row.id,
+            current: row.id === principal.sessionId,
+            createdAt: row.created_at.toISOString(),
+            lastSeenAt: row.last_seen_at.toISOString(),
+            userAgent: row.user_agent,
+            ip: row.ip,
+          })),
+        };
+      },
+    );
+
+    app.delete(
+      '/api/profile/sessions/:sessionId',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'endOwnSession',
+          tags,
+          summary: 'Ends one of your sessions; that device signs in again with password and code',
+          params: z.object({ sessionId: z.string().min(1).max(100) }),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const ended = await db.transaction().execute((trx) =>
+          endConsoleSession(trx, {
+            organizationId: principal.organizationId,
+            userId: principal.userId,
+            sessionId: request.params.sessionId,
+          }),
+        );
+        if (!ended) throw notFound('Session');
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/profile/password',
+      {
+        config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'changeOwnPassword',
+          tags,
+          summary: 'Changes your password (current password required); ends your other sessions',
+          body: changePasswordBody,
+          response: { 200: z.object({ message: z.string() }) },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const { currentPassword, newPassword } = request.body;
+        const user = await db
+          .selectFrom('users')
+          .select(['id', 'password_hash', 'first_name', 'last_name'])
+          .where('id', '=', principal.userId)
+          .where('organization_id', '=', principal.organizationId)
+          .executeTakeFirstOrThrow();
+        if (!user.password_hash || !(await verifyPassword(user.password_hash, currentPassword))) {
+          throw fieldError('currentPassword', 'Your current password is not correct');
+        }
+        const problem = passwordProblem(newPassword);
+        if (problem) throw fieldError('newPassword', problem);
+        if (newPassword === currentPassword) {
+          throw fieldError('newPassword', 'Choose a password different from your current one');
+        }
+        const passwordHash = await hashPassword(newPassword);
+        await db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('users')
+            .set({ password_hash: passwordHash, password_changed_at: sql`now()` })
+            .where('id', '=', user.id)
+            .execute();
+          await revokeUserAccess(trx, user.id, { exceptConsoleSessionId: principal.sessionId });
+          const label = `${user.first_name} ${user.last_name}`.trim();
+          await recordActivity(trx, {
+            organizationId: principal.organizationId,
+            actor: { userId: user.id, label },
+            action: 'user.password_changed',
+            target: { type: 'user', id: user.id, label },
+            ip: request.ip,
+          });
+          await notifyPasswordChanged(
+            trx,
+            deps,
+            { organizationId: principal.organizationId, userId: user.id },
+            'changed',
+          );
+        });
+        return { message: 'Your password was changed. Your other sessions were signed out.' };
+      },
+    );
+  };

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  appPasswordParams,
+  appPasswordsResponse,
+  createAppPasswordBody,
+  createdAppPasswordResponse,
+} from '@atrium/contracts/app-passwords';
+import type { Db } from '../../../db/database.ts';
+import { principalOf } from '../../../plugins/auth-guard.ts';
+import { listAppPasswords } from './app-passwords.repository.ts';
+import {
+  appPasswordView,
+  createAppPassword,
+  revokeAppPassword,
+  type Owner,
+} from './app-passwords.service.ts';
+
+const tags = ['profile'];
+
+/** The signed-in user's own app passwords for mail clients (/profile). */
+export const appPasswordsRoutes =
+  (deps: { db: Db }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+    const ownerOf = async (request: Parameters<typeof principalOf>[0]): Promise<Owner> => {
+      const principal = principalOf(request);
+      const user = await db
+        .selectFrom('users')
+        .select(['first_name', 'last_name'])
+        .where('id', '=', principal.userId)
+        .where('organization_id', '=', principal.organizationId)
+        .executeTakeFirstOrThrow();
+      return {
+        organizationId: principal.organizationId,
+        userId: principal.userId,
+        label: `${user.first_name} ${user.last_name}`.trim(),
+        ip: request.ip,
+      };
+    };
+
+    app.get(
+      '/api/profile/app-passwords',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'listOwnAppPasswords',
+          tags,
+          summary: 'Your app passwords for mail clients, newest first, with when each was last used',
+          response: { 200: appPasswordsResponse },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const rows = await listAppPasswords(db, principal);
+        return { appPasswords: rows.map(appPasswordView) };
+      },
+    );
+
+    app.post(
+      '/api/profile/app-passwords',
+      {
+        config: { access: 'user', rateLimit: { max: 20, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'createOwnAppPassword',
+          tags,
+          summary: 'Creates a named app password; the password is in this answer only',
+          body: createAppPasswordBody,
+          response: { 201: createdAppPasswordResponse },
+        },
+      },
+      async (request, reply) => {
+        const created = await createAppPassword(db, await ownerOf(request), request.body.name);
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.delete(
+      '/api/profile/app-passwords/:appPasswordId',
+      {
+        config: { access: 'user' },
+        schema: {
+          operationId: 'revokeOwnAppPassword',
+          tags,
+          summary: 'Revokes one of your app passwords: mail clients using it are refused at once',
+          params: appPasswordParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        await revokeAppPassword(db, await ownerOf(request), request.params.appPasswordId);
+        return reply.status(204).send(null);
+      },
+    );
+  };

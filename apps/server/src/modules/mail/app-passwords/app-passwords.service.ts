@@ -1,0 +1,100 @@
+import { randomBase32 } from '../../../lib/crypto.ts';
+import { conflict, notFound } from '../../../lib/errors.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../lib/passwords.ts';
+import type { Db, DbOrTrx } from '../../../db/database.ts';
+import { recordActivity } from '../../activity/activity.repository.ts';
+import {
+  appPasswordCandidates,
+  countAppPasswordsLocked,
+  deleteAppPassword,
+  insertAppPassword,
+  markAppPasswordUsed,
+  type AppPasswordRow,
+} from './app-passwords.repository.ts';
+
+/** Enough for every device a person has; also bounds what a sign-in could ever have to check. */
+export const MAX_APP_PASSWORDS = 50;
+/** Characters of the password stored in clear as its lookup key (of 20: 80 bits remain secret). */
+const LOOKUP_LENGTH = 4;
+
+export interface Owner {
+  organizationId: string;
+  userId: string;
+  label: string;
+  ip: string;
+}
+
+export const appPasswordView = (row: AppPasswordRow) => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+});
+
+/** 20 lowercase base-32 characters, shown in groups of five as mail clients' fields take them. */
+const formatPassword = (raw: string) => raw.match(/.{5}/g)!.join('-');
+/** Users may type it with or without the dashes, in either case. */
+const normalize = (typed: string) => typed.replace(/[\s-]/g, '').toLowerCase();
+
+/** The organisation's activity log: the user did it to their own account. */
+const recordOwnActivity = (trx: DbOrTrx, owner: Owner, action: string, name: string) =>
+  recordActivity(trx, {
+    organizationId: owner.organizationId,
+    actor: { userId: owner.userId, label: owner.label },
+    action,
+    target: { type: 'user', id: owner.userId, label: owner.label },
+    ip: owner.ip,
+    details: { name },
+  });
+
+export async function createAppPassword(db: Db, owner: Owner, name: string) {
+  const raw = randomBase32(20);
+  const passwordHash = await hashPassword(raw);
+  const created = await db.transaction().execute(async (trx) => {
+    if ((await countAppPasswordsLocked(trx, owner)) >= MAX_APP_PASSWORDS) {
+      throw conflict(`You have ${MAX_APP_PASSWORDS} app passwords: revoke one you no longer use first`);
+    }
+    const row = await insertAppPassword(trx, {
+      organizationId: owner.organizationId,
+      userId: owner.userId,
+      name,
+      lookup: raw.slice(0, LOOKUP_LENGTH),
+      passwordHash,
+    }).catch((error: { code?: string; constraint?: string }) => {
+      if (error.code === '23505' && error.constraint === 'app_passwords_user_name_unique') {
+        throw conflict(`You already have an app password named "${name}"`, {
+          name: 'Choose a name you have not used yet',
+        });
+      }
+      throw error;
+    });
+    await recordOwnActivity(trx, owner, 'user.app_password_created', name);
+    return row;
+  });
+  return { appPassword: appPasswordView(created), password: formatPassword(raw) };
+}
+
+export async function revokeAppPassword(db: Db, owner: Owner, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const deleted = await deleteAppPassword(trx, owner, id);
+    if (!deleted) throw notFound('App password');
+    await recordOwnActivity(trx, owner, 'user.app_password_revoked', deleted.name);
+  });
+}
+
+/**
+ * Checks an app password for a mail sign-in: the address of an active user and one of their app
+ * passwords. Unknown, suspended and wrong all cost one argon2 verification and answer null.
+ */
+export async function verifyAppPassword(db: Db, email: string, typed: string): Promise<string | null> {
+  const password = normalize(typed);
+  const candidates = await appPasswordCandidates(db, email.toLowerCase(), password.slice(0, LOOKUP_LENGTH));
+  if (candidates.length === 0) return verifyAgainstDummy(password).then(() => null);
+  for (const candidate of candidates) {
+    if (await verifyPassword(candidate.password_hash, password)) {
+      await markAppPasswordUsed(db, candidate.id);
+      return candidate.email;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,91 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Config } from '../../../config.ts';
+import type { Db } from '../../../db/database.ts';
+import { ensureMailClient } from '../mail-client.ts';
+import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
+import { masterPassword } from './mail-master-user.ts';
+
+/** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
+export class MailConfigProblem extends Error {}
+
+const PORTS = { smtp: 25, submission: 587, imap: 143, lmtp: 24, auth: 12345, dkim: 8891 } as const;
+
+/**
+ * `npm run atrium -- mail-config --out DIR`: writes postfix/main.cf, postfix/master.cf and the
+ * Dovecot files for this deployment into DIR (docs/mail.md says where each goes). The files
+ * holding Dovecot's client secret are written 0600.
+ */
+export async function mailConfigCommand(
+  args: string[],
+  openDatabase: () => Promise<{ config: Config; db: Db; close(): Promise<void> }>,
+): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      out: { type: 'string' },
+      listen: { type: 'string', default: 'all' },
+      'atrium-url': { type: 'string' },
+      'dovecot-dir': { type: 'string', default: '/etc/dovecot' },
+      'mail-root': { type: 'string', default: '/var/vmail' },
+      'mail-user': { type: 'string', default: 'vmail' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      ...Object.fromEntries(Object.keys(PORTS).map((name) => [`${name}-port`, { type: 'string' as const }])),
+    },
+    strict: true,
+  });
+  if (!values.out) throw new MailConfigProblem('--out is required: the directory to write the files into');
+  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) {
+    throw new MailConfigProblem('--tls-cert and --tls-key go together');
+  }
+  const ports = { ...PORTS } as Record<keyof typeof PORTS, number>;
+  for (const name of Object.keys(PORTS) as Array<keyof typeof PORTS>) {
+    const given = (values as Record<string, string | undefined>)[`${name}-port`];
+    if (given === undefined) continue;
+    const port = Number(given);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new MailConfigProblem(`--${name}-port: expected a port number 1-65535`);
+    }
+    ports[name] = port;
+  }
+  for (const dir of ['dovecot-dir', 'mail-root'] as const) {
+    if (!path.isAbsolute(values[dir])) throw new MailConfigProblem(`--${dir}: expected an absolute path`);
+  }
+
+  const { config, db, close } = await openDatabase();
+  try {
+    const { socketmap, dictSocket } = config.mail;
+    if (!socketmap) throw new MailConfigProblem('Set MAIL_SOCKETMAP_ADDRESS (e.g. 127.0.0.1:10027) first');
+    if (!dictSocket) throw new MailConfigProblem('Set MAIL_DICT_SOCKET (e.g. /run/atrium/dict.sock) first');
+    const options: MailConfigOptions = {
+      hostname: config.mailHost,
+      atriumUrl: values['atrium-url'] ?? `http://127.0.0.1:${config.port}`,
+      socketmap,
+      dictSocket,
+      client: await ensureMailClient(db, config),
+      masterPassword: masterPassword(config.secret),
+      listen: values.listen,
+      ports,
+      mailRoot: values['mail-root'],
+      mailUser: values['mail-user'],
+      tls: values['tls-cert'] ? { cert: values['tls-cert'], key: values['tls-key']! } : undefined,
+      // Signing needs the directory Atrium writes OpenDKIM's tables into.
+      dkim: config.mail.dkimDir ? { port: ports.dkim, dir: config.mail.dkimDir } : undefined,
+    };
+    for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
+      const file = path.join(values.out, name);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
+      chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
+      console.log(`Wrote ${file}`);
+    }
+    if (!options.dkim)
+      console.log('MAIL_DKIM_DIR is not set: no OpenDKIM configuration, mail leaves unsigned.');
+    console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot and OpenDKIM.');
+  } finally {
+    await close();
+  }
+}

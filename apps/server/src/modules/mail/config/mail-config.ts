@@ -1,0 +1,345 @@
+import { POSTFIX_MAPS } from '../lookups/postfix-maps.ts';
+import type { MailClient } from '../mail-client.ts';
+import { MASTER_SEPARATOR, MASTER_USER, masterPasswdFile } from './mail-master-user.ts';
+
+/**
+ * The Postfix and Dovecot configuration of this deployment (`npm run atrium -- mail-config`).
+ * The operator's files and the tests' come from here alike; tests add `paths` so both daemons
+ * keep everything (queue, sockets, logs) in a directory of their own.
+ */
+export interface MailConfigOptions {
+  /** Postfix's myhostname: the MX target (MAIL_HOST). */
+  hostname: string;
+  /** Where Dovecot reaches Atrium over HTTP, e.g. http://127.0.0.1:8080 (its own host). */
+  atriumUrl: string;
+  /** MAIL_SOCKETMAP_ADDRESS and MAIL_DICT_SOCKET of the Atrium process. */
+  socketmap: { host: string; port: number };
+  dictSocket: string;
+  /** Dovecot's client of Atrium's provider (introspection, app-password grants). */
+  client: MailClient;
+  /** Where the public services listen: an address, or `all`. LMTP and SASL stay on loopback. */
+  listen: string;
+  ports: { smtp: number; submission: number; imap: number; lmtp: number; auth: number };
+  /** Mailboxes live under `<mailRoot>/<organisation id>/<user id>`, owned by `mailUser`. */
+  mailRoot: string;
+  mailUser: string;
+  /** Certificate and key for IMAP STARTTLS and submission; without them TLS is off (loopback only). */
+  tls?: { cert: string; key: string };
+  /**
+   * DKIM signing by OpenDKIM (a milter on loopback `port`) with the tables Atrium writes into
+   * `dir` (MAIL_DKIM_DIR); undefined: no signer, submission hands mail on unsigned.
+   */
+  dkim?: { port: number; dir: string };
+  /**
+   * The password of Atrium's master user (mail-master-user.ts), derived from ATRIUM_SECRET; mail
+   * migration writes into users' mailboxes with it. Undefined: no master user.
+   */
+  masterPassword?: string;
+  /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
+  noAuthPenalty?: boolean;
+  /** Tests: a private Postfix queue and Dovecot run directory, and log files to read. */
+  paths?: {
+    postfixQueue: string;
+    postfixData: string;
+    postfixLog: string;
+    dovecotBase: string;
+    dovecotLog: string;
+    /** OpenDKIM's pid file (it runs as the test's user, in the foreground). */
+    opendkimPid?: string;
+  };
+}
+
+/** Files only root may read: Dovecot's client secret and the master user's hash. */
+export const isSecretFile = (name: string) => name.includes('oauth2') || name.includes('master-users');
+
+/** File name (relative to the output directory) → contents. */
+export type MailConfigFiles = Record<string, string>;
+
+const HEADER = '# Written by `npm run atrium -- mail-config`; run it again rather than editing.\n';
+
+export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailConfigFiles {
+  return {
+    'postfix/main.cf': postfixMain(o),
+    'postfix/master.cf': postfixMaster(o),
+    'dovecot/dovecot.conf': dovecotConf(o, dovecotDir),
+    'dovecot/atrium-userdb.conf.ext': dovecotUserdb(o),
+    'dovecot/atrium-oauth2-token.conf.ext': dovecotOauth2(o, false),
+    'dovecot/atrium-oauth2-password.conf.ext': dovecotOauth2(o, true),
+    ...(o.masterPassword ? { 'dovecot/atrium-master-users': masterPasswdFile(o.masterPassword) } : {}),
+    ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
+  };
+}
+
+/**
+ * OpenDKIM as a signer only (Mode s) for what submission hands it. The key is chosen by the
+ * envelope sender (SenderMacro), which Postfix has checked belongs to the signed-in user, not by
+ * the From: header, which the user writes: so nobody gets a signature for another
+ * organisation's domain by writing its address in From:. Atrium rewrites the tables; a reload
+ * (SIGUSR1, `systemctl reload opendkim`) makes OpenDKIM read them again (docs/mail.md).
+ */
+function opendkimConf(o: MailConfigOptions, dkim: { port: number; dir: string }): string {
+  const lines = [
+    HEADER,
+    'Mode s',
+    `Socket inet:${dkim.port}@127.0.0.1`,
+    `KeyTable file:${dkim.dir}/KeyTable`,
+    `SigningTable file:${dkim.dir}/SigningTable`,
+    'SenderMacro {mail_addr}',
+    'Canonicalization relaxed/simple',
+    'SignatureAlgorithm rsa-sha256',
+    // A From: added after signing would break the signature rather than pass as signed.
+    'OversignHeaders From',
+    'UMask 007',
+  ];
+  if (o.paths) {
+    lines.push(
+      `PidFile ${o.paths.opendkimPid ?? '/run/opendkim/opendkim.pid'}`,
+      'Background no',
+      'Syslog yes',
+      // The tests' directories are under /tmp, which everyone may write: OpenDKIM would refuse
+      // keys below it. The operator's files keep the check.
+      'RequireSafeKeys no',
+    );
+  } else {
+    // Debian's opendkim.service waits for this pid file; the tables are read as this user on reload.
+    lines.push('PidFile /run/opendkim/opendkim.pid', 'UserID opendkim', 'Syslog yes', 'SyslogSuccess yes');
+  }
+  return lines.join('\n') + '\n';
+}
+
+function postfixMain(o: MailConfigOptions): string {
+  const map = (name: string) => `socketmap:inet:${o.socketmap.host}:${o.socketmap.port}:${name}`;
+  const lines = [
+    HEADER,
+    'compatibility_level = 3.6',
+    `myhostname = ${o.hostname}`,
+    // Every domain is a virtual mailbox domain answered by Atrium; nothing is delivered locally.
+    'mydestination =',
+    'local_recipient_maps =',
+    `inet_interfaces = ${o.listen === 'all' ? 'all' : o.listen}`,
+    `virtual_mailbox_domains = ${map(POSTFIX_MAPS.domains)}`,
+    `virtual_mailbox_maps = ${map(POSTFIX_MAPS.mailboxes)}`,
+    // Aliases, group addresses and catch-alls; every mailbox answers itself there (docs/mail.md).
+    `virtual_alias_maps = ${map(POSTFIX_MAPS.aliases)}`,
+    // Every domain is a mailbox domain; without this Postfix would also ask the alias map for
+    // each bare domain name (its default is $virtual_alias_maps).
+    'virtual_alias_domains =',
+    `virtual_transport = lmtp:inet:127.0.0.1:${o.ports.lmtp}`,
+    `smtpd_sender_login_maps = ${map(POSTFIX_MAPS.senderLogins)}`,
+    // An unknown recipient is refused at RCPT time, never accepted and bounced later.
+    'smtpd_reject_unlisted_recipient = yes',
+    'smtpd_recipient_restrictions = reject_unlisted_recipient',
+    'smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination',
+    // Submission signs in through Dovecot (app passwords, OAuth tokens): one place decides.
+    'smtpd_sasl_type = dovecot',
+    `smtpd_sasl_path = inet:127.0.0.1:${o.ports.auth}`,
+    'biff = no',
+    'append_dot_mydomain = no',
+  ];
+  if (o.tls) {
+    lines.push(`smtpd_tls_cert_file = ${o.tls.cert}`, `smtpd_tls_key_file = ${o.tls.key}`);
+    lines.push('smtpd_tls_security_level = may');
+  }
+  if (o.paths) {
+    lines.push(
+      `queue_directory = ${o.paths.postfixQueue}`,
+      `data_directory = ${o.paths.postfixData}`,
+      `maillog_file = ${o.paths.postfixLog}`,
+      `maillog_file_prefixes = ${o.paths.postfixLog.slice(0, o.paths.postfixLog.lastIndexOf('/'))}`,
+      'inet_protocols = ipv4',
+      'smtpd_peername_lookup = no',
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+function postfixMaster(o: MailConfigOptions): string {
+  const at = (port: number) => (o.listen === 'all' ? String(port) : `${o.listen}:${port}`);
+  const tls = o.tls ? 'encrypt' : 'none';
+  const services = [
+    `${at(o.ports.smtp)} inet n - n - - smtpd`,
+    `${at(o.ports.submission)} inet n - n - - smtpd`,
+    '  -o syslog_name=postfix/submission',
+    `  -o smtpd_tls_security_level=${tls}`,
+    `  -o smtpd_tls_auth_only=${o.tls ? 'yes' : 'no'}`,
+    '  -o smtpd_sasl_auth_enable=yes',
+    '  -o smtpd_client_restrictions=permit_sasl_authenticated,reject',
+    // A signed-in user sends only as an address they own (smtpd_sender_login_maps).
+    '  -o smtpd_sender_restrictions=reject_sender_login_mismatch',
+    '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+    ...(o.dkim
+      ? [
+          `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
+          // Signer away: the client is told to try again later rather than mail leaving unsigned.
+          '  -o milter_default_action=tempfail',
+        ]
+      : []),
+    'pickup unix n - n 60 1 pickup',
+    'cleanup unix n - n - 0 cleanup',
+    'qmgr unix n - n 300 1 qmgr',
+    'tlsmgr unix - - n 1000? 1 tlsmgr',
+    'rewrite unix - - n - - trivial-rewrite',
+    'bounce unix - - n - 0 bounce',
+    'defer unix - - n - 0 bounce',
+    'trace unix - - n - 0 bounce',
+    'verify unix - - n - 1 verify',
+    'flush unix n - n 1000? 0 flush',
+    'proxymap unix - - n - - proxymap',
+    'proxywrite unix - - n - 1 proxymap',
+    'smtp unix - - n - - smtp',
+    'relay unix - - n - - smtp',
+    'showq unix n - n - - showq',
+    'error unix - - n - - error',
+    'retry unix - - n - - error',
+    'discard unix - - n - - discard',
+    'local unix - n n - - local',
+    'virtual unix - n n - - virtual',
+    'lmtp unix - - n - - lmtp',
+    'anvil unix - - n - 1 anvil',
+    'scache unix - - n - 1 scache',
+    'postlog unix-dgram n - n - 1 postlogd',
+  ];
+  return HEADER + services.join('\n') + '\n';
+}
+
+const NO_AUTH_PENALTY = `auth_failure_delay = 0
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
+`;
+
+function dovecotConf(o: MailConfigOptions, dir: string): string {
+  const p = o.paths;
+  const listen = o.listen === 'all' ? '*' : o.listen;
+  return `${HEADER}
+protocols = imap lmtp
+listen = ${listen}
+${p ? `base_dir = ${p.dovecotBase}\nstate_dir = ${p.dovecotBase}/state\nlog_path = ${p.dovecotLog}\ninstance_name = atrium-test\n` : ''}
+${o.tls ? `ssl = required\nssl_cert = <${o.tls.cert}\nssl_key = <${o.tls.key}` : 'ssl = no'}
+# OAUTHBEARER and XOAUTH2 take access tokens from Atrium's provider; PLAIN and LOGIN take app
+# passwords. Plain text needs TLS, except on loopback.
+disable_plaintext_auth = yes
+auth_mechanisms = plain login oauthbearer xoauth2
+auth_username_format = %Lu
+
+# Access tokens, checked by introspection at Atrium's provider.
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${dir}/atrium-oauth2-token.conf.ext
+}
+# App passwords, checked by Atrium through an OAuth 2.0 password grant (app passwords only).
+passdb {
+  driver = oauth2
+  mechanisms = plain login
+  args = ${dir}/atrium-oauth2-password.conf.ext
+}
+${
+  o.masterPassword
+    ? `# Atrium's own master user (mail migration): "user@domain*${MASTER_USER}" opens that user's
+# mailbox; the user must still exist in the userdb.
+auth_master_user_separator = ${MASTER_SEPARATOR}
+passdb {
+  driver = passwd-file
+  master = yes
+  args = scheme=SHA512 ${dir}/atrium-master-users
+}
+`
+    : ''
+}# Home and quota from Atrium over the dict protocol; suspended users get mail, not IMAP.
+userdb {
+  driver = dict
+  args = ${dir}/atrium-userdb.conf.ext
+}
+
+mail_location = maildir:~/Maildir
+mail_home = ${o.mailRoot}/%{userdb:organization}/%{userdb:mailbox}
+mail_uid = ${o.mailUser}
+mail_gid = ${o.mailUser}
+first_valid_uid = 1
+first_valid_gid = 1
+# quota_clone writes each mailbox's usage to Atrium (the dict socket) whenever it changes.
+mail_plugins = $mail_plugins quota quota_clone
+namespace inbox {
+  inbox = yes
+}
+
+service imap-login {
+  inet_listener imap {
+    port = ${o.ports.imap}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = ${o.ports.lmtp}
+  }
+}
+# Postfix's SASL (submission) asks here.
+service auth {
+  inet_listener {
+    address = 127.0.0.1
+    port = ${o.ports.auth}
+  }
+}
+
+${o.noAuthPenalty ? NO_AUTH_PENALTY : ''}
+protocol imap {
+  mail_plugins = $mail_plugins imap_quota
+}
+protocol lmtp {
+  postmaster_address = postmaster@${o.hostname}
+}
+# A mailbox that is full refuses at RCPT; a message that would overflow it is refused (Postfix bounces it).
+lmtp_rcpt_check_quota = yes
+plugin {
+  quota = maildir:User quota
+  quota_exceeded_message = The mailbox is full
+  # Mail Settings shows each mailbox's usage from these writes (priv/quota/storage and /messages).
+  quota_clone_dict = proxy:${o.dictSocket}:atrium
+}
+`;
+}
+
+function dovecotUserdb(o: MailConfigOptions): string {
+  return `${HEADER}
+uri = proxy:${o.dictSocket}:atrium
+iterate_disable = yes
+# %s: the service asking (imap, lmtp, …), so a suspended user's mailbox takes mail but refuses IMAP.
+key userdb {
+  key = userdb/%s/%u
+  format = json
+}
+# Atrium answers quota_rule itself; organization and mailbox make the home (mail_home).
+# (userdb_fields with %{dict:…} crash Dovecot 2.3.19's auth worker, so the object is used whole.)
+userdb_objects = userdb
+`;
+}
+
+function dovecotOauth2(o: MailConfigOptions, appPasswords: boolean): string {
+  const base = o.atriumUrl.replace(/\/$/, '');
+  const credentials = `${encodeURIComponent(o.client.clientId)}:${encodeURIComponent(o.client.clientSecret)}`;
+  if (appPasswords) {
+    return `${HEADER}
+grant_url = ${base}/api/mail/password-grant
+client_id = ${o.client.clientId}
+client_secret = ${o.client.clientSecret}
+use_grant_password = yes
+username_attribute = email
+`;
+  }
+  const url = new URL('/oidc/token/introspection', base);
+  return `${HEADER}
+introspection_mode = post
+introspection_url = ${url.protocol}//${credentials}@${url.host}${url.pathname}
+force_introspection = yes
+username_attribute = email
+active_attribute = active
+active_value = true
+`;
+}

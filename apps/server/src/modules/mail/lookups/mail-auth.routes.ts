@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '@atrium/contracts/api-error';
+import type { Db } from '../../../db/database.ts';
+import { clearFailures, recordFailure, throttleError, throttleState } from '../../auth/sign-in/throttle.ts';
+import { verifyAppPassword } from '../app-passwords/app-passwords.service.ts';
+import { isMailClient, type MailClient } from '../mail-client.ts';
+
+const grantBody = z.object({
+  grant_type: z.literal('password', { message: 'expected "password"' }),
+  username: z.string().min(1, 'expected the mail address').max(320),
+  password: z.string().min(1, 'expected the app password').max(256),
+  client_id: z.string().max(200).optional(),
+  client_secret: z.string().max(200).optional(),
+  scope: z.string().max(200).optional(),
+});
+
+const oauthError = z.object({ error: z.string(), error_description: z.string() });
+
+/** Basic credentials, as Dovecot may send the client's id and secret either way. */
+function basicCredentials(header: string | undefined): { id?: string; secret?: string } {
+  if (!header?.startsWith('Basic ')) return {};
+  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return {};
+  return {
+    id: decodeURIComponent(decoded.slice(0, colon)),
+    secret: decodeURIComponent(decoded.slice(colon + 1)),
+  };
+}
+
+/**
+ * The OAuth 2.0 password grant that Dovecot's second `passdb oauth2` (use_grant_password = yes)
+ * sends for PLAIN/LOGIN sign-ins: it accepts app passwords only, never the account password,
+ * and only from the mail client. Every refusal is the same invalid_grant (no enumeration), and
+ * failures count in the sign-in throttle under their own identifier (`mail:<address>`), so
+ * guessing at IMAP cannot lock the console sign-in. The token in the answer unlocks nothing:
+ * Dovecot wants one, and reads the address from `email`.
+ */
+export const mailAuthRoutes =
+  (deps: { db: Db; mailClient: () => Promise<MailClient> }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const { db } = deps;
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 8 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+
+    app.post(
+      '/api/mail/password-grant',
+      {
+        config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
+        schema: {
+          operationId: 'mailPasswordGrant',
+          tags: ['mail'],
+          summary: 'For Dovecot: checks an app password (OAuth 2.0 password grant, mail client only)',
+          body: grantBody,
+          response: {
+            200: z.object({
+              access_token: z.string(),
+              token_type: z.literal('Bearer'),
+              expires_in: z.number(),
+              email: z.string(),
+            }),
+            // OAuth's own error for a refused grant; Atrium's error body for a malformed request.
+            400: z.union([oauthError, apiErrorSchema]),
+            401: oauthError,
+          },
+        },
+      },
+      async (request, reply) => {
+        const basic = basicCredentials(request.headers.authorization);
+        const body = request.body;
+        const client = await deps.mailClient();
+        if (!isMailClient(client, basic.id ?? body.client_id, basic.secret ?? body.client_secret)) {
+          return reply
+            .status(401)
+            .send({ error: 'invalid_client', error_description: 'client authentication failed' });
+        }
+        const email = body.username.trim().toLowerCase();
+        const identifier = `mail:${email}`;
+        const { blocked } = await throttleState(db, identifier, request.ip);
+        if (blocked) throw throttleError(blocked);
+        const owner = await verifyAppPassword(db, email, body.password);
+        if (!owner) {
+          await recordFailure(db, identifier, request.ip);
+          return reply
+            .status(400)
+            .send({ error: 'invalid_grant', error_description: 'invalid username or app password' });
+        }
+        await clearFailures(db, identifier);
+        return {
+          access_token: randomBytes(24).toString('base64url'),
+          token_type: 'Bearer' as const,
+          expires_in: 60,
+          email: owner,
+        };
+      },
+    );
+  };
