@@ -11,8 +11,11 @@ import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { activityActors, activityCsv, activityPage } from './activity.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['activity'];
+
+const route = routeOptions({ config: { access: 'admin' }, tags });
 
 /**
  * The organisation's activity log, for admins, read-only: entries are appended by the other
@@ -23,46 +26,29 @@ export const activityRoutes =
   async (app) => {
     app.get(
       '/api/activity',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listActivity',
-          tags,
-          summary: 'The organisation’s activity log, newest first, filtered by actor, kind and date',
-          querystring: activityListQuerySchema,
-          response: { 200: activityListSchema, 400: apiErrorSchema },
-        },
-      },
+      route(
+        'listActivity',
+        'The organisation’s activity log, newest first, filtered by actor, kind and date',
+        { querystring: activityListQuerySchema, response: { 200: activityListSchema, 400: apiErrorSchema } },
+      ),
       async (request) => activityPage(db, principalOf(request).organizationId, request.query),
     );
 
     app.get(
       '/api/activity/actors',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listActivityActors',
-          tags,
-          summary: 'Who appears in the activity log (for the actor filter)',
-          response: { 200: activityActorsSchema },
-        },
-      },
+      route('listActivityActors', 'Who appears in the activity log (for the actor filter)', {
+        response: { 200: activityActorsSchema },
+      }),
       async (request) => activityActors(db, principalOf(request).organizationId),
     );
 
     app.get(
       '/api/activity/export',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'exportActivity',
-          tags,
-          summary: 'The filtered activity log as CSV (safe to open in a spreadsheet)',
-          querystring: activityFilterSchema,
-          produces: ['text/csv'],
-          response: { 200: z.string().describe('CSV, UTF-8 with a byte-order mark'), 400: apiErrorSchema },
-        },
-      },
+      route('exportActivity', 'The filtered activity log as CSV (safe to open in a spreadsheet)', {
+        querystring: activityFilterSchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('CSV, UTF-8 with a byte-order mark'), 400: apiErrorSchema },
+      }),
       async (request, reply) => {
         const { organizationId } = principalOf(request);
         const day = new Date().toISOString().slice(0, 10);

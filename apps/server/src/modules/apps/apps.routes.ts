@@ -14,8 +14,11 @@ import { z } from 'zod';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { actorOf } from '../organizations/actor.ts';
 import * as service from './apps.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['apps'];
+
+const route = routeOptions({ config: { access: 'admin' }, tags });
 
 /**
  * The catalog ("available apps"), installed apps ("selected apps"), install / change / rotate /
@@ -27,15 +30,9 @@ export const appsRoutes =
   async (app) => {
     app.get(
       '/api/apps/catalog',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listAvailableApps',
-          tags,
-          summary: 'Available apps: the catalog of app templates',
-          response: { 200: appCatalogResponseSchema },
-        },
-      },
+      route('listAvailableApps', 'Available apps: the catalog of app templates', {
+        response: { 200: appCatalogResponseSchema },
+      }),
       async (request) => ({
         templates: await service.listCatalog(deps, principalOf(request).organizationId),
       }),
@@ -43,15 +40,9 @@ export const appsRoutes =
 
     app.get(
       '/api/apps/group-options',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listAppGroupOptions',
-          tags,
-          summary: "Application roles: the organisation's groups an app can be opened to",
-          response: { 200: appGroupOptionsResponseSchema },
-        },
-      },
+      route('listAppGroupOptions', "Application roles: the organisation's groups an app can be opened to", {
+        response: { 200: appGroupOptionsResponseSchema },
+      }),
       async (request) => ({
         groups: await service.listGroupOptions(deps, principalOf(request).organizationId),
       }),
@@ -59,15 +50,9 @@ export const appsRoutes =
 
     app.get(
       '/api/apps',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listSelectedApps',
-          tags,
-          summary: 'Selected apps: the apps the organisation installed',
-          response: { 200: installedAppsResponseSchema },
-        },
-      },
+      route('listSelectedApps', 'Selected apps: the apps the organisation installed', {
+        response: { 200: installedAppsResponseSchema },
+      }),
       async (request) => ({
         apps: await service.listInstalledApps(deps, principalOf(request).organizationId),
       }),
@@ -75,32 +60,21 @@ export const appsRoutes =
 
     app.post(
       '/api/apps',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'installApp',
-          tags,
-          summary: 'Install an app: registers its OIDC client and returns the client secret once',
-          body: installAppBodySchema,
-          response: { 201: appWithSecretResponseSchema },
-        },
-      },
+      route('installApp', 'Install an app: registers its OIDC client and returns the client secret once', {
+        body: installAppBodySchema,
+        response: { 201: appWithSecretResponseSchema },
+      }),
       async (request, reply) =>
         reply.status(201).send(await service.installApp(deps, actorOf(request), request.body)),
     );
 
     app.get(
       '/api/apps/:appId',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'getApp',
-          tags,
-          summary: 'An installed app: client id, issuer, configuration snippet (without the secret), groups',
-          params: appIdParamsSchema,
-          response: { 200: appDetailResponseSchema },
-        },
-      },
+      route(
+        'getApp',
+        'An installed app: client id, issuer, configuration snippet (without the secret), groups',
+        { params: appIdParamsSchema, response: { 200: appDetailResponseSchema } },
+      ),
       async (request) => ({
         app: await service.getAppDetail(deps, principalOf(request).organizationId, request.params.appId),
       }),
@@ -108,17 +82,11 @@ export const appsRoutes =
 
     app.put(
       '/api/apps/:appId',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'updateApp',
-          tags,
-          summary: "Change an app's name, launch URL, redirect URIs and groups",
-          params: appIdParamsSchema,
-          body: updateAppBodySchema,
-          response: { 200: appDetailResponseSchema },
-        },
-      },
+      route('updateApp', "Change an app's name, launch URL, redirect URIs and groups", {
+        params: appIdParamsSchema,
+        body: updateAppBodySchema,
+        response: { 200: appDetailResponseSchema },
+      }),
       async (request) => ({
         app: await service.updateApp(deps, actorOf(request), request.params.appId, request.body),
       }),
@@ -126,31 +94,20 @@ export const appsRoutes =
 
     app.post(
       '/api/apps/:appId/secret',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'rotateAppSecret',
-          tags,
-          summary: 'Rotate the client secret: the new one is returned once, the old one stops working',
-          params: appIdParamsSchema,
-          response: { 200: appWithSecretResponseSchema },
-        },
-      },
+      route(
+        'rotateAppSecret',
+        'Rotate the client secret: the new one is returned once, the old one stops working',
+        { params: appIdParamsSchema, response: { 200: appWithSecretResponseSchema } },
+      ),
       async (request) => service.rotateAppSecret(deps, actorOf(request), request.params.appId),
     );
 
     app.delete(
       '/api/apps/:appId',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'uninstallApp',
-          tags,
-          summary: 'Uninstall an app: deletes its client and revokes its grants and tokens',
-          params: appIdParamsSchema,
-          response: { 204: z.null() },
-        },
-      },
+      route('uninstallApp', 'Uninstall an app: deletes its client and revokes its grants and tokens', {
+        params: appIdParamsSchema,
+        response: { 204: z.null() },
+      }),
       async (request, reply) => {
         await service.uninstallApp(deps, actorOf(request), request.params.appId);
         return reply.status(204).send(null);
@@ -159,15 +116,12 @@ export const appsRoutes =
 
     app.get(
       '/api/me/applications',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'getUserApplications',
-          tags,
-          summary: "User applications: the caller's groups, the site name and the apps they may open",
-          response: { 200: userApplicationsResponseSchema },
-        },
-      },
+      route(
+        'getUserApplications',
+        "User applications: the caller's groups, the site name and the apps they may open",
+        { response: { 200: userApplicationsResponseSchema } },
+        { access: 'user' },
+      ),
       async (request) => {
         const principal = principalOf(request);
         return service.getUserApplications(deps, principal.organizationId, principal.userId);

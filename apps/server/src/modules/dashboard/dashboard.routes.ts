@@ -6,8 +6,11 @@ import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { getChecklist } from '../setup/setup.service.ts';
 import { countOrganization, recentActivity } from './dashboard.repository.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const RECENT_ACTIVITY = 10;
+
+const route = routeOptions({ config: { access: 'admin' }, tags: ['dashboard'] });
 
 /** The admin home: setup checklist, counts and recent activity, in three queries. */
 export const dashboardRoutes =
@@ -15,16 +18,11 @@ export const dashboardRoutes =
   async (app) => {
     app.get(
       '/api/dashboard',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'getDashboard',
-          tags: ['dashboard'],
-          summary:
-            'Admin home: open setup steps, counts of users (with seats), domains, groups and apps, recent activity',
-          response: { 200: dashboardSchema },
-        },
-      },
+      route(
+        'getDashboard',
+        'Admin home: open setup steps, counts of users (with seats), domains, groups and apps, recent activity',
+        { response: { 200: dashboardSchema } },
+      ),
       async (request): Promise<Dashboard> => {
         const { organizationId } = principalOf(request);
         const [setup, counts, activity] = await Promise.all([

@@ -16,9 +16,12 @@ import { createDomainRecheckJob } from './domain-recheck.job.ts';
 import { actorOf } from '../organizations/actor.ts';
 import * as service from './domains.service.ts';
 import { proxyHostsRoutes } from './proxy-hosts.routes.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['domains'];
 const admin = { access: 'admin' } as const;
+
+const route = routeOptions({ config: admin, tags });
 
 /**
  * The seed spec's "domain: TXT record, add, DNS mapping, DNS retrieval, verification, view,
@@ -41,30 +44,18 @@ export const domainsRoutes =
 
     app.get(
       '/api/domains',
-      {
-        config: admin,
-        schema: {
-          operationId: 'listDomains',
-          tags,
-          summary: "The organisation's domains with state, primary mark and last check",
-          response: { 200: domainListSchema },
-        },
-      },
+      route('listDomains', "The organisation's domains with state, primary mark and last check", {
+        response: { 200: domainListSchema },
+      }),
       async (request) => service.listDomains(serviceDeps, actorOf(request)),
     );
 
     app.post(
       '/api/domains',
-      {
-        config: admin,
-        schema: {
-          operationId: 'addDomain',
-          tags,
-          summary: 'Add a domain: normalised to punycode, with its verification token and DKIM key',
-          body: addDomainBodySchema,
-          response: { 201: domainResponseSchema },
-        },
-      },
+      route('addDomain', 'Add a domain: normalised to punycode, with its verification token and DKIM key', {
+        body: addDomainBodySchema,
+        response: { 201: domainResponseSchema },
+      }),
       async (request, reply) =>
         reply
           .status(201)
@@ -73,16 +64,10 @@ export const domainsRoutes =
 
     app.get(
       '/api/domains/:id',
-      {
-        config: admin,
-        schema: {
-          operationId: 'getDomain',
-          tags,
-          summary: 'View a domain, with the TXT record that proves ownership',
-          params: domainIdParamsSchema,
-          response: { 200: domainResponseSchema },
-        },
-      },
+      route('getDomain', 'View a domain, with the TXT record that proves ownership', {
+        params: domainIdParamsSchema,
+        response: { 200: domainResponseSchema },
+      }),
       async (request) => ({
         domain: await service.getDomain(serviceDeps, actorOf(request), request.params.id),
       }),
@@ -90,31 +75,20 @@ export const domainsRoutes =
 
     app.post(
       '/api/domains/:id/verify',
-      {
-        config: admin,
-        schema: {
-          operationId: 'verifyDomain',
-          tags,
-          summary: 'Look the TXT record up now: verified, no record, wrong record, or lookup failed',
-          params: domainIdParamsSchema,
-          response: { 200: verifyDomainResponseSchema },
-        },
-      },
+      route(
+        'verifyDomain',
+        'Look the TXT record up now: verified, no record, wrong record, or lookup failed',
+        { params: domainIdParamsSchema, response: { 200: verifyDomainResponseSchema } },
+      ),
       async (request) => service.verifyDomain(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.post(
       '/api/domains/:id/primary',
-      {
-        config: admin,
-        schema: {
-          operationId: 'makeDomainPrimary',
-          tags,
-          summary: 'Make a verified domain the primary one',
-          params: domainIdParamsSchema,
-          response: { 200: domainResponseSchema },
-        },
-      },
+      route('makeDomainPrimary', 'Make a verified domain the primary one', {
+        params: domainIdParamsSchema,
+        response: { 200: domainResponseSchema },
+      }),
       async (request) => ({
         domain: await service.makePrimary(serviceDeps, actorOf(request), request.params.id),
       }),
@@ -122,47 +96,29 @@ export const domainsRoutes =
 
     app.get(
       '/api/domains/:id/dns-records',
-      {
-        config: admin,
-        schema: {
-          operationId: 'getDomainDnsMapping',
-          tags,
-          summary:
-            'DNS mapping: the MX, SPF, DKIM, DMARC and CNAME records to publish, against what DNS holds now',
-          params: domainIdParamsSchema,
-          response: { 200: dnsMappingSchema },
-        },
-      },
+      route(
+        'getDomainDnsMapping',
+        'DNS mapping: the MX, SPF, DKIM, DMARC and CNAME records to publish, against what DNS holds now',
+        { params: domainIdParamsSchema, response: { 200: dnsMappingSchema } },
+      ),
       async (request) => service.dnsMapping(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.get(
       '/api/domains/:id/deletion-check',
-      {
-        config: admin,
-        schema: {
-          operationId: 'checkDomainDeletion',
-          tags,
-          summary: 'Whether the domain can be deleted, and which users or rules stop it',
-          params: domainIdParamsSchema,
-          response: { 200: deletionCheckSchema },
-        },
-      },
+      route('checkDomainDeletion', 'Whether the domain can be deleted, and which users or rules stop it', {
+        params: domainIdParamsSchema,
+        response: { 200: deletionCheckSchema },
+      }),
       async (request) => service.deletionCheck(serviceDeps, actorOf(request), request.params.id),
     );
 
     app.delete(
       '/api/domains/:id',
-      {
-        config: admin,
-        schema: {
-          operationId: 'deleteDomain',
-          tags,
-          summary: 'Erase a domain and its DKIM key (refused while the deletion check refuses)',
-          params: domainIdParamsSchema,
-          response: { 204: z.null() },
-        },
-      },
+      route('deleteDomain', 'Erase a domain and its DKIM key (refused while the deletion check refuses)', {
+        params: domainIdParamsSchema,
+        response: { 204: z.null() },
+      }),
       async (request, reply) => {
         await service.deleteDomain(serviceDeps, actorOf(request), request.params.id);
         return reply.status(204).send(null);

@@ -5,6 +5,12 @@ import type { Db } from '../../db/database.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { canonicalHost } from './domain-name.ts';
 import { isVerifiedDomain, siteExists } from './proxy-hosts.repository.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
+
+const route = routeOptions({
+  config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+  tags: ['domains'],
+});
 
 /**
  * Asked by a reverse proxy (Caddy's `on_demand_tls { ask … }`) before it obtains a certificate
@@ -16,18 +22,11 @@ export const proxyHostsRoutes =
   async (app) => {
     app.get(
       '/api/proxy-hosts/check',
-      {
-        // The proxy asks once per new host, and caches certificates; a burst means abuse.
-        config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'checkProxyHost',
-          tags: ['domains'],
-          summary:
-            'Proxy host check: 200 for a verified domain, its site name, or an organisation site; 404 otherwise',
-          querystring: proxyHostQuerySchema,
-          response: { 200: proxyHostResponseSchema },
-        },
-      },
+      route(
+        'checkProxyHost',
+        'Proxy host check: 200 for a verified domain, its site name, or an organisation site; 404 otherwise',
+        { querystring: proxyHostQuerySchema, response: { 200: proxyHostResponseSchema } },
+      ),
       async (request) => {
         const host = canonicalHost(request.query.domain);
         if (!host) throw fieldError('domain', 'Give a host name such as apps.example.com');

@@ -21,9 +21,12 @@ import {
   removeGroupMember,
   renameGroupById,
 } from './groups.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['groups'];
+
+const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /** Groups and their members (PRODUCT.md §4.7). Admins only; other orgs' groups are 404. */
 export const groupsRoutes =
@@ -33,62 +36,36 @@ export const groupsRoutes =
 
     app.get(
       '/api/groups',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listGroups',
-          tags: TAGS,
-          summary: 'Every group with its member count',
-          response: { 200: groupsListSchema },
-        },
-      },
+      route('listGroups', 'Every group with its member count', { response: { 200: groupsListSchema } }),
       async (request) => ({ groups: await getGroups(db, actorOf(request)) }),
     );
 
     app.post(
       '/api/groups',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'createGroup',
-          tags: TAGS,
-          summary: 'Create a group (names are unique ignoring case)',
-          body: groupInputSchema,
-          response: { 201: groupSchema },
-        },
-      },
+      route('createGroup', 'Create a group (names are unique ignoring case)', {
+        body: groupInputSchema,
+        response: { 201: groupSchema },
+      }),
       async (request, reply) =>
         reply.status(201).send(await createGroup(db, actorOf(request), request.body.name)),
     );
 
     app.patch(
       '/api/groups/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'renameGroup',
-          tags: TAGS,
-          summary: 'Rename a group (not Dashboard)',
-          params: groupIdParamsSchema,
-          body: groupInputSchema,
-          response: { 200: groupSchema },
-        },
-      },
+      route('renameGroup', 'Rename a group (not Dashboard)', {
+        params: groupIdParamsSchema,
+        body: groupInputSchema,
+        response: { 200: groupSchema },
+      }),
       async (request) => renameGroupById(db, actorOf(request), request.params.id, request.body.name),
     );
 
     app.delete(
       '/api/groups/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'deleteGroup',
-          tags: TAGS,
-          summary: 'Delete a group (not Dashboard)',
-          params: groupIdParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('deleteGroup', 'Delete a group (not Dashboard)', {
+        params: groupIdParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await deleteGroupById(db, actorOf(request), request.params.id);
         return { ok: true as const };
@@ -97,48 +74,30 @@ export const groupsRoutes =
 
     app.get(
       '/api/groups/:id/members',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listGroupMembers',
-          tags: TAGS,
-          summary: 'A group and a page of 50 of its members, by name',
-          params: groupIdParamsSchema,
-          querystring: membersQuerySchema,
-          response: { 200: groupMembersPageSchema },
-        },
-      },
+      route('listGroupMembers', 'A group and a page of 50 of its members, by name', {
+        params: groupIdParamsSchema,
+        querystring: membersQuerySchema,
+        response: { 200: groupMembersPageSchema },
+      }),
       async (request) => getMembers(db, actorOf(request), request.params.id, request.query.cursor),
     );
 
     app.post(
       '/api/groups/:id/members',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'addGroupMembers',
-          tags: TAGS,
-          summary: 'Add users to a group',
-          params: groupIdParamsSchema,
-          body: addMembersSchema,
-          response: { 200: groupSchema },
-        },
-      },
+      route('addGroupMembers', 'Add users to a group', {
+        params: groupIdParamsSchema,
+        body: addMembersSchema,
+        response: { 200: groupSchema },
+      }),
       async (request) => addGroupMembers(db, actorOf(request), request.params.id, request.body.userIds),
     );
 
     app.delete(
       '/api/groups/:id/members/:userId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'removeGroupMember',
-          tags: TAGS,
-          summary: 'Remove a member from a group (Dashboard keeps one active member)',
-          params: groupMemberParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('removeGroupMember', 'Remove a member from a group (Dashboard keeps one active member)', {
+        params: groupMemberParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await removeGroupMember(db, actorOf(request), request.params.id, request.params.userId);
         return { ok: true as const };

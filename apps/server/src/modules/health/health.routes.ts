@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 /** A probe that waits longer than this is answered "not ready" (a server that never answers). */
 const READY_TIMEOUT_MS = 3_000;
@@ -22,37 +23,27 @@ function withDeadline<T>(ms: number, work: Promise<T>): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+const route = routeOptions({ config: { access: 'public' }, tags: ['health'] });
+
 export const healthRoutes =
   (db: Db): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/health',
-      {
-        config: { access: 'public' },
-        schema: {
-          operationId: 'getHealth',
-          tags: ['health'],
-          summary: 'Liveness: the process answers',
-          response: { 200: z.object({ status: z.literal('ok') }) },
-        },
-      },
+      route('getHealth', 'Liveness: the process answers', {
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      }),
       async () => ({ status: 'ok' as const }),
     );
 
     app.get(
       '/api/ready',
-      {
-        config: { access: 'public' },
-        schema: {
-          operationId: 'getReadiness',
-          tags: ['health'],
-          summary: 'Readiness: the database answers and its tables can be read',
-          response: {
-            200: z.object({ status: z.literal('ready') }),
-            503: z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
-          },
+      route('getReadiness', 'Readiness: the database answers and its tables can be read', {
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z.object({ error: z.object({ code: z.string(), message: z.string() }) }),
         },
-      },
+      }),
       async (_request, reply) => {
         try {
           await withDeadline(READY_TIMEOUT_MS, readCoreTable(db));

@@ -20,9 +20,12 @@ import {
   startMailMigrations,
   type MailMigrationDeps,
 } from './mail-migration.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
+
+const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /**
  * Data Migration (PRODUCT.md §4.12): mail from the old provider over IMAP, one job per mailbox.
@@ -38,16 +41,11 @@ export const mailMigrationRoutes =
 
     app.post(
       '/api/migration/mail-migrations',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'startMailMigration',
-          tags: TAGS,
-          summary: 'Copy one mailbox from the old provider’s IMAP server, as a background job',
-          body: startMailMigrationSchema,
-          response: { 202: mailMigrationJobSchema },
-        },
-      },
+      route(
+        'startMailMigration',
+        'Copy one mailbox from the old provider’s IMAP server, as a background job',
+        { body: startMailMigrationSchema, response: { 202: mailMigrationJobSchema } },
+      ),
       async (request, reply) => {
         const [job] = await startMailMigrations(deps, deps.jobs, actorOf(request), [request.body]);
         return reply.status(202).send(job!);
@@ -56,16 +54,11 @@ export const mailMigrationRoutes =
 
     app.post(
       '/api/migration/mail-migrations/csv',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'startMailMigrationsFromCsv',
-          tags: TAGS,
-          summary: 'Copy many mailboxes: a raw text/csv body, one row per mailbox; one job each',
-          consumes: ['text/csv'],
-          response: { 202: mailMigrationsStartedSchema },
-        },
-      },
+      route(
+        'startMailMigrationsFromCsv',
+        'Copy many mailboxes: a raw text/csv body, one row per mailbox; one job each',
+        { consumes: ['text/csv'], response: { 202: mailMigrationsStartedSchema } },
+      ),
       async (request, reply) => {
         const rows = readMailMigrationCsv(await csvText(request));
         const jobs = await startMailMigrations(
@@ -81,47 +74,29 @@ export const mailMigrationRoutes =
 
     app.get(
       '/api/migration/mail-migrations/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'getMailMigration',
-          tags: TAGS,
-          summary: 'One mailbox migration with its progress and its folders',
-          params: mailMigrationParamsSchema,
-          response: { 200: mailMigrationDetailSchema },
-        },
-      },
+      route('getMailMigration', 'One mailbox migration with its progress and its folders', {
+        params: mailMigrationParamsSchema,
+        response: { 200: mailMigrationDetailSchema },
+      }),
       async (request) => getMailMigration(deps.db, principalOf(request).organizationId, request.params.id),
     );
 
     app.post(
       '/api/migration/mail-migrations/:id/cancel',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'cancelMailMigration',
-          tags: TAGS,
-          summary: 'Stop a mailbox migration; what was copied stays',
-          params: mailMigrationParamsSchema,
-          response: { 200: mailMigrationJobSchema },
-        },
-      },
+      route('cancelMailMigration', 'Stop a mailbox migration; what was copied stays', {
+        params: mailMigrationParamsSchema,
+        response: { 200: mailMigrationJobSchema },
+      }),
       async (request) => cancelMailMigration(deps, actorOf(request), request.params.id),
     );
 
     app.post(
       '/api/migration/mail-migrations/:id/rerun',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'rerunMailMigration',
-          tags: TAGS,
-          summary: 'Copy what is new since the last run (the password is asked again)',
-          params: mailMigrationParamsSchema,
-          body: rerunMailMigrationSchema,
-          response: { 202: mailMigrationJobSchema },
-        },
-      },
+      route('rerunMailMigration', 'Copy what is new since the last run (the password is asked again)', {
+        params: mailMigrationParamsSchema,
+        body: rerunMailMigrationSchema,
+        response: { 202: mailMigrationJobSchema },
+      }),
       async (request, reply) =>
         reply
           .status(202)

@@ -28,10 +28,13 @@ import {
 import { registerUserImportJob } from './user-import.job.ts';
 import { mailMigrationRoutes } from './mail-migration.routes.ts';
 import { listMailJobs, type MailMigrationDeps } from './mail-migration.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['migration'];
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel'];
+
+const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /**
  * The uploaded file: the body is sent raw as `text/csv` (no multipart: one file, nothing else).
@@ -83,15 +86,11 @@ export const migrationRoutes =
 
     app.get(
       '/api/migration/jobs',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listMigrationJobs',
-          tags: TAGS,
-          summary: 'The latest migration jobs of every kind, running and finished, newest first',
-          response: { 200: migrationJobsSchema },
-        },
-      },
+      route(
+        'listMigrationJobs',
+        'The latest migration jobs of every kind, running and finished, newest first',
+        { response: { 200: migrationJobsSchema } },
+      ),
       async (request) => {
         const { organizationId } = principalOf(request);
         const [imports, mail] = await Promise.all([
@@ -104,32 +103,21 @@ export const migrationRoutes =
 
     app.post(
       '/api/migration/user-imports/dry-run',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'dryRunUserImport',
-          tags: TAGS,
-          summary: 'Check a user file (raw text/csv body) without writing anything: counts and each error',
-          consumes: ['text/csv'],
-          response: { 200: dryRunSchema },
-        },
-      },
+      route(
+        'dryRunUserImport',
+        'Check a user file (raw text/csv body) without writing anything: counts and each error',
+        { consumes: ['text/csv'], response: { 200: dryRunSchema } },
+      ),
       async (request) => dryRun(deps, actorOf(request), await csvBody(request)),
     );
 
     app.post(
       '/api/migration/user-imports',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'startUserImport',
-          tags: TAGS,
-          summary: 'Import a user file (raw text/csv body) as a background job',
-          consumes: ['text/csv'],
-          querystring: userImportQuerySchema,
-          response: { 202: userImportJobSchema },
-        },
-      },
+      route('startUserImport', 'Import a user file (raw text/csv body) as a background job', {
+        consumes: ['text/csv'],
+        querystring: userImportQuerySchema,
+        response: { 202: userImportJobSchema },
+      }),
       async (request, reply) =>
         reply
           .status(202)
@@ -146,47 +134,30 @@ export const migrationRoutes =
 
     app.get(
       '/api/migration/user-imports/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'getUserImport',
-          tags: TAGS,
-          summary: 'One import with its progress',
-          params: userImportParamsSchema,
-          response: { 200: userImportJobSchema },
-        },
-      },
+      route('getUserImport', 'One import with its progress', {
+        params: userImportParamsSchema,
+        response: { 200: userImportJobSchema },
+      }),
       async (request) =>
         toJob(await getUserImport(deps.db, principalOf(request).organizationId, request.params.id)),
     );
 
     app.post(
       '/api/migration/user-imports/:id/cancel',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'cancelUserImport',
-          tags: TAGS,
-          summary: 'Stop an import after the batch in progress; what was written stays',
-          params: userImportParamsSchema,
-          response: { 200: userImportJobSchema },
-        },
-      },
+      route('cancelUserImport', 'Stop an import after the batch in progress; what was written stays', {
+        params: userImportParamsSchema,
+        response: { 200: userImportJobSchema },
+      }),
       async (request) => cancelImport(deps, actorOf(request), request.params.id),
     );
 
     app.get(
       '/api/migration/user-imports/:id/result.csv',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'downloadUserImportResult',
-          tags: TAGS,
-          summary: 'Every row of the file with what the import did with it (CSV, streamed)',
-          params: userImportParamsSchema,
-          produces: ['text/csv'],
-        },
-      },
+      route(
+        'downloadUserImportResult',
+        'Every row of the file with what the import did with it (CSV, streamed)',
+        { params: userImportParamsSchema, produces: ['text/csv'] },
+      ),
       async (request, reply) => {
         const job = await getUserImport(deps.db, principalOf(request).organizationId, request.params.id);
         const finished = job.status !== 'queued' && job.status !== 'running';

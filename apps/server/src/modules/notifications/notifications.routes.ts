@@ -12,8 +12,11 @@ import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import type { Recipient } from './notifications.repository.ts';
 import { clearAll, notificationsPage, readAll, readOne } from './notifications.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['notifications'];
+
+const route = routeOptions({ config: { access: 'user' }, tags });
 
 /** The caller is always the recipient: no route takes a user or organisation id. */
 function recipientOf(request: FastifyRequest): Recipient {
@@ -27,16 +30,10 @@ export const notificationsRoutes =
   async (app) => {
     app.get(
       '/api/notifications',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'listNotifications',
-          tags,
-          summary: 'The caller’s notifications, newest first, with the unread total',
-          querystring: notificationListQuerySchema,
-          response: { 200: notificationListSchema, 400: apiErrorSchema },
-        },
-      },
+      route('listNotifications', 'The caller’s notifications, newest first, with the unread total', {
+        querystring: notificationListQuerySchema,
+        response: { 200: notificationListSchema, 400: apiErrorSchema },
+      }),
       async (request, reply) => {
         // Polled by every open console: never let a cache answer for the database.
         void reply.header('cache-control', 'no-store');
@@ -46,44 +43,26 @@ export const notificationsRoutes =
 
     app.post(
       '/api/notifications/:id/read',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'markNotificationRead',
-          tags,
-          summary: 'Mark one of the caller’s notifications as read',
-          params: notificationIdParamsSchema,
-          response: { 200: unreadCountSchema, 400: apiErrorSchema, 404: apiErrorSchema },
-        },
-      },
+      route('markNotificationRead', 'Mark one of the caller’s notifications as read', {
+        params: notificationIdParamsSchema,
+        response: { 200: unreadCountSchema, 400: apiErrorSchema, 404: apiErrorSchema },
+      }),
       async (request) => readOne(db, recipientOf(request), request.params.id),
     );
 
     app.post(
       '/api/notifications/read-all',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'markAllNotificationsRead',
-          tags,
-          summary: 'Mark all of the caller’s notifications as read',
-          response: { 200: unreadCountSchema },
-        },
-      },
+      route('markAllNotificationsRead', 'Mark all of the caller’s notifications as read', {
+        response: { 200: unreadCountSchema },
+      }),
       async (request) => readAll(db, recipientOf(request)),
     );
 
     app.delete(
       '/api/notifications',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'clearNotifications',
-          tags,
-          summary: 'Delete all of the caller’s notifications (clear all)',
-          response: { 200: clearedSchema },
-        },
-      },
+      route('clearNotifications', 'Delete all of the caller’s notifications (clear all)', {
+        response: { 200: clearedSchema },
+      }),
       async (request) => clearAll(db, recipientOf(request)),
     );
   };

@@ -5,8 +5,11 @@ import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { actorLabelOf } from './actor.ts';
 import { getOrganizationProfile, saveOrganizationProfile } from './organization-profile.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['organization'];
+
+const route = routeOptions({ config: { access: 'admin' }, tags });
 
 /** The seed spec's "organisation profile" call family: read and edit the caller's organisation. */
 export const organizationProfileRoutes =
@@ -14,30 +17,21 @@ export const organizationProfileRoutes =
   async (app) => {
     app.get(
       '/api/organization',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'getOrganizationProfile',
-          tags,
-          summary: "The caller's organisation: name, legal name, industry, size, country, time zone, site",
-          response: { 200: organizationProfileSchema },
-        },
-      },
+      route(
+        'getOrganizationProfile',
+        "The caller's organisation: name, legal name, industry, size, country, time zone, site",
+        { response: { 200: organizationProfileSchema } },
+      ),
       async (request) => getOrganizationProfile(deps, principalOf(request).organizationId),
     );
 
     app.put(
       '/api/organization',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'updateOrganizationProfile',
-          tags,
-          summary: 'Change the organisation profile (the site name stays as chosen at sign-up)',
-          body: organizationProfileBodySchema,
-          response: { 200: organizationProfileSchema },
-        },
-      },
+      route(
+        'updateOrganizationProfile',
+        'Change the organisation profile (the site name stays as chosen at sign-up)',
+        { body: organizationProfileBodySchema, response: { 200: organizationProfileSchema } },
+      ),
       async (request) => {
         const principal = principalOf(request);
         return saveOrganizationProfile(

@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { searchOrganization } from './search.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
+
+const route = routeOptions({ config: { access: 'admin' }, tags: ['search'] });
 
 /** The admin header's search box. Admins only, within the caller's organisation. */
 export const searchRoutes =
@@ -10,17 +13,11 @@ export const searchRoutes =
   async (app) => {
     app.get(
       '/api/search',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'search',
-          tags: ['search'],
-          summary:
-            'Users, groups, domains and apps whose name (or a user’s last name or e-mail) starts with q',
-          querystring: searchQuerySchema,
-          response: { 200: searchResultsSchema },
-        },
-      },
+      route(
+        'search',
+        'Users, groups, domains and apps whose name (or a user’s last name or e-mail) starts with q',
+        { querystring: searchQuerySchema, response: { 200: searchResultsSchema } },
+      ),
       async (request) =>
         searchOrganization(db, principalOf(request).organizationId, request.query.q, request.query.limit),
     );

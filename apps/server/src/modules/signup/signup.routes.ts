@@ -27,6 +27,7 @@ import {
   submitSite,
   type SignupDeps,
 } from './signup.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['signup'];
 /** Per client address. The e-mail stage says whether an address is registered, so it is tightest. */
@@ -41,6 +42,8 @@ const limits = {
 
 const cookieOf = (request: FastifyRequest) => request.cookies[SIGNUP_COOKIE];
 
+const route = routeOptions({ config: { access: 'public', rateLimit: limits.site }, tags });
+
 /** The sign-up API (PRODUCT.md §4.1): public, rate limited, its state on the server. */
 export const signupRoutes =
   (deps: SignupDeps): FastifyPluginAsyncZod =>
@@ -50,45 +53,32 @@ export const signupRoutes =
 
     app.get(
       '/api/signup',
-      {
-        config: { access: 'public', rateLimit: limits.read },
-        schema: {
-          operationId: 'getSignupState',
-          tags,
-          summary: "The visitor's sign-up: its stage and what was entered so far (resumes after a reload)",
-          response: { 200: signupStateSchema },
-        },
-      },
+      route(
+        'getSignupState',
+        "The visitor's sign-up: its stage and what was entered so far (resumes after a reload)",
+        { response: { 200: signupStateSchema } },
+        { access: 'public', rateLimit: limits.read },
+      ),
       async (request) => signupState(deps, cookieOf(request)),
     );
 
     app.get(
       '/api/signup/site-availability',
-      {
-        config: { access: 'public', rateLimit: limits.availability },
-        schema: {
-          operationId: 'checkSiteAvailability',
-          tags,
-          summary: 'Site validation: is this site name valid, not reserved and free?',
-          querystring: siteAvailabilityQuerySchema,
-          response: { 200: siteAvailabilitySchema },
-        },
-      },
+      route(
+        'checkSiteAvailability',
+        'Site validation: is this site name valid, not reserved and free?',
+        { querystring: siteAvailabilityQuerySchema, response: { 200: siteAvailabilitySchema } },
+        { access: 'public', rateLimit: limits.availability },
+      ),
       async (request) => siteAvailability(deps, request.query.siteName),
     );
 
     app.post(
       '/api/signup/site',
-      {
-        config: { access: 'public', rateLimit: limits.site },
-        schema: {
-          operationId: 'submitSignupSite',
-          tags,
-          summary: 'Stage 1: organisation name and site name; starts the sign-up',
-          body: signupSiteBodySchema,
-          response: { 200: signupStateSchema },
-        },
-      },
+      route('submitSignupSite', 'Stage 1: organisation name and site name; starts the sign-up', {
+        body: signupSiteBodySchema,
+        response: { 200: signupStateSchema },
+      }),
       async (request, reply) => {
         const { token, flow } = await submitSite(deps, cookieOf(request), request.body);
         refreshCookie(reply, token);
@@ -98,16 +88,12 @@ export const signupRoutes =
 
     app.post(
       '/api/signup/email',
-      {
-        config: { access: 'public', rateLimit: limits.email },
-        schema: {
-          operationId: 'submitSignupEmail',
-          tags,
-          summary: "Stage 2 (e-mail validation): the admin's address; e-mails a 6-digit code",
-          body: signupEmailBodySchema,
-          response: { 200: signupStateSchema },
-        },
-      },
+      route(
+        'submitSignupEmail',
+        "Stage 2 (e-mail validation): the admin's address; e-mails a 6-digit code",
+        { body: signupEmailBodySchema, response: { 200: signupStateSchema } },
+        { access: 'public', rateLimit: limits.email },
+      ),
       async (request, reply) => {
         const token = cookieOf(request);
         const flow = await requireFlow(deps.db, token, 'email');
@@ -119,16 +105,12 @@ export const signupRoutes =
 
     app.post(
       '/api/signup/code/resend',
-      {
-        config: { access: 'public', rateLimit: limits.code },
-        schema: {
-          operationId: 'resendSignupCode',
-          tags,
-          summary: 'OTP resend: another code, 60 seconds after the last and a few times an hour',
-          body: emptyBodySchema,
-          response: { 200: signupStateSchema },
-        },
-      },
+      route(
+        'resendSignupCode',
+        'OTP resend: another code, 60 seconds after the last and a few times an hour',
+        { body: emptyBodySchema, response: { 200: signupStateSchema } },
+        { access: 'public', rateLimit: limits.code },
+      ),
       async (request) => {
         const flow = await requireFlow(deps.db, cookieOf(request), 'verify');
         await resendCode(deps, flow);
@@ -138,16 +120,12 @@ export const signupRoutes =
 
     app.post(
       '/api/signup/verify',
-      {
-        config: { access: 'public', rateLimit: limits.code },
-        schema: {
-          operationId: 'verifySignupCode',
-          tags,
-          summary: 'Stage 3 (e-mail verification, stage verify): the code from the e-mail',
-          body: signupVerifyBodySchema,
-          response: { 200: signupStateSchema },
-        },
-      },
+      route(
+        'verifySignupCode',
+        'Stage 3 (e-mail verification, stage verify): the code from the e-mail',
+        { body: signupVerifyBodySchema, response: { 200: signupStateSchema } },
+        { access: 'public', rateLimit: limits.code },
+      ),
       async (request, reply) => {
         const token = cookieOf(request);
         const flow = await requireFlow(deps.db, token, 'verify');
@@ -159,16 +137,11 @@ export const signupRoutes =
 
     app.post(
       '/api/signup/stage',
-      {
-        config: { access: 'public', rateLimit: limits.site },
-        schema: {
-          operationId: 'updateSignupStage',
-          tags,
-          summary: 'Stage update: go back to an earlier stage, e.g. to change the e-mail address',
-          body: signupStageBodySchema,
-          response: { 200: signupStateSchema },
-        },
-      },
+      route(
+        'updateSignupStage',
+        'Stage update: go back to an earlier stage, e.g. to change the e-mail address',
+        { body: signupStageBodySchema, response: { 200: signupStateSchema } },
+      ),
       async (request) => {
         const flow = await requireFlow(deps.db, cookieOf(request), 'site');
         return stateOf(deps, await moveBack(deps, flow, request.body.stage));
@@ -177,17 +150,12 @@ export const signupRoutes =
 
     app.post(
       '/api/signup/account',
-      {
-        config: { access: 'public', rateLimit: limits.account },
-        schema: {
-          operationId: 'createSignupAccount',
-          tags,
-          summary:
-            'Stage 4: the admin account; creates the organisation and answers where to sign in (single sign-on)',
-          body: signupAccountBodySchema,
-          response: { 200: signupFinishSchema },
-        },
-      },
+      route(
+        'createSignupAccount',
+        'Stage 4: the admin account; creates the organisation and answers where to sign in (single sign-on)',
+        { body: signupAccountBodySchema, response: { 200: signupFinishSchema } },
+        { access: 'public', rateLimit: limits.account },
+      ),
       async (request, reply) => {
         const flow = await requireFlow(deps.db, cookieOf(request), 'account');
         const result = await finishSignup(deps, flow, request.body, request.ip);

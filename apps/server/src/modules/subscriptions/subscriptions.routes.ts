@@ -8,8 +8,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { actorLabelOf } from '../organizations/actor.ts';
 import * as service from './subscriptions.service.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const tags = ['subscriptions'];
+
+const route = routeOptions({ config: { access: 'admin' }, tags });
 
 /** The admin's subscription page and the seed spec's "mail plan details". */
 export const subscriptionsRoutes =
@@ -17,31 +20,25 @@ export const subscriptionsRoutes =
   async (app) => {
     app.get(
       '/api/subscription',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'getSubscription',
-          tags,
-          summary: "The organisation's plan, seats used of bought, status, dates, plans and history",
-          response: { 200: subscriptionResponseSchema },
-        },
-      },
+      route(
+        'getSubscription',
+        "The organisation's plan, seats used of bought, status, dates, plans and history",
+        { response: { 200: subscriptionResponseSchema } },
+      ),
       async (request) => service.getSubscription(deps, principalOf(request).organizationId),
     );
 
     app.put(
       '/api/subscription',
-      {
-        // Changing the plan is how a cancelled organisation comes back.
-        config: { access: 'admin', allowedWhileCancelled: true },
-        schema: {
-          operationId: 'changeSubscription',
-          tags,
-          summary: 'Change plan or seats; refused below what the organisation uses',
+      route(
+        'changeSubscription',
+        'Change plan or seats; refused below what the organisation uses',
+        {
           body: changeSubscriptionBodySchema,
           response: { 200: subscriptionResponseSchema, 400: apiErrorSchema, 409: apiErrorSchema },
         },
-      },
+        { access: 'admin', allowedWhileCancelled: true },
+      ),
       async (request) => {
         const principal = principalOf(request);
         return service.changeSubscription(
@@ -55,15 +52,9 @@ export const subscriptionsRoutes =
 
     app.get(
       '/api/subscription/mail-plan',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'getMailPlan',
-          tags,
-          summary: 'Mail plan details: the quota per mailbox and, where mail is set up, the usage',
-          response: { 200: mailPlanSchema },
-        },
-      },
+      route('getMailPlan', 'Mail plan details: the quota per mailbox and, where mail is set up, the usage', {
+        response: { 200: mailPlanSchema },
+      }),
       async (request) => service.getMailPlan(deps, principalOf(request).organizationId),
     );
   };

@@ -29,10 +29,13 @@ import { listUsers } from './users-list.service.ts';
 import { addUser, getUserDetail, updateUser } from './users.service.ts';
 import { actorOf } from '../organizations/actor.ts';
 import type { UsersDeps } from './users.deps.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['users'];
 const ok = { ok: true as const };
+
+const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /** Users of the caller's organisation (PRODUCT.md §4.6). Admins only; other orgs' users are 404. */
 export const usersRoutes =
@@ -42,16 +45,11 @@ export const usersRoutes =
 
     app.get(
       '/api/users',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listUsers',
-          tags: TAGS,
-          summary: 'A page of 50 users: prefix search on name or e-mail, status filter, sort, keyset cursor',
-          querystring: listUsersQuerySchema,
-          response: { 200: usersPageSchema },
-        },
-      },
+      route(
+        'listUsers',
+        'A page of 50 users: prefix search on name or e-mail, status filter, sort, keyset cursor',
+        { querystring: listUsersQuerySchema, response: { 200: usersPageSchema } },
+      ),
       async (request) => {
         const { cursor, ...filter } = request.query;
         return listUsers(db, principalOf(request).organizationId, filter, cursor);
@@ -60,16 +58,10 @@ export const usersRoutes =
 
     app.get(
       '/api/users/export.csv',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'exportUsers',
-          tags: TAGS,
-          summary: 'The filtered users list as CSV (streamed)',
-          querystring: exportUsersQuerySchema,
-          produces: ['text/csv'],
-        },
-      },
+      route('exportUsers', 'The filtered users list as CSV (streamed)', {
+        querystring: exportUsersQuerySchema,
+        produces: ['text/csv'],
+      }),
       async (request, reply) => {
         const date = new Date().toISOString().slice(0, 10);
         const csv = await exportUsersCsv(db, principalOf(request).organizationId, request.query);
@@ -83,62 +75,38 @@ export const usersRoutes =
 
     app.get(
       '/api/users/email-domains',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listUserEmailDomains',
-          tags: TAGS,
-          summary: 'The domains new users’ addresses may use',
-          response: { 200: emailDomainsSchema },
-        },
-      },
+      route('listUserEmailDomains', 'The domains new users’ addresses may use', {
+        response: { 200: emailDomainsSchema },
+      }),
       async (request) =>
         emailDomainsFor(db, principalOf(request).organizationId, deps.config.allowUnverifiedDomains),
     );
 
     app.post(
       '/api/users',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'addUser',
-          tags: TAGS,
-          summary: 'Add a user with a first password or an invitation e-mail',
-          body: addUserSchema,
-          response: { 201: createdUserSchema },
-        },
-      },
+      route('addUser', 'Add a user with a first password or an invitation e-mail', {
+        body: addUserSchema,
+        response: { 201: createdUserSchema },
+      }),
       async (request, reply) => reply.status(201).send(await addUser(deps, actorOf(request), request.body)),
     );
 
     app.get(
       '/api/users/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'getUser',
-          tags: TAGS,
-          summary: 'A user’s details, groups, sessions and apps',
-          params: userIdParamsSchema,
-          response: { 200: userDetailSchema },
-        },
-      },
+      route('getUser', 'A user’s details, groups, sessions and apps', {
+        params: userIdParamsSchema,
+        response: { 200: userDetailSchema },
+      }),
       async (request) => getUserDetail(db, actorOf(request), request.params.id),
     );
 
     app.patch(
       '/api/users/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'updateUser',
-          tags: TAGS,
-          summary: 'Change a user’s name',
-          params: userIdParamsSchema,
-          body: updateUserSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('updateUser', 'Change a user’s name', {
+        params: userIdParamsSchema,
+        body: updateUserSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await updateUser(db, actorOf(request), request.params.id, request.body);
         return ok;
@@ -147,16 +115,10 @@ export const usersRoutes =
 
     app.delete(
       '/api/users/:id',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'deleteUser',
-          tags: TAGS,
-          summary: 'Delete a user; ends their sessions and revokes their tokens',
-          params: userIdParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('deleteUser', 'Delete a user; ends their sessions and revokes their tokens', {
+        params: userIdParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await removeUser(db, actorOf(request), request.params.id);
         return ok;
@@ -165,16 +127,10 @@ export const usersRoutes =
 
     app.post(
       '/api/users/:id/suspend',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'suspendUser',
-          tags: TAGS,
-          summary: 'Suspend a user; ends their sessions and revokes their tokens',
-          params: userIdParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('suspendUser', 'Suspend a user; ends their sessions and revokes their tokens', {
+        params: userIdParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await suspendUser(db, actorOf(request), request.params.id);
         return ok;
@@ -183,16 +139,10 @@ export const usersRoutes =
 
     app.post(
       '/api/users/:id/reactivate',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'reactivateUser',
-          tags: TAGS,
-          summary: 'Let a suspended user sign in again',
-          params: userIdParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('reactivateUser', 'Let a suspended user sign in again', {
+        params: userIdParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await reactivateUser(db, actorOf(request), request.params.id);
         return ok;
@@ -201,17 +151,11 @@ export const usersRoutes =
 
     app.put(
       '/api/users/:id/password',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'setUserPassword',
-          tags: TAGS,
-          summary: 'Set a new password for a user (ends their sessions)',
-          params: userIdParamsSchema,
-          body: setPasswordSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('setUserPassword', 'Set a new password for a user (ends their sessions)', {
+        params: userIdParamsSchema,
+        body: setPasswordSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await adminSetPassword(deps, actorOf(request), request.params.id, request.body.password);
         return ok;
@@ -220,31 +164,19 @@ export const usersRoutes =
 
     app.post(
       '/api/users/:id/password-link',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'sendUserPasswordLink',
-          tags: TAGS,
-          summary: 'E-mail a set-password link: the invitation again, or a password reset',
-          params: userIdParamsSchema,
-          response: { 200: z.object({ mailSent: z.boolean() }) },
-        },
-      },
+      route('sendUserPasswordLink', 'E-mail a set-password link: the invitation again, or a password reset', {
+        params: userIdParamsSchema,
+        response: { 200: z.object({ mailSent: z.boolean() }) },
+      }),
       async (request) => sendPasswordLink(deps, actorOf(request), request.params.id),
     );
 
     app.delete(
       '/api/users/:id/sessions/:sessionId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'endUserSession',
-          tags: TAGS,
-          summary: 'End one of a user’s sessions',
-          params: userSessionParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route('endUserSession', 'End one of a user’s sessions', {
+        params: userSessionParamsSchema,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await endSession(db, actorOf(request), request.params.id, request.params.sessionId);
         return ok;

@@ -14,8 +14,14 @@ import { insertSession } from '../sessions/sessions.repository.ts';
 import { TICKET_COOKIE, takeBoundTicket } from '../sign-in/sign-in-tickets.ts';
 import { randomNonce, randomState, randomVerifier, type SsoClient } from './sso-client.ts';
 import { clearTransaction, readTransaction, safeReturnTo, writeTransaction } from './sso-transaction.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['session'];
+
+const route = routeOptions({
+  config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+  tags: tags,
+});
 
 /**
  * The console's backend-for-frontend: it signs in through its own provider (code + PKCE),
@@ -28,18 +34,12 @@ export const ssoRoutes =
 
     app.get(
       '/api/sso/start',
-      {
-        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'startSso',
-          tags,
-          summary: 'Starts single sign-on: redirects to the identity provider',
-          querystring: z.object({
-            returnTo: z.string().max(2000).optional(),
-            ticket: z.string().max(200).optional(),
-          }),
-        },
-      },
+      route('startSso', 'Starts single sign-on: redirects to the identity provider', {
+        querystring: z.object({
+          returnTo: z.string().max(2000).optional(),
+          ticket: z.string().max(200).optional(),
+        }),
+      }),
       async (request, reply) => {
         const ticket = takeBoundTicket(reply, config, request.query.ticket, request.cookies[TICKET_COOKIE]);
         const tx = {
@@ -94,15 +94,9 @@ export const ssoRoutes =
 
     app.get(
       '/api/sso/callback',
-      {
-        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'completeSso',
-          tags,
-          summary: 'Completes single sign-on: exchanges the code and starts a console session',
-          querystring: z.record(z.string(), z.string()),
-        },
-      },
+      route('completeSso', 'Completes single sign-on: exchanges the code and starts a console session', {
+        querystring: z.record(z.string(), z.string()),
+      }),
       async (request, reply) => {
         const tx = readTransaction(request, config);
         clearTransaction(reply, config);
@@ -150,15 +144,12 @@ export const ssoRoutes =
 
     app.get(
       '/api/session',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'getSession',
-          tags,
-          summary: 'The signed-in user, their organisation and the CSRF token (401 when signed out)',
-          response: { 200: sessionResponse },
-        },
-      },
+      route(
+        'getSession',
+        'The signed-in user, their organisation and the CSRF token (401 when signed out)',
+        { response: { 200: sessionResponse } },
+        { access: 'user' },
+      ),
       async (request, reply) => {
         void reply.header('cache-control', 'no-store');
         const principal = principalOf(request);
@@ -168,15 +159,12 @@ export const ssoRoutes =
 
     app.post(
       '/api/sso/logout',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'logout',
-          tags,
-          summary: "Ends the console session; returns the provider's end-session URL to visit next",
-          response: { 200: ssoLogoutResponse },
-        },
-      },
+      route(
+        'logout',
+        "Ends the console session; returns the provider's end-session URL to visit next",
+        { response: { 200: ssoLogoutResponse } },
+        { access: 'user' },
+      ),
       async (request, reply) => {
         const principal = principalOf(request);
         const row = await db

@@ -9,9 +9,12 @@ import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import type { Mailer } from '../../../lib/mail.ts';
 import { completePasswordReset, startPasswordReset } from './password-reset.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['password-reset'];
 const tight = { max: 10, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
 /** Forgot password (PRODUCT.md §4.3): e-mail → code and new password → everything revoked. */
 export const passwordResetRoutes =
@@ -19,16 +22,11 @@ export const passwordResetRoutes =
   async (app) => {
     app.post(
       '/api/password-reset/start',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'startPasswordReset',
-          tags,
-          summary: 'E-mails a reset code if an account exists (the answer is the same either way)',
-          body: passwordResetStartBody,
-          response: { 200: passwordResetStartResponse },
-        },
-      },
+      route(
+        'startPasswordReset',
+        'E-mails a reset code if an account exists (the answer is the same either way)',
+        { body: passwordResetStartBody, response: { 200: passwordResetStartResponse } },
+      ),
       async (request) => {
         const { resendAvailableAt } = startPasswordReset(deps, request.body.email, request.log);
         return {
@@ -40,16 +38,11 @@ export const passwordResetRoutes =
 
     app.post(
       '/api/password-reset/complete',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'completePasswordReset',
-          tags,
-          summary: 'Sets a new password with the e-mailed code; ends every session of the account',
-          body: passwordResetCompleteBody,
-          response: { 200: z.object({ message: z.string() }) },
-        },
-      },
+      route(
+        'completePasswordReset',
+        'Sets a new password with the e-mailed code; ends every session of the account',
+        { body: passwordResetCompleteBody, response: { 200: z.object({ message: z.string() }) } },
+      ),
       async (request) => {
         await completePasswordReset(deps, { ...request.body, ip: request.ip });
         return { message: 'Your password was changed. Sign in with your new password.' };

@@ -8,8 +8,11 @@ import { principalOf } from '../../../plugins/auth-guard.ts';
 import { actorLabelOf } from '../../organizations/actor.ts';
 import { resetSignInFactors } from '../factors/factor-reset.service.ts';
 import { getSignInPolicy, updateSignInPolicy } from './sign-in-policy.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
+
+const route = routeOptions({ config: ADMIN, tags: ['organization'] });
 
 /** Admins: the organisation's sign-in policy (/organization) and a user's factor reset (/users/:id). */
 export const signInAdminRoutes =
@@ -24,46 +27,31 @@ export const signInAdminRoutes =
 
     app.get(
       '/api/organization/sign-in-policy',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'getSignInPolicy',
-          tags: ['organization'],
-          summary: 'Who must have a strong factor, whether the e-mail code and trusted browsers are allowed',
-          response: { 200: signInPolicy },
-        },
-      },
+      route(
+        'getSignInPolicy',
+        'Who must have a strong factor, whether the e-mail code and trusted browsers are allowed',
+        { response: { 200: signInPolicy } },
+      ),
       async (request) => getSignInPolicy(db, principalOf(request).organizationId),
     );
 
     app.put(
       '/api/organization/sign-in-policy',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'updateSignInPolicy',
-          tags: ['organization'],
-          summary:
-            'Change the sign-in policy; users who must set up a strong factor do so at their next sign-in',
-          body: signInPolicy,
-          response: { 200: signInPolicy },
-        },
-      },
+      route(
+        'updateSignInPolicy',
+        'Change the sign-in policy; users who must set up a strong factor do so at their next sign-in',
+        { body: signInPolicy, response: { 200: signInPolicy } },
+      ),
       async (request) => updateSignInPolicy(db, await actorOf(request), request.body),
     );
 
     app.post(
       '/api/users/:id/reset-sign-in-factors',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'resetUserSignInFactors',
-          tags: ['users'],
-          summary: 'Remove the user’s authenticator app, recovery codes and trusted browsers (user e-mailed)',
-          params: userIdParamsSchema,
-          response: { 200: okSchema },
-        },
-      },
+      route(
+        'resetUserSignInFactors',
+        'Remove the user’s authenticator app, recovery codes and trusted browsers (user e-mailed)',
+        { tags: ['users'], params: userIdParamsSchema, response: { 200: okSchema } },
+      ),
       async (request) => {
         await resetSignInFactors(deps, await actorOf(request), request.params.id);
         return { ok: true as const };

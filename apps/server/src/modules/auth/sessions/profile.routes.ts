@@ -12,8 +12,11 @@ import { recordActivity } from '../../activity/activity.repository.ts';
 import { revokeUserAccess } from '../revoke-user-access.ts';
 import { notifyPasswordChanged } from '../../notifications/notify.ts';
 import { endConsoleSession } from '../console-client/end-console-session.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['profile'];
+
+const route = routeOptions({ config: { access: 'user' }, tags });
 
 /** The signed-in user's own password and console sessions (/profile). */
 export const profileRoutes =
@@ -23,15 +26,9 @@ export const profileRoutes =
 
     app.get(
       '/api/profile/sessions',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'listOwnSessions',
-          tags,
-          summary: 'Your active console sessions, newest first',
-          response: { 200: ownSessionsResponse },
-        },
-      },
+      route('listOwnSessions', 'Your active console sessions, newest first', {
+        response: { 200: ownSessionsResponse },
+      }),
       async (request) => {
         const principal = principalOf(request);
         const rows = await db
@@ -58,16 +55,10 @@ export const profileRoutes =
 
     app.delete(
       '/api/profile/sessions/:sessionId',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'endOwnSession',
-          tags,
-          summary: 'Ends one of your sessions; that device signs in again with password and code',
-          params: z.object({ sessionId: z.string().min(1).max(100) }),
-          response: { 204: z.null() },
-        },
-      },
+      route('endOwnSession', 'Ends one of your sessions; that device signs in again with password and code', {
+        params: z.object({ sessionId: z.string().min(1).max(100) }),
+        response: { 204: z.null() },
+      }),
       async (request, reply) => {
         const principal = principalOf(request);
         const ended = await db.transaction().execute((trx) =>
@@ -84,16 +75,12 @@ export const profileRoutes =
 
     app.post(
       '/api/profile/password',
-      {
-        config: { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'changeOwnPassword',
-          tags,
-          summary: 'Changes your password (current password required); ends your other sessions',
-          body: changePasswordBody,
-          response: { 200: z.object({ message: z.string() }) },
-        },
-      },
+      route(
+        'changeOwnPassword',
+        'Changes your password (current password required); ends your other sessions',
+        { body: changePasswordBody, response: { 200: z.object({ message: z.string() }) } },
+        { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
+      ),
       async (request) => {
         const principal = principalOf(request);
         const { currentPassword, newPassword } = request.body;

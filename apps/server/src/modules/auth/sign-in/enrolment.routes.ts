@@ -8,11 +8,14 @@ import { confirmEnrolment, startEnrolment } from '../factors/authenticator/authe
 import { interactionHelpers } from './interaction-helpers.ts';
 import { endEnrolmentStage, findEnrolmentStage } from './sign-in-enrolment.ts';
 import type { SignInDeps } from './sign-in.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /** Confirmation codes are slowed down like the other public sign-in endpoints (PRODUCT.md §4.2). */
 const tight = { max: 20, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
 /**
  * Forced enrolment at /login (issue 17 item 5): a sign-in whose factors were right, in an
@@ -33,16 +36,11 @@ export const enrolmentRoutes =
 
     app.post(
       '/api/interactions/:uid/enrolment',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'startSignInEnrolment',
-          tags,
-          summary: 'A new authenticator secret and its QR code, for a sign-in that must set one up',
-          params,
-          response: { 200: authenticatorEnrolment },
-        },
-      },
+      route(
+        'startSignInEnrolment',
+        'A new authenticator secret and its QR code, for a sign-in that must set one up',
+        { params, response: { 200: authenticatorEnrolment } },
+      ),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const stage = await stageOf(interaction.uid);
@@ -52,18 +50,11 @@ export const enrolmentRoutes =
 
     app.post(
       '/api/interactions/:uid/enrolment/confirm',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'confirmSignInEnrolment',
-          tags,
-          summary:
-            'Confirms the app with its first code and completes the sign-in; recovery codes shown once',
-          params,
-          body: confirmAuthenticatorBody,
-          response: { 200: enrolmentDoneResponse },
-        },
-      },
+      route(
+        'confirmSignInEnrolment',
+        'Confirms the app with its first code and completes the sign-in; recovery codes shown once',
+        { params, body: confirmAuthenticatorBody, response: { 200: enrolmentDoneResponse } },
+      ),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const stage = await stageOf(interaction.uid);

@@ -31,11 +31,14 @@ import { interactionHelpers } from './interaction-helpers.ts';
 import { findSecondFactor } from './sign-in-progress.ts';
 import { findCodeStep } from './sign-in.repository.ts';
 import { strongestOf, strongFactorsOf } from '../factors/strong-factors.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /** Per-address limits on the public sign-in endpoints (PRODUCT.md §4.2). */
 const tight = { max: 20, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
 /**
  * The provider's login interaction as JSON endpoints for the console's /login page. Each call
@@ -78,10 +81,7 @@ export const interactionsRoutes =
     // page when the app is closed to them, or straight back with the ticket.
     app.get(
       '/api/interactions/:uid',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: { operationId: 'startInteraction', tags, summary: 'Opens the sign-in page', params },
-      },
+      route('startInteraction', 'Opens the sign-in page', { params }),
       async (request, reply) => {
         const { uid } = request.params;
         const pending = await provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
@@ -107,16 +107,12 @@ export const interactionsRoutes =
 
     app.get(
       '/api/interactions/:uid/state',
-      {
-        config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'getInteractionState',
-          tags,
-          summary: 'Where this sign-in stands: password, code, access denied, or done',
-          params,
-          response: { 200: interactionState },
-        },
-      },
+      route(
+        'getInteractionState',
+        'Where this sign-in stands: password, code, access denied, or done',
+        { params, response: { 200: interactionState } },
+        { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
+      ),
       async (request, reply): Promise<InteractionState> => {
         const interaction = await details(request, reply, request.params.uid);
         const accountId = interaction.session?.accountId;
@@ -162,18 +158,11 @@ export const interactionsRoutes =
 
     app.post(
       '/api/interactions/:uid/password',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'submitSignInPassword',
-          tags,
-          summary:
-            'Checks e-mail and password, then e-mails a 6-digit code or asks for the authenticator app',
-          params,
-          body: signInPasswordBody,
-          response: { 200: interactionState },
-        },
-      },
+      route(
+        'submitSignInPassword',
+        'Checks e-mail and password, then e-mails a 6-digit code or asks for the authenticator app',
+        { params, body: signInPasswordBody, response: { 200: interactionState } },
+      ),
       async (request, reply): Promise<InteractionState> => {
         const interaction = await details(request, reply, request.params.uid);
         const device = deviceTokenOf(request);
@@ -228,17 +217,11 @@ export const interactionsRoutes =
 
     app.post(
       '/api/interactions/:uid/code',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'submitSignInCode',
-          tags,
-          summary: 'Checks the e-mailed code and completes the sign-in',
-          params,
-          body: signInCodeBody,
-          response: { 200: redirectResponse },
-        },
-      },
+      route('submitSignInCode', 'Checks the e-mailed code and completes the sign-in', {
+        params,
+        body: signInCodeBody,
+        response: { 200: redirectResponse },
+      }),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         // An account with an app chose the e-mail as another way, and the policy forbids that since.
@@ -272,16 +255,10 @@ export const interactionsRoutes =
 
     app.post(
       '/api/interactions/:uid/resend',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'resendSignInCode',
-          tags,
-          summary: 'E-mails a new code (60 s after the last, at most 5 times an hour)',
-          params,
-          response: { 200: resendResponse },
-        },
-      },
+      route('resendSignInCode', 'E-mails a new code (60 s after the last, at most 5 times an hour)', {
+        params,
+        response: { 200: resendResponse },
+      }),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const { resendAvailableAt, codeSent } = await resendSignInCode(deps, interaction.uid);

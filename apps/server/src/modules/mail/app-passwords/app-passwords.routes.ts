@@ -15,8 +15,11 @@ import {
   revokeAppPassword,
   type Owner,
 } from './app-passwords.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['profile'];
+
+const route = routeOptions({ config: { access: 'user' }, tags });
 
 /** The signed-in user's own app passwords for mail clients (/profile). */
 export const appPasswordsRoutes =
@@ -41,15 +44,11 @@ export const appPasswordsRoutes =
 
     app.get(
       '/api/profile/app-passwords',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'listOwnAppPasswords',
-          tags,
-          summary: 'Your app passwords for mail clients, newest first, with when each was last used',
-          response: { 200: appPasswordsResponse },
-        },
-      },
+      route(
+        'listOwnAppPasswords',
+        'Your app passwords for mail clients, newest first, with when each was last used',
+        { response: { 200: appPasswordsResponse } },
+      ),
       async (request) => {
         const principal = principalOf(request);
         const rows = await listAppPasswords(db, principal);
@@ -59,16 +58,12 @@ export const appPasswordsRoutes =
 
     app.post(
       '/api/profile/app-passwords',
-      {
-        config: { access: 'user', rateLimit: { max: 20, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'createOwnAppPassword',
-          tags,
-          summary: 'Creates a named app password; the password is in this answer only',
-          body: createAppPasswordBody,
-          response: { 201: createdAppPasswordResponse },
-        },
-      },
+      route(
+        'createOwnAppPassword',
+        'Creates a named app password; the password is in this answer only',
+        { body: createAppPasswordBody, response: { 201: createdAppPasswordResponse } },
+        { access: 'user', rateLimit: { max: 20, timeWindow: '1 minute' } },
+      ),
       async (request, reply) => {
         const created = await createAppPassword(db, await ownerOf(request), request.body.name);
         return reply.status(201).send(created);
@@ -77,16 +72,11 @@ export const appPasswordsRoutes =
 
     app.delete(
       '/api/profile/app-passwords/:appPasswordId',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'revokeOwnAppPassword',
-          tags,
-          summary: 'Revokes one of your app passwords: mail clients using it are refused at once',
-          params: appPasswordParams,
-          response: { 204: z.null() },
-        },
-      },
+      route(
+        'revokeOwnAppPassword',
+        'Revokes one of your app passwords: mail clients using it are refused at once',
+        { params: appPasswordParams, response: { 204: z.null() } },
+      ),
       async (request, reply) => {
         await revokeAppPassword(db, await ownerOf(request), request.params.appPasswordId);
         return reply.status(204).send(null);

@@ -6,6 +6,7 @@ import type { Db } from '../../../db/database.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from '../../auth/sign-in/throttle.ts';
 import { verifyAppPassword } from '../app-passwords/app-passwords.service.ts';
 import { isMailClient, type MailClient } from '../mail-client.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const grantBody = z.object({
   grant_type: z.literal('password', { message: 'expected "password"' }),
@@ -17,6 +18,11 @@ const grantBody = z.object({
 });
 
 const oauthError = z.object({ error: z.string(), error_description: z.string() });
+
+const route = routeOptions({
+  config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
+  tags: ['mail'],
+});
 
 /** Basic credentials, as Dovecot may send the client's id and secret either way. */
 function basicCredentials(header: string | undefined): { id?: string; secret?: string } {
@@ -50,12 +56,10 @@ export const mailAuthRoutes =
 
     app.post(
       '/api/mail/password-grant',
-      {
-        config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'mailPasswordGrant',
-          tags: ['mail'],
-          summary: 'For Dovecot: checks an app password (OAuth 2.0 password grant, mail client only)',
+      route(
+        'mailPasswordGrant',
+        'For Dovecot: checks an app password (OAuth 2.0 password grant, mail client only)',
+        {
           body: grantBody,
           response: {
             200: z.object({
@@ -69,7 +73,7 @@ export const mailAuthRoutes =
             401: oauthError,
           },
         },
-      },
+      ),
       async (request, reply) => {
         const basic = basicCredentials(request.headers.authorization);
         const body = request.body;

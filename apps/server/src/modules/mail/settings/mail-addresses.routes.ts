@@ -25,9 +25,12 @@ import {
   setCatchAll,
   setGroupAddress,
 } from './mail-routing.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
 
 const ADMIN = { access: 'admin' as const };
 const TAGS = ['mail'];
+
+const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /** Mail Settings: users' aliases, group addresses, catch-alls. Admins of the organisation only. */
 export const mailAddressesRoutes =
@@ -37,46 +40,30 @@ export const mailAddressesRoutes =
 
     app.get(
       '/api/mail/aliases',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listMailAliases',
-          tags: TAGS,
-          summary: "A page of 50 of the users' aliases in address order; q: the address's start",
-          querystring: mailAliasesQuery,
-          response: { 200: mailAliasesPage },
-        },
-      },
+      route(
+        'listMailAliases',
+        "A page of 50 of the users' aliases in address order; q: the address's start",
+        { querystring: mailAliasesQuery, response: { 200: mailAliasesPage } },
+      ),
       async (request) => getAliases(db, actorOf(request), request.query),
     );
 
     app.post(
       '/api/mail/aliases',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'addMailAlias',
-          tags: TAGS,
-          summary: 'Give a user another address on a verified domain (unique across the deployment)',
-          body: addMailAliasBody,
-          response: { 201: mailAliasSchema },
-        },
-      },
+      route(
+        'addMailAlias',
+        'Give a user another address on a verified domain (unique across the deployment)',
+        { body: addMailAliasBody, response: { 201: mailAliasSchema } },
+      ),
       async (request, reply) => reply.status(201).send(await addAlias(db, actorOf(request), request.body)),
     );
 
     app.delete(
       '/api/mail/aliases/:aliasId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'removeMailAlias',
-          tags: TAGS,
-          summary: 'Remove an alias: mail to it is refused from then on',
-          params: mailAliasParams,
-          response: { 200: okSchema },
-        },
-      },
+      route('removeMailAlias', 'Remove an alias: mail to it is refused from then on', {
+        params: mailAliasParams,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await removeAlias(db, actorOf(request), request.params.aliasId);
         return { ok: true as const };
@@ -85,46 +72,28 @@ export const mailAddressesRoutes =
 
     app.get(
       '/api/mail/group-addresses',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listGroupAddresses',
-          tags: TAGS,
-          summary: 'The groups that have an address (a distribution list to their members)',
-          response: { 200: groupAddressesResponse },
-        },
-      },
+      route('listGroupAddresses', 'The groups that have an address (a distribution list to their members)', {
+        response: { 200: groupAddressesResponse },
+      }),
       async (request) => getGroupAddresses(db, actorOf(request)),
     );
 
     app.put(
       '/api/mail/group-addresses/:groupId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'setGroupAddress',
-          tags: TAGS,
-          summary: "Give a group its address, or replace it; mail to it goes to every member's mailbox",
-          params: groupAddressParams,
-          body: mailAddressInput,
-          response: { 200: groupAddressSchema },
-        },
-      },
+      route(
+        'setGroupAddress',
+        "Give a group its address, or replace it; mail to it goes to every member's mailbox",
+        { params: groupAddressParams, body: mailAddressInput, response: { 200: groupAddressSchema } },
+      ),
       async (request) => setGroupAddress(db, actorOf(request), request.params.groupId, request.body),
     );
 
     app.delete(
       '/api/mail/group-addresses/:groupId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'removeGroupAddress',
-          tags: TAGS,
-          summary: "Remove a group's address",
-          params: groupAddressParams,
-          response: { 200: okSchema },
-        },
-      },
+      route('removeGroupAddress', "Remove a group's address", {
+        params: groupAddressParams,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await removeGroupAddress(db, actorOf(request), request.params.groupId);
         return { ok: true as const };
@@ -133,31 +102,19 @@ export const mailAddressesRoutes =
 
     app.get(
       '/api/mail/catch-alls',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'listCatchAlls',
-          tags: TAGS,
-          summary: 'Each verified domain and where mail to its unknown addresses goes',
-          response: { 200: catchAllsResponse },
-        },
-      },
+      route('listCatchAlls', 'Each verified domain and where mail to its unknown addresses goes', {
+        response: { 200: catchAllsResponse },
+      }),
       async (request) => getCatchAlls(db, actorOf(request)),
     );
 
     app.put(
       '/api/mail/catch-alls/:domainId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'setCatchAll',
-          tags: TAGS,
-          summary: "Deliver mail to the domain's unknown addresses to one user or group",
-          params: catchAllParams,
-          body: setCatchAllBody,
-          response: { 200: catchAllsResponse },
-        },
-      },
+      route('setCatchAll', "Deliver mail to the domain's unknown addresses to one user or group", {
+        params: catchAllParams,
+        body: setCatchAllBody,
+        response: { 200: catchAllsResponse },
+      }),
       async (request) => {
         const actor = actorOf(request);
         await setCatchAll(db, actor, request.params.domainId, request.body);
@@ -167,16 +124,10 @@ export const mailAddressesRoutes =
 
     app.delete(
       '/api/mail/catch-alls/:domainId',
-      {
-        config: ADMIN,
-        schema: {
-          operationId: 'removeCatchAll',
-          tags: TAGS,
-          summary: "Remove the domain's catch-all: its unknown addresses are refused again",
-          params: catchAllParams,
-          response: { 200: okSchema },
-        },
-      },
+      route('removeCatchAll', "Remove the domain's catch-all: its unknown addresses are refused again", {
+        params: catchAllParams,
+        response: { 200: okSchema },
+      }),
       async (request) => {
         await removeCatchAll(db, actorOf(request), request.params.domainId);
         return { ok: true as const };

@@ -5,6 +5,12 @@ import type { Db } from '../../../db/database.ts';
 import { createDnsClient, type DnsClient } from '../../../lib/dns.ts';
 import { actorOf } from '../../organizations/actor.ts';
 import { mailDomains } from './mail-settings.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
+
+const route = routeOptions({
+  config: { access: 'admin', rateLimit: { max: 30, timeWindow: '1 minute' } },
+  tags: ['mail'],
+});
 
 /** Mail Settings (/mail-settings): whether mail works for each of the organisation's domains. */
 export const mailSettingsRoutes =
@@ -13,16 +19,11 @@ export const mailSettingsRoutes =
     const dns = deps.dns ?? createDnsClient(deps.config);
     app.get(
       '/api/mail/domains',
-      {
-        // Each call looks up four records per domain: a reload loop must not become a DNS flood.
-        config: { access: 'admin', rateLimit: { max: 30, timeWindow: '1 minute' } },
-        schema: {
-          operationId: 'listMailDomains',
-          tags: ['mail'],
-          summary: "Each verified domain's MX, SPF, DKIM and DMARC records against what DNS holds now",
-          response: { 200: mailDomainsResponse },
-        },
-      },
+      route(
+        'listMailDomains',
+        "Each verified domain's MX, SPF, DKIM and DMARC records against what DNS holds now",
+        { response: { 200: mailDomainsResponse } },
+      ),
       async (request) =>
         mailDomains({ db: deps.db, config: deps.config, dns }, actorOf(request).organizationId),
     );

@@ -4,6 +4,9 @@ import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import { actorOf } from '../../organizations/actor.ts';
 import { getMailboxes } from './mailboxes.service.ts';
+import { routeOptions } from '../../../plugins/route-options.ts';
+
+const route = routeOptions({ config: { access: 'admin' }, tags: ['mail'] });
 
 /** Mail Settings' mail plan: each mailbox's quota and usage. Admins of the organisation only. */
 export const mailboxesRoutes =
@@ -11,16 +14,11 @@ export const mailboxesRoutes =
   async (app) => {
     app.get(
       '/api/mail/mailboxes',
-      {
-        config: { access: 'admin' },
-        schema: {
-          operationId: 'listMailboxes',
-          tags: ['mail'],
-          summary: "A page of 50 of the organisation's mailboxes in address order, with quota and usage",
-          querystring: mailboxesQuery,
-          response: { 200: mailboxesPage },
-        },
-      },
+      route(
+        'listMailboxes',
+        "A page of 50 of the organisation's mailboxes in address order, with quota and usage",
+        { querystring: mailboxesQuery, response: { 200: mailboxesPage } },
+      ),
       async (request) => getMailboxes(deps, actorOf(request).organizationId, request.query),
     );
   };

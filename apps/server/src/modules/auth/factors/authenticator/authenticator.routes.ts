@@ -18,10 +18,13 @@ import {
   removeAuthenticator,
   startEnrolment,
 } from './authenticator.service.ts';
+import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const tags = ['profile'];
 /** Guessing a confirmation code or the password is slowed down here too. */
 const limited = { max: 10, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'user', rateLimit: limited }, tags });
 
 /** The signed-in user's authenticator app and recovery codes (/profile, issue 17). */
 export const authenticatorRoutes =
@@ -35,59 +38,42 @@ export const authenticatorRoutes =
 
     app.get(
       '/api/profile/authenticator',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'getOwnAuthenticator',
-          tags,
-          summary: 'Whether you have an authenticator app, and how many recovery codes are left',
-          response: { 200: authenticatorStatus },
-        },
-      },
+      route(
+        'getOwnAuthenticator',
+        'Whether you have an authenticator app, and how many recovery codes are left',
+        { response: { 200: authenticatorStatus } },
+        { access: 'user' },
+      ),
       async (request) => statusOf(db, ownerOf(request)),
     );
 
     app.post(
       '/api/profile/authenticator',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'startAuthenticatorEnrolment',
-          tags,
-          summary: 'A new secret and its QR code for your authenticator app, until a first code confirms it',
-          response: { 200: authenticatorEnrolment },
-        },
-      },
+      route(
+        'startAuthenticatorEnrolment',
+        'A new secret and its QR code for your authenticator app, until a first code confirms it',
+        { response: { 200: authenticatorEnrolment } },
+      ),
       async (request) => startEnrolment(db, config, ownerOf(request)),
     );
 
     app.post(
       '/api/profile/authenticator/confirm',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'confirmAuthenticatorEnrolment',
-          tags,
-          summary: 'Confirms the app with its first code; returns ten recovery codes, shown once',
-          body: confirmAuthenticatorBody,
-          response: { 200: recoveryCodesResponse },
-        },
-      },
+      route(
+        'confirmAuthenticatorEnrolment',
+        'Confirms the app with its first code; returns ten recovery codes, shown once',
+        { body: confirmAuthenticatorBody, response: { 200: recoveryCodesResponse } },
+      ),
       async (request) => confirmEnrolment(deps, ownerOf(request), request.body.code),
     );
 
     app.post(
       '/api/profile/authenticator/remove',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'removeOwnAuthenticator',
-          tags,
-          summary: 'Removes your authenticator app and its recovery codes (current password required)',
-          body: currentPasswordBody,
-          response: { 204: z.null() },
-        },
-      },
+      route(
+        'removeOwnAuthenticator',
+        'Removes your authenticator app and its recovery codes (current password required)',
+        { body: currentPasswordBody, response: { 204: z.null() } },
+      ),
       async (request, reply) => {
         await removeAuthenticator(deps, ownerOf(request), request.body.currentPassword);
         return reply.status(204).send(null);
@@ -96,17 +82,11 @@ export const authenticatorRoutes =
 
     app.post(
       '/api/profile/recovery-codes',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'regenerateRecoveryCodes',
-          tags,
-          summary:
-            'Ten new recovery codes, shown once; the old ones stop working (current password required)',
-          body: currentPasswordBody,
-          response: { 200: recoveryCodesResponse },
-        },
-      },
+      route(
+        'regenerateRecoveryCodes',
+        'Ten new recovery codes, shown once; the old ones stop working (current password required)',
+        { body: currentPasswordBody, response: { 200: recoveryCodesResponse } },
+      ),
       async (request) => regenerateRecoveryCodes(deps, ownerOf(request), request.body.currentPassword),
     );
   };

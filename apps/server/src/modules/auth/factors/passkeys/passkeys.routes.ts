@@ -13,11 +13,14 @@ import type { Db } from '../../../../db/database.ts';
 import type { Mailer } from '../../../../lib/mail.ts';
 import { principalOf } from '../../../../plugins/auth-guard.ts';
 import { finishRegistration, ownPasskeys, removePasskey, startRegistration } from './passkeys.service.ts';
+import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const tags = ['profile'];
 /** Guessing the password is slowed down here too. */
 const limited = { max: 10, timeWindow: '1 minute' };
 const params = z.object({ passkeyId: z.uuid() });
+
+const route = routeOptions({ config: { access: 'user', rateLimit: limited }, tags });
 
 /** The signed-in user's passkeys (/profile, issue 17). */
 export const passkeysRoutes =
@@ -35,30 +38,21 @@ export const passkeysRoutes =
 
     app.get(
       '/api/profile/passkeys',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'listOwnPasskeys',
-          tags,
-          summary: 'Your passkeys, oldest first, with when each was last used',
-          response: { 200: passkeysResponse },
-        },
-      },
+      route(
+        'listOwnPasskeys',
+        'Your passkeys, oldest first, with when each was last used',
+        { response: { 200: passkeysResponse } },
+        { access: 'user' },
+      ),
       async (request) => ownPasskeys(deps, actorOf(request)),
     );
 
     app.post(
       '/api/profile/passkeys/options',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'startPasskeyRegistration',
-          tags,
-          summary: 'WebAuthn options to create a passkey (current password required)',
-          body: passkeyRegistrationBody,
-          response: { 200: passkeyOptionsResponse },
-        },
-      },
+      route('startPasskeyRegistration', 'WebAuthn options to create a passkey (current password required)', {
+        body: passkeyRegistrationBody,
+        response: { 200: passkeyOptionsResponse },
+      }),
       async (request) => ({
         options: await startRegistration(deps, actorOf(request), request.body.currentPassword),
       }),
@@ -66,32 +60,21 @@ export const passkeysRoutes =
 
     app.post(
       '/api/profile/passkeys',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'registerPasskey',
-          tags,
-          summary: 'Adds the passkey the browser created; the first strong factor brings recovery codes',
-          body: registerPasskeyBody,
-          response: { 200: registerPasskeyResponse },
-        },
-      },
+      route(
+        'registerPasskey',
+        'Adds the passkey the browser created; the first strong factor brings recovery codes',
+        { body: registerPasskeyBody, response: { 200: registerPasskeyResponse } },
+      ),
       async (request) => finishRegistration(deps, actorOf(request), request.body),
     );
 
     app.post(
       '/api/profile/passkeys/:passkeyId/remove',
-      {
-        config: { access: 'user', rateLimit: limited },
-        schema: {
-          operationId: 'removeOwnPasskey',
-          tags,
-          summary: 'Removes one of your passkeys (current password required)',
-          params,
-          body: currentPasswordBody,
-          response: { 204: z.null() },
-        },
-      },
+      route('removeOwnPasskey', 'Removes one of your passkeys (current password required)', {
+        params,
+        body: currentPasswordBody,
+        response: { 204: z.null() },
+      }),
       async (request, reply) => {
         await removePasskey(deps, actorOf(request), {
           id: request.params.passkeyId,

@@ -6,9 +6,12 @@ import { notFound } from '../../../../lib/errors.ts';
 import { principalOf } from '../../../../plugins/auth-guard.ts';
 import { DEVICE_COOKIE } from '../../sign-in/known-devices.ts';
 import { listTrustedBrowsers, removeTrustedBrowsers } from './trusted-browsers.ts';
+import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const tags = ['profile'];
 const params = z.object({ id: z.uuid('Not a valid id') });
+
+const route = routeOptions({ config: { access: 'user' }, tags });
 
 /** The signed-in user's trusted browsers on /profile (issue 17 item 6): list, remove one or all. */
 export const trustedBrowsersRoutes =
@@ -22,15 +25,9 @@ export const trustedBrowsersRoutes =
 
     app.get(
       '/api/profile/trusted-browsers',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'listTrustedBrowsers',
-          tags,
-          summary: 'Browsers where your sign-ins skip the second factor, until when',
-          response: { 200: trustedBrowsersResponse },
-        },
-      },
+      route('listTrustedBrowsers', 'Browsers where your sign-ins skip the second factor, until when', {
+        response: { 200: trustedBrowsersResponse },
+      }),
       async (request) => ({
         browsers: await listTrustedBrowsers(db, ownerOf(request), request.cookies[DEVICE_COOKIE]),
       }),
@@ -38,16 +35,11 @@ export const trustedBrowsersRoutes =
 
     app.delete(
       '/api/profile/trusted-browsers/:id',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'removeTrustedBrowser',
-          tags,
-          summary: 'Stop trusting one browser: its next sign-in asks for the second factor',
-          params,
-          response: { 204: z.null() },
-        },
-      },
+      route(
+        'removeTrustedBrowser',
+        'Stop trusting one browser: its next sign-in asks for the second factor',
+        { params, response: { 204: z.null() } },
+      ),
       async (request, reply) => {
         if (!(await removeTrustedBrowsers(db, ownerOf(request), request.params.id))) {
           throw notFound('The trusted browser');
@@ -58,15 +50,7 @@ export const trustedBrowsersRoutes =
 
     app.delete(
       '/api/profile/trusted-browsers',
-      {
-        config: { access: 'user' },
-        schema: {
-          operationId: 'removeAllTrustedBrowsers',
-          tags,
-          summary: 'Stop trusting every browser',
-          response: { 204: z.null() },
-        },
-      },
+      route('removeAllTrustedBrowsers', 'Stop trusting every browser', { response: { 204: z.null() } }),
       async (request, reply) => {
         await removeTrustedBrowsers(db, ownerOf(request));
         return reply.status(204).send(null);

@@ -8,11 +8,14 @@ import { deviceTokenOf, keepDeviceCookie } from '../known-devices.ts';
 import { finishOrEnrol } from '../sign-in-enrolment.ts';
 import { checkPasskey, passkeyOptions } from './passkey-sign-in.service.ts';
 import type { SignInDeps } from '../sign-in.service.ts';
+import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /** The same per-address limit as the other public sign-in endpoints (PRODUCT.md §4.2). */
 const tight = { max: 20, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
 /** Signing in with a passkey at /login: alone, or after the password (issue 17). */
 export const passkeySignInRoutes =
@@ -23,16 +26,10 @@ export const passkeySignInRoutes =
 
     app.post(
       '/api/interactions/:uid/passkey/options',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'startPasskeySignIn',
-          tags,
-          summary: 'WebAuthn options to sign in with a passkey, alone or after the password',
-          params,
-          response: { 200: passkeyOptionsResponse },
-        },
-      },
+      route('startPasskeySignIn', 'WebAuthn options to sign in with a passkey, alone or after the password', {
+        params,
+        response: { 200: passkeyOptionsResponse },
+      }),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         return { options: await passkeyOptions(deps, interaction.uid) };
@@ -41,17 +38,11 @@ export const passkeySignInRoutes =
 
     app.post(
       '/api/interactions/:uid/passkey',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'submitSignInPasskey',
-          tags,
-          summary: 'Checks the passkey’s answer and completes the sign-in',
-          params,
-          body: signInPasskeyBody,
-          response: { 200: redirectResponse },
-        },
-      },
+      route('submitSignInPasskey', 'Checks the passkey’s answer and completes the sign-in', {
+        params,
+        body: signInPasskeyBody,
+        response: { 200: redirectResponse },
+      }),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const device = deviceTokenOf(request);

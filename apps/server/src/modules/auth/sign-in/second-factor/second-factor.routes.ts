@@ -11,11 +11,14 @@ import type { SignInDeps } from '../sign-in.service.ts';
 import { finishOrEnrol } from '../sign-in-enrolment.ts';
 import { emailCodeRefused, offersFor } from '../sign-in-offers.ts';
 import { findSecondFactor } from '../sign-in-progress.ts';
+import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /** The same per-address limit as the other public sign-in endpoints (PRODUCT.md §4.2). */
 const tight = { max: 20, timeWindow: '1 minute' };
+
+const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
 /**
  * The second step of a sign-in for accounts with an authenticator app (issue 17): its code, a
@@ -28,23 +31,34 @@ export const secondFactorRoutes =
     const helpers = interactionHelpers(deps.provider);
     const { details, clientName } = helpers;
 
-    app.post(
-      '/api/interactions/:uid/totp',
+    // The authenticator app's code and a recovery code complete the sign-in the same way; only the check differs.
+    const codeSteps = [
       {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'submitSignInAuthenticatorCode',
-          tags,
-          summary: 'Checks the authenticator app’s code and completes the sign-in',
-          params,
-          body: signInTotpBody,
-          response: { 200: redirectResponse },
-        },
+        path: 'totp',
+        method: 'totp',
+        check: checkAuthenticatorCode,
+        options: route(
+          'submitSignInAuthenticatorCode',
+          'Checks the authenticator app’s code and completes the sign-in',
+          { params, body: signInTotpBody, response: { 200: redirectResponse } },
+        ),
       },
-      async (request, reply) => {
+      {
+        path: 'recovery',
+        method: 'recovery',
+        check: checkRecoveryCode,
+        options: route(
+          'submitSignInRecoveryCode',
+          'Uses up one recovery code and completes the sign-in; the owner is e-mailed',
+          { params, body: signInRecoveryBody, response: { 200: redirectResponse } },
+        ),
+      },
+    ] as const;
+    for (const step of codeSteps) {
+      app.post(`/api/interactions/:uid/${step.path}`, step.options, async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
         const device = deviceTokenOf(request);
-        const { userId, facts } = await checkAuthenticatorCode(deps, {
+        const { userId, facts } = await step.check(deps, {
           context: interaction.uid,
           code: request.body.code,
           ip: request.ip,
@@ -56,64 +70,21 @@ export const secondFactorRoutes =
           redirectTo: await finishOrEnrol(deps.db, helpers, request, reply, {
             uid: interaction.uid,
             userId,
-            method: 'totp',
+            method: step.method,
             trust,
             facts,
           }),
         };
-      },
-    );
-
-    app.post(
-      '/api/interactions/:uid/recovery',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'submitSignInRecoveryCode',
-          tags,
-          summary: 'Uses up one recovery code and completes the sign-in; the owner is e-mailed',
-          params,
-          body: signInRecoveryBody,
-          response: { 200: redirectResponse },
-        },
-      },
-      async (request, reply) => {
-        const interaction = await details(request, reply, request.params.uid);
-        const device = deviceTokenOf(request);
-        const { userId, facts } = await checkRecoveryCode(deps, {
-          context: interaction.uid,
-          code: request.body.code,
-          ip: request.ip,
-          device: { token: device, userAgent: request.headers['user-agent'] },
-        });
-        keepDeviceCookie(reply, deps.config, device);
-        const trust = request.body.trustBrowser ? { token: device } : undefined;
-        return {
-          redirectTo: await finishOrEnrol(deps.db, helpers, request, reply, {
-            uid: interaction.uid,
-            userId,
-            method: 'recovery',
-            trust,
-            facts,
-          }),
-        };
-      },
-    );
+      });
+    }
 
     app.post(
       '/api/interactions/:uid/factor',
-      {
-        config: { access: 'public', rateLimit: tight },
-        schema: {
-          operationId: 'chooseSignInFactor',
-          tags,
-          summary:
-            '“Use another way”: a passkey, the authenticator app, a recovery code, or a code by e-mail',
-          params,
-          body: chooseFactorBody,
-          response: { 200: interactionState },
-        },
-      },
+      route(
+        'chooseSignInFactor',
+        '“Use another way”: a passkey, the authenticator app, a recovery code, or a code by e-mail',
+        { params, body: chooseFactorBody, response: { 200: interactionState } },
+      ),
       async (request, reply): Promise<InteractionState> => {
         const interaction = await details(request, reply, request.params.uid);
         // The app's request for a strong sign-in, or the organisation's policy, refuses the e-mail.
