@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../../config.ts';
+import { readCatalogFile } from '../../lib/catalog-file.ts';
 import { BUILT_IN_TEMPLATES } from './catalog-defaults.ts';
 
 const templateSchema = z.object({
@@ -80,51 +78,19 @@ function catalogOf(templates: CatalogTemplate[]): AppCatalog {
   return { templates, find: (key) => byKey.get(key) };
 }
 
-/** Field path as an operator reads it: `apps[2].redirectUris[0]`. */
-function fieldName(issuePath: PropertyKey[]): string {
-  return issuePath.reduce<string>(
-    (out, part) =>
-      typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part),
-    '',
-  );
-}
-
 /**
  * The built-in catalog, or the operator's file (APP_CATALOG, JSON or YAML) merged over it by key.
  * Read once at start-up; a bad file stops start-up with a ConfigError naming the file and the field.
  */
 export function loadAppCatalog(file: string | undefined): AppCatalog {
   if (!file) return catalogOf(BUILT_IN_TEMPLATES);
-  const fail = (problem: string) => new ConfigError('APP_CATALOG', `${file}: ${problem}`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let raw: unknown;
-  const isJson = path.extname(file).toLowerCase() === '.json';
-  try {
-    raw = isJson ? JSON.parse(text) : parseYaml(text);
-  } catch (error) {
-    throw fail(`is not valid ${isJson ? 'JSON' : 'YAML'} (${(error as Error).message.split('\n')[0]})`);
-  }
-  const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = fieldName(issue.path);
-    throw fail(field ? `field ${field}: ${issue.message}` : issue.message);
-  }
-  const seen = new Set<string>();
-  parsed.data.apps.forEach((app, index) => {
-    if (seen.has(app.key)) throw fail(`field apps[${index}].key: "${app.key}" is listed twice`);
-    seen.add(app.key);
-  });
-  const merged = new Map(
-    (parsed.data.includeDefaults ? BUILT_IN_TEMPLATES : []).map((t) => [t.key, t] as const),
-  );
-  for (const app of parsed.data.apps) merged.set(app.key, app);
-  if (merged.size === 0) throw fail('field apps: lists no apps');
+  const data = readCatalogFile('APP_CATALOG', file, fileSchema, (d) => ({
+    list: 'apps',
+    keys: d.apps.map((app) => app.key),
+  }));
+  const merged = new Map((data.includeDefaults ? BUILT_IN_TEMPLATES : []).map((t) => [t.key, t] as const));
+  for (const app of data.apps) merged.set(app.key, app);
+  if (merged.size === 0) throw new ConfigError('APP_CATALOG', `${file}: field apps: lists no apps`);
   return catalogOf([...merged.values()]);
 }
 

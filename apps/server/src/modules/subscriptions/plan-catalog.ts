@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, type Config } from '../../config.ts';
+import { readCatalogFile } from '../../lib/catalog-file.ts';
 import { loadAppCatalog } from '../apps/catalog.ts';
 import { BUILT_IN_DEFAULT_PLAN, BUILT_IN_PLANS } from './plan-catalog-defaults.ts';
 
@@ -93,15 +91,6 @@ function catalogOf(plans: CatalogPlan[], defaultKey: string, appTemplates: AppTe
   };
 }
 
-/** Field path as an operator reads it: `plans[2].apps[0]`. */
-function fieldName(issuePath: PropertyKey[]): string {
-  return issuePath.reduce<string>(
-    (out, part) =>
-      typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part),
-    '',
-  );
-}
-
 /**
  * The built-in plans, or the operator's file (PLAN_CATALOG, JSON or YAML) merged over them by
  * key. `appTemplates` are the app catalog's: a plan naming another app is a mistake. Read
@@ -112,42 +101,22 @@ export function loadPlanCatalog(file: string | undefined, appTemplates: AppTempl
   let plans = BUILT_IN_PLANS;
   let defaultKey = BUILT_IN_DEFAULT_PLAN;
   if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw fail(`cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    let raw: unknown;
-    const isJson = path.extname(file).toLowerCase() === '.json';
-    try {
-      raw = isJson ? JSON.parse(text) : parseYaml(text);
-    } catch (error) {
-      throw fail(`is not valid ${isJson ? 'JSON' : 'YAML'} (${(error as Error).message.split('\n')[0]})`);
-    }
-    const parsed = fileSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = fieldName(issue.path);
-      throw fail(field ? `field ${field}: ${issue.message}` : issue.message);
-    }
-    const seen = new Set<string>();
-    parsed.data.plans.forEach((plan, index) => {
-      if (seen.has(plan.key)) throw fail(`field plans[${index}].key: "${plan.key}" is listed twice`);
-      seen.add(plan.key);
-    });
-    const merged = new Map((parsed.data.includeDefaults ? BUILT_IN_PLANS : []).map((p) => [p.key, p]));
-    for (const plan of parsed.data.plans) merged.set(plan.key, plan);
+    const data = readCatalogFile('PLAN_CATALOG', file, fileSchema, (d) => ({
+      list: 'plans',
+      keys: d.plans.map((plan) => plan.key),
+    }));
+    const merged = new Map((data.includeDefaults ? BUILT_IN_PLANS : []).map((p) => [p.key, p]));
+    for (const plan of data.plans) merged.set(plan.key, plan);
     plans = [...merged.values()];
     if (plans.length === 0) throw fail('field plans: lists no plans');
-    defaultKey = parsed.data.defaultPlan ?? (merged.has(defaultKey) ? defaultKey : plans[0]!.key);
+    defaultKey = data.defaultPlan ?? (merged.has(defaultKey) ? defaultKey : plans[0]!.key);
     if (!merged.has(defaultKey)) {
       throw fail(
         `field defaultPlan: "${defaultKey}" is not one of the plans (${[...merged.keys()].join(', ')})`,
       );
     }
     const known = new Set(appTemplates.map((t) => t.key));
-    parsed.data.plans.forEach((plan, index) => {
+    data.plans.forEach((plan, index) => {
       if (plan.apps === 'all') return;
       const unknown = plan.apps.findIndex((key) => !known.has(key));
       if (unknown >= 0) {
