@@ -2,6 +2,20 @@ import type { UserStatus } from '@atrium/contracts/users';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 
+/** The columns of a UserRow. */
+const userColumns = [
+  'id',
+  'organization_id',
+  'first_name',
+  'last_name',
+  'email',
+  'status',
+  'password_hash',
+  'last_sign_in_at',
+  'created_at',
+  'password_changed_at',
+] as const;
+
 export interface UserRow {
   id: string;
   organization_id: string;
@@ -23,18 +37,7 @@ export async function findUser(
 ): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
-    .select([
-      'id',
-      'organization_id',
-      'first_name',
-      'last_name',
-      'email',
-      'status',
-      'password_hash',
-      'last_sign_in_at',
-      'created_at',
-      'password_changed_at',
-    ])
+    .select(userColumns)
     .where('organization_id', '=', organizationId)
     .where('id', '=', userId)
     .executeTakeFirst();
@@ -86,18 +89,7 @@ export async function insertUser(
       status: user.status,
       password_changed_at: user.passwordHash ? sql<Date>`now()` : null,
     })
-    .returning([
-      'id',
-      'organization_id',
-      'first_name',
-      'last_name',
-      'email',
-      'status',
-      'password_hash',
-      'last_sign_in_at',
-      'created_at',
-      'password_changed_at',
-    ])
+    .returning(userColumns)
     .executeTakeFirstOrThrow();
 }
 
