@@ -15,7 +15,7 @@ import nodemailer from 'nodemailer';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { encodeNetstring, NetstringReader } from '../src/modules/mail/lookups/netstring.ts';
+import { encodeNetstring, NetstringReader } from '../src/modules/mail/protocols/netstring.ts';
 import { POSTFIX_MAPS } from '../src/modules/mail/lookups/postfix-maps.ts';
 import { createMailWorld } from '../test/mail/mail-world.ts';
 import { freePort } from '../test/support/free-port.ts';

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeNetstring, NetstringReader } from '../../src/modules/mail/lookups/netstring.ts';
+import { encodeNetstring, NetstringReader } from '../../src/modules/mail/protocols/netstring.ts';
 import { POSTFIX_MAPS } from '../../src/modules/mail/lookups/postfix-maps.ts';
 import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';

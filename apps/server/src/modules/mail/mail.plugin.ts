@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { appPasswordsRoutes } from './app-passwords/app-passwords.routes.ts';
 import { dkimRotationRoutes } from './dkim/dkim-rotation.routes.ts';
 import { registerDkimTablesJob, writeDkimTablesNow } from './dkim/dkim-tables.job.ts';
-import { createDictServer, listenOnUnixSocket } from './lookups/dovecot-dict.ts';
+import { createDictServer, listenOnUnixSocket } from './protocols/dovecot-dict.ts';
 import { quotaCloneCommit } from './lookups/dovecot-quota-clone.ts';
 import { dovecotUserdb } from './lookups/dovecot-userdb.ts';
 import { mailServerContacts } from './lookups/mail-server-contacts.ts';
@@ -15,7 +15,7 @@ import { mailAuthRoutes } from './lookups/mail-auth.routes.ts';
 import { mailSettingsRoutes } from './settings/mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
 import { postfixTables } from './lookups/postfix-maps.ts';
-import { createSocketmapServer } from './lookups/socketmap-server.ts';
+import { createSocketmapServer } from './protocols/socketmap-server.ts';
 
 /**
  * Mail (issue 14): Atrium is the directory of Debian's Postfix and Dovecot. Routes are always

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/database.ts';
-import type { DictCommit } from './dovecot-dict.ts';
+import type { DictCommit } from '../protocols/dovecot-dict.ts';
 import { saveMailboxUsage } from '../settings/mailbox-usage.repository.ts';
 
 /** The keys quota_clone writes (Dovecot 2.3), private to the mail user the transaction is for. */

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.ts';
 import { aliasTargets, isMailDomain, mailboxOf, senderLoginOf } from './mail-lookups.repository.ts';
-import type { SocketmapTable } from './socketmap-server.ts';
+import type { SocketmapTable } from '../protocols/socketmap-server.ts';
 
 /** The socketmap names that mail-config writes into Postfix's main.cf. */
 export const POSTFIX_MAPS = {
