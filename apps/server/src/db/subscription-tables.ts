@@ -13,6 +13,8 @@ export interface SubscriptionsTable {
   status: SubscriptionStatus;
   trial_ends_at: NullableTimestamp;
   renews_at: NullableTimestamp;
+  /** The number of this organisation's last webhook event (issue 30). */
+  webhook_sequence: Defaulted<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -38,6 +40,8 @@ export interface SubscriptionWebhookDeliveriesTable {
   id: Generated<string>;
   organization_id: string;
   event: string;
+  /** 1, 2, 3… per organisation, in the order the events happened; delivered in that order. */
+  sequence: number;
   /** The exact body signed and sent, so every try sends the same bytes. */
   body: string;
   url: string;

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import {
   claimJobs,
   completeJob,
+  deferJob,
   extendLock,
   failJob,
   findJob,
@@ -35,6 +36,18 @@ export interface KindOptions {
 
 /** Thrown by a handler when retrying cannot help: the job ends `failed` at once. */
 export class PermanentJobError extends Error {}
+
+/**
+ * Thrown by a handler whose job must wait for another (an organisation's earlier webhook event):
+ * it runs again after `delayMs` or when woken, and the attempt does not count.
+ */
+export class DeferredJob extends Error {
+  readonly delayMs: number;
+  constructor(message: string, delayMs: number) {
+    super(message);
+    this.delayMs = delayMs;
+  }
+}
 
 interface Registered {
   handler: JobHandler;
@@ -264,6 +277,12 @@ export class JobWorker {
       return 'done';
     } catch (error) {
       clearInterval(heartbeat);
+      if (error instanceof DeferredJob) {
+        await deferJob(this.db, job, error.message, error.delayMs).catch((err: unknown) => {
+          log.error({ err }, 'could not defer a job');
+        });
+        return 'retry';
+      }
       const message = error instanceof Error ? error.message : String(error);
       const forGood = error instanceof PermanentJobError;
       try {

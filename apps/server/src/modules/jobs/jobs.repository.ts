@@ -191,6 +191,27 @@ export async function failJob(
 }
 
 /**
+ * A claimed job that cannot run yet (it waits for another): queued again after `delayMs`, and
+ * the claim's attempt is given back, so waiting never uses up its tries.
+ */
+export async function deferJob(db: DbOrTrx, job: Job, reason: string, delayMs: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({
+      status: 'queued',
+      attempts: sql`attempts - 1`,
+      locked_until: null,
+      last_error: reason.slice(0, 2000),
+      run_at: sql`now() + make_interval(secs => ${delayMs / 1000})`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', job.id)
+    .where('locked_by', '=', job.locked_by)
+    .where('status', '=', 'running')
+    .execute();
+}
+
+/**
  * Cancels jobs that are not finished. A running handler is not interrupted: if it succeeds the
  * job is done, if it fails it is not retried.
  */
