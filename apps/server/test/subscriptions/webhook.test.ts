@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../src/modules/organizations/create-organization.ts';
 import { SUBSCRIPTION_WEBHOOK_JOB } from '../../src/modules/subscriptions/subscription-webhook.ts';
-import { signInAs } from '../support/fixtures.ts';
+import { signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, as } from '../users/helpers.ts';
+import { finishImport, startImport } from '../migration/helpers.ts';
 import { person } from './helpers.ts';
 
 // Issue 15: the billing system's webhook, received by a real HTTP server on loopback.
@@ -15,7 +16,13 @@ const SECRET = 'billing-webhook-secret-0123456789';
 interface Received {
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  json: { id: string; type: string; organization: { siteName: string }; data: Record<string, unknown> };
+  json: {
+    id: string;
+    type: string;
+    sequence: number;
+    organization: { siteName: string };
+    data: Record<string, unknown>;
+  };
   answered: number;
 }
 
@@ -77,6 +84,7 @@ let receiver: Receiver;
 let t: TestApp;
 let organizationId: string;
 let admin: ReturnType<typeof as>;
+let adminSession: TestSession;
 
 beforeAll(async () => {
   receiver = new Receiver();
@@ -90,7 +98,8 @@ beforeAll(async () => {
     admin: { email: 'ada@acme.test', firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
   });
   organizationId = created.organizationId;
-  admin = as(t, await signInAs(t.db, { id: created.adminUserId, email: 'ada@acme.test', organizationId }));
+  adminSession = await signInAs(t.db, { id: created.adminUserId, email: 'ada@acme.test', organizationId });
+  admin = as(t, adminSession);
   await addDomain(t.db, organizationId, 'acme.test', 'verified');
 });
 
@@ -169,5 +178,68 @@ describe('the subscription webhook', () => {
     const exhausted = await receiver.waitFor((r) => r.json.type === 'subscription.seats_exhausted');
     expect(signatureIsValid(exhausted)).toBe(true);
     expect(exhausted.json.data).toEqual({ plan: 'business', seats: 2, seatsUsed: 2 });
+  });
+
+  it('delivers an organisation’s events in the order they happened, numbered, while one is retried', async () => {
+    await t.app.jobs.drain();
+    const before = receiver.received.length;
+    receiver.failNext(1);
+    // A billing system applying these one after the other must end on 34 seats.
+    for (const seats of [30, 31, 32, 33, 34]) {
+      expect((await admin.put('/api/subscription', { planKey: 'business', seats })).status).toBe(200);
+    }
+    const isNew = (r: Received) => receiver.received.indexOf(r) >= before;
+    const firstTry = await receiver.waitFor((r) => isNew(r) && r.answered === 500);
+    expect(firstTry.json.data).toMatchObject({ subscription: { seats: 30 } });
+
+    // Later events wait for the one being retried; make its retry due now.
+    const job = await queuedRetry();
+    await t.db.updateTable('jobs').set({ run_at: new Date() }).where('id', '=', job.id).execute();
+    t.app.jobs.wake();
+    await receiver.waitFor(
+      (r) =>
+        r.json.type === 'subscription.changed' &&
+        r.json.data.subscription !== undefined &&
+        (r.json.data.subscription as { seats: number }).seats === 34,
+    );
+
+    const arrived = receiver.received.slice(before).map((r) => ({
+      seats: (r.json.data.subscription as { seats: number }).seats,
+      sequence: r.json.sequence,
+      answered: r.answered,
+      header: r.headers['x-atrium-sequence'],
+    }));
+    expect(arrived.map((a) => [a.seats, a.answered])).toEqual([
+      [30, 500],
+      [30, 204],
+      [31, 204],
+      [32, 204],
+      [33, 204],
+      [34, 204],
+    ]);
+    // Numbered 1, 2, 3… per organisation, one more each event, in the body and a header.
+    const sequences = arrived.slice(1).map((a) => a.sequence);
+    expect(sequences).toEqual([0, 1, 2, 3, 4].map((n) => sequences[0]! + n));
+    expect(arrived.every((a) => a.header === String(a.sequence))).toBe(true);
+  });
+
+  it('tells when an import takes the last seat, as adding a user does', async () => {
+    await t.app.jobs.drain();
+    expect((await admin.put('/api/subscription', { planKey: 'business', seats: 4 })).status).toBe(200);
+    const used = 2; // Ada and Grace
+    const file = [
+      'First name,Last name,E-mail',
+      'Alan,Turing,alan@acme.test',
+      'Barbara,Liskov,barbara@acme.test',
+    ];
+    const started = await startImport(t, adminSession, file.join('\n'));
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
+    t.app.jobs.wake();
+    const exhausted = await receiver.waitFor(
+      (r) => r.json.type === 'subscription.seats_exhausted' && r.json.data.seats === 4,
+    );
+    expect(signatureIsValid(exhausted)).toBe(true);
+    expect(exhausted.json.data).toEqual({ plan: 'business', seats: 4, seatsUsed: used + 2 });
   });
 });

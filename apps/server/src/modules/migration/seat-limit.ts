@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { DbOrTrx } from '../../db/database.ts';
 import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
-import { lockSubscription } from '../subscriptions/subscription-limits.ts';
+import { lockSubscription, tellSeatsExhausted } from '../subscriptions/subscription-limits.ts';
 import { countUsers, findSubscription } from '../subscriptions/subscriptions.repository.ts';
 import type { RowPlan } from './user-import.rules.ts';
 
@@ -52,4 +52,22 @@ export async function fitToSeats(
     }
     return { row: p.row, action: 'error', message: overSeats(row.seats, plan.title) };
   });
+}
+
+/**
+ * After a batch is written, in its transaction: when its users took the organisation's last
+ * seat, the billing system hears of it, as when one user added takes it (issue 30).
+ */
+export async function tellIfLastSeatTaken(
+  trx: DbOrTrx,
+  config: SeatConfig,
+  organizationId: string,
+  created: number,
+): Promise<void> {
+  if (created === 0) return;
+  const { row } = await lockSubscription(trx, config, organizationId);
+  const used = await countUsers(trx, organizationId);
+  if (used >= row.seats && used - created < row.seats) {
+    await tellSeatsExhausted(trx, config, organizationId, row);
+  }
 }

@@ -9,7 +9,7 @@ import { issueInviteLinks } from '../invitations/invitations.repository.ts';
 import { setPasswordMail } from '../invitations/set-password-mail.ts';
 import type { JobContext, JobWorker } from '../jobs/job-worker.ts';
 import { organizationName } from '../users/users.service.ts';
-import { fitToSeats } from './seat-limit.ts';
+import { fitToSeats, tellIfLastSeatTaken } from './seat-limit.ts';
 import {
   addMemberships,
   ensureGroups,
@@ -98,6 +98,7 @@ async function runImport(deps: MigrationDeps, importId: string, context: JobCont
       const outcomes = await writeBatch(deps, trx, orgId, fitted, hashes, current, orgName);
       const preErrors = staged.filter((r) => r.outcome === 'error').length;
       const count = (o: ImportRowOutcome) => outcomes.filter((x) => x.outcome === o).length;
+      await tellIfLastSeatTaken(trx, deps.config, orgId, count('created'));
       await trx
         .updateTable('user_imports')
         .set((eb) => ({

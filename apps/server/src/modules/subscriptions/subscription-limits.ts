@@ -62,13 +62,24 @@ export async function claimSeat(trx: DbOrTrx, config: LimitConfig, organizationI
       'seat_limit',
     );
   }
-  if (used + 1 === row.seats) {
-    await queueSubscriptionWebhook(trx, config, organizationId, 'subscription.seats_exhausted', {
-      plan: row.plan_key,
-      seats: row.seats,
-      seatsUsed: used + 1,
-    });
-  }
+  if (used + 1 === row.seats) await tellSeatsExhausted(trx, config, organizationId, row);
+}
+
+/**
+ * The billing system hears that the last seat is taken: by one user added, or by an import's
+ * batch (modules/migration). Call it in the transaction that takes the seat.
+ */
+export function tellSeatsExhausted(
+  trx: DbOrTrx,
+  config: LimitConfig,
+  organizationId: string,
+  row: SubscriptionRow,
+): Promise<void> {
+  return queueSubscriptionWebhook(trx, config, organizationId, 'subscription.seats_exhausted', {
+    plan: row.plan_key,
+    seats: row.seats,
+    seatsUsed: row.seats,
+  });
 }
 
 /** Room for one more domain under the plan (the server's own cap is the domains area's). */
