@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failOrphanedRuns } from '../../src/modules/migration/mail-migration.repository.ts';
 import { resolveSourceHost } from '../../src/modules/migration/source-host.ts';
 import { signInAs } from '../support/fixtures.ts';
 import { as } from '../users/helpers.ts';
 import { upload } from './helpers.ts';
+import { ImapTripwire } from './imap-tripwire.ts';
 import {
   admin,
   api,
@@ -177,9 +179,126 @@ describe('mail migration jobs', () => {
     });
     expect(forbidden.status).toBe(403);
     // Without MIGRATION_PRIVATE_HOSTS (this app has it on, for the loopback old provider).
-    await expect(resolveSourceHost('127.0.0.1', false)).rejects.toThrow(/private network/);
-    await expect(resolveSourceHost('10.1.2.3', false)).rejects.toThrow(/private network/);
-    await expect(resolveSourceHost('::ffff:192.168.1.1', false)).rejects.toThrow(/private network/);
+    await expect(resolveSourceHost('127.0.0.1', false)).rejects.toThrow(/is a loopback address/);
+    await expect(resolveSourceHost('10.1.2.3', false)).rejects.toThrow(/is a private network address/);
+    await expect(resolveSourceHost('::ffff:192.168.1.1', false)).rejects.toThrow(
+      /carries 192\.168\.1\.1, a private network address/,
+    );
     await expect(resolveSourceHost('93.184.216.34', false)).resolves.toBe('93.184.216.34');
+  });
+});
+
+describe('mail migration: the old provider’s server is never this host or its network', () => {
+  let tripwire: ImapTripwire;
+  beforeAll(async () => {
+    tripwire = await ImapTripwire.start();
+  });
+  afterAll(async () => {
+    await tripwire?.close();
+  });
+
+  /** This host's own (non-loopback) IPv4 address: 192.0.2.2 on the test machines. */
+  const ownIPv4 = () => {
+    const found = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .find((i) => i.family === 'IPv4' && !i.internal)?.address;
+    if (!found) throw new Error('This host has no IPv4 address besides loopback');
+    return found;
+  };
+  const hex = (ipv4: string) => {
+    const [a, b, c, d] = ipv4.split('.').map(Number) as [number, number, number, number];
+    return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  };
+  const start = (email: string, host: string) =>
+    api().post('/api/migration/mail-migrations', {
+      email,
+      host,
+      port: tripwire.port,
+      tls: 'none',
+      login: 'ann@old.test',
+      password: 'ann-secret',
+    });
+
+  /** As a production server runs: MIGRATION_PRIVATE_HOSTS off (this file's Atrium has it on). */
+  async function withoutPrivateHosts<T>(body: () => Promise<T>): Promise<T> {
+    world.server.config.migrationPrivateHosts = false;
+    try {
+      return await body();
+    } finally {
+      world.server.config.migrationPrivateHosts = true;
+    }
+  }
+
+  it('refuses this host’s address, loopback in every spelling and the IPv6 forms carrying them, without connecting', async () => {
+    const user = await world.user();
+    const own = ownIPv4();
+    const ownServer = new RegExp(`carries ${own.replace(/\./g, '\\.')}, an address of this server`);
+    const loopback = /carries 127\.0\.0\.1, a loopback address/;
+    const refused: Array<[string, RegExp]> = [
+      [own, /is an address of this server/],
+      [`[::ffff:${own}]`, ownServer],
+      [`[::ffff:${hex(own)}]`, ownServer],
+      ['[::ffff:0:7f00:1]', loopback],
+      ['[::127.0.0.1]', loopback],
+      ['[::7f00:1]', loopback],
+      ['[64:ff9b::7f00:1]', loopback],
+      ['[::1]', /is a loopback address/],
+      ['127.1', /is 127\.0\.0\.1, a loopback address/],
+      ['0x7f000001', /is 127\.0\.0\.1, a loopback address/],
+      ['2130706433', /is 127\.0\.0\.1, a loopback address/],
+      ['0177.0.0.1', /is 127\.0\.0\.1, a loopback address/],
+      ['10.1.2.3', /is a private network address/],
+      ['203.0.113.9', /is a documentation address/],
+      ['198.18.0.1', /is a benchmarking address/],
+      ['169.254.169.254', /is a link-local address/],
+      // A name is judged by every address it resolves to.
+      ['localhost', /resolves to (127\.0\.0\.1|::1), a loopback address/],
+    ];
+    await withoutPrivateHosts(async () => {
+      for (const [host, reason] of refused) {
+        const res = await start(user.email, host);
+        expect(res.status, host).toBe(400);
+        const message = res.body.error.fields?.host as string;
+        expect(message, host).toMatch(reason);
+        expect(message, host).toMatch(/^The old provider’s server .+, which Atrium does not connect to\./);
+      }
+    });
+    expect(tripwire.connections).toEqual([]);
+    const started = await world.server.db
+      .selectFrom('mail_migrations')
+      .select('id')
+      .where('target_email', '=', user.email)
+      .execute();
+    expect(started).toEqual([]);
+  });
+
+  it('checks the address again when the job connects, and fails the run without connecting', async () => {
+    const own = ownIPv4();
+    const queued: Array<{ id: string; host: string }> = [];
+    // Accepted while the operator allowed private hosts; refused by the time the job runs (as a
+    // name that resolves elsewhere by then would be).
+    for (const host of [own, `[::ffff:${hex(own)}]`, 'localhost', '127.1']) {
+      const res = await start((await world.user()).email, host);
+      expect(res.status, host).toBe(202);
+      queued.push({ id: res.body.id, host });
+    }
+    await withoutPrivateHosts(async () => {
+      for (const { id, host } of queued) {
+        const job = await finish(id);
+        expect(job.status, host).toBe('failed');
+        expect(job.error, host).toMatch(/^The old provider’s server .+, which Atrium does not connect to\./);
+        expect(await passwordOf(id)).toBeNull();
+      }
+    });
+    expect(tripwire.connections).toEqual([]);
+
+    // With the setting on, the same address does reach the listener: it would have seen a connection.
+    const allowed = await start((await world.user()).email, own);
+    expect(allowed.status).toBe(202);
+    const job = await finish(allowed.body.id);
+    expect(job.error).toMatch(/^The old provider refused the login for ann@old\.test/);
+    expect(tripwire.connections.length).toBeGreaterThan(0);
+    expect(tripwire.connections.flatMap((c) => c.commands)).toContain('AUTHENTICATE PLAIN');
+    tripwire.connections.length = 0;
   });
 });

@@ -1,63 +1,35 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { AddressRefused, HostNotFound, resolveAllowed } from '../../lib/network-policy.ts';
 
 /**
  * The old provider's server is named by an admin: without a guard, a migration could make Atrium
- * connect to its own network (loopback, private ranges, cloud metadata). Such addresses are
- * refused unless the operator sets MIGRATION_PRIVATE_HOSTS=true (tests; a provider on the LAN).
+ * connect to its own host or network (loopback, this host's addresses, private ranges, cloud
+ * metadata). The address policy (lib/network-policy.ts) refuses them, in every spelling, unless
+ * the operator sets MIGRATION_PRIVATE_HOSTS=true (tests; a provider on the LAN); addresses no
+ * real server has (documentation, link-local, multicast, reserved) are refused always.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-function isPrivate(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  return blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
-}
-
 export class SourceHostProblem extends Error {}
 
 /**
- * The address to connect to for `host`: every address it resolves to must be public (a name that
- * resolves to both is refused too), and the job connects to the address checked, not to the
- * name again (no second lookup that could answer differently).
+ * The address to connect to for `host`: checked when the migration starts and again when its job
+ * connects. Every address a name resolves to must pass (a name that resolves to one refused
+ * address is refused), and the job connects to the address checked, not to the name again (no
+ * second lookup that could answer differently).
  */
 export async function resolveSourceHost(host: string, allowPrivate: boolean): Promise<string> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  let addresses: string[];
   try {
-    addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address);
-  } catch {
-    throw new SourceHostProblem(`The old provider’s server ${host} was not found. Check its name.`);
+    return (await resolveAllowed(host, { allowPrivate })).address;
+  } catch (error) {
+    if (error instanceof HostNotFound) {
+      throw new SourceHostProblem(`The old provider’s server ${host} was not found. Check its name.`);
+    }
+    if (error instanceof AddressRefused) {
+      const setting = error.privateNetwork
+        ? ' (The operator can allow servers on Atrium’s own host or network with MIGRATION_PRIVATE_HOSTS=true.)'
+        : '';
+      throw new SourceHostProblem(
+        `The old provider’s server ${error.message}, which Atrium does not connect to.${setting}`,
+      );
+    }
+    throw error;
   }
-  if (addresses.length === 0) {
-    throw new SourceHostProblem(`The old provider’s server ${host} was not found. Check its name.`);
-  }
-  if (!allowPrivate && addresses.some(isPrivate)) {
-    throw new SourceHostProblem(
-      `The old provider’s server ${host} is on a private network, which Atrium does not connect to.`,
-    );
-  }
-  return addresses[0]!;
 }
