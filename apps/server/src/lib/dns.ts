@@ -9,6 +9,13 @@ export type DnsAnswer<T> =
   | { status: 'none' }
   | { status: 'failed'; failure: DnsFailure; message: string };
 
+/** Whether a name exists at all, records of whatever type (or an empty non-terminal). */
+export type NameAnswer =
+  | { status: 'exists' }
+  /** NXDOMAIN. */
+  | { status: 'none' }
+  | { status: 'failed'; failure: DnsFailure; message: string };
+
 export interface MxRecord {
   exchange: string;
   priority: number;
@@ -22,6 +29,11 @@ export interface DnsClient {
   cname(name: string): Promise<DnsAnswer<string>>;
   a(name: string): Promise<DnsAnswer<string>>;
   aaaa(name: string): Promise<DnsAnswer<string>>;
+  /**
+   * NXDOMAIN or not. Asks for the CNAME, which no server follows: a dangling CNAME is a name in
+   * use, and a name with records of other types answers NODATA, which is a name in use too.
+   */
+  nameExists(name: string): Promise<NameAnswer>;
 }
 
 export interface DnsSettings {
@@ -46,6 +58,16 @@ export function createDnsClient(settings: DnsSettings): DnsClient {
     cname: (name) => lookup((r) => r.resolveCname(name)),
     a: (name) => lookup((r) => r.resolve4(name)),
     aaaa: (name) => lookup((r) => r.resolve6(name)),
+    nameExists: (name) =>
+      withDeadline(settings, (r) => r.resolveCname(name)).then(
+        (): NameAnswer => ({ status: 'exists' }),
+        (error: unknown): NameAnswer => {
+          const code = (error as { code?: string }).code;
+          if (code === 'ENODATA') return { status: 'exists' };
+          const answer = describeError(error, settings.dnsTimeoutMs);
+          return answer.status === 'failed' ? answer : { status: 'none' };
+        },
+      ),
   };
 }
 

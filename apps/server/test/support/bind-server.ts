@@ -21,13 +21,16 @@ export class TestBindServer {
   readonly secret = randomBytes(32).toString('base64');
   port = 0;
   private child: ChildProcess | undefined;
+  private readonly records: string[];
 
-  private constructor(zone: string) {
+  private constructor(zone: string, records: string[]) {
     this.zone = zone;
+    this.records = records;
     this.dir = mkdtempSync(path.join(tmpdir(), 'atrium-bind-'));
   }
 
-  static async start(zone: string): Promise<TestBindServer> {
+  /** `records`: the operator's own lines of the zone file (`proxy IN A 192.0.2.80`). */
+  static async start(zone: string, records: string[] = []): Promise<TestBindServer> {
     const check = spawnSync(NAMED, ['-v'], { encoding: 'utf8' });
     if (check.error) {
       throw new Error(
@@ -35,7 +38,7 @@ export class TestBindServer {
           `or set NAMED_PATH): ${check.error.message}`,
       );
     }
-    const server = new TestBindServer(zone);
+    const server = new TestBindServer(zone, records);
     server.writeFiles();
     // A free port for UDP and TCP both; another process may take it before named binds: try again.
     for (let attempt = 1; ; attempt++) {
@@ -56,6 +59,22 @@ export class TestBindServer {
       DNS_UPDATE_ZONE: this.zone,
       DNS_UPDATE_TSIG: `hmac-sha256:${KEY_NAME}:${overrides.secret ?? this.secret}`,
     };
+  }
+
+  /**
+   * The operator changing their zone by hand: nsupdate `update …` lines (names relative to the
+   * zone are not expanded: write them whole), signed with the zone's key.
+   */
+  update(lines: string[]): void {
+    const keyFile = path.join(this.dir, 'operator.key');
+    writeFileSync(keyFile, `key "${KEY_NAME}" { algorithm hmac-sha256; secret "${this.secret}"; };\n`);
+    const script = [`server 127.0.0.1 ${this.port}`, `zone ${this.zone}.`, ...lines, 'send', ''].join('\n');
+    const result = spawnSync('nsupdate', ['-k', keyFile], {
+      input: script,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    if (result.status !== 0) throw new Error(`nsupdate failed: ${result.stderr || result.error?.message}`);
   }
 
   /** Starts named again on the same port, with the zone as updates left it (its journal). */
@@ -142,6 +161,7 @@ zone "${this.zone}" {
 @ IN SOA ns.${this.zone}. hostmaster.${this.zone}. 1 3600 600 86400 300
 @ IN NS ns.${this.zone}.
 ns IN A 127.0.0.1
+${this.records.join('\n')}
 `,
     );
   }

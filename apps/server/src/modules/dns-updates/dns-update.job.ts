@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { DnsUpdateSettings } from '../../dns-update-config.ts';
-import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
+import type { DnsClient } from '../../lib/dns.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { PermanentJobError, type JobContext, type JobWorker } from '../jobs/job-worker.ts';
 import { changeProblem } from './dns-update-check.ts';
@@ -11,20 +11,30 @@ import {
   dkimRecordChange,
   dkimRecordName,
   SITE_RECORD_JOB,
-  siteRecordChange,
   siteRecordName,
+  siteRecords,
+  updateServerDns,
   type DkimRecordPayload,
   type SiteRecordPayload,
 } from './dns-updates.service.ts';
-import { DnsUpdateRefused, nsupdateProblem, sendUpdate, type RecordChange } from './nsupdate.ts';
+import {
+  DnsUpdateRefused,
+  nsupdateProblem,
+  replaceUpdate,
+  sendUpdate,
+  type RecordChange,
+} from './nsupdate.ts';
+import { publishSiteRecord, removeSiteRecord, SiteNameConflict } from './site-record-sync.ts';
 
 /** 10 s, 20 s, 40 s… up to 30 minutes between tries. */
 const BACKOFF = { baseMs: 10_000, capMs: 30 * 60_000 };
 
 /**
  * The jobs that keep the operator's zone in step (RFC 2136 updates signed with TSIG). Each run
- * sends the whole wanted state of one name and then checks it with a query to the same server,
- * so running a job twice, or out of order with another for the same name, ends right.
+ * sends the wanted state of one name and then checks it with a query to the same server, so
+ * running a job twice, or out of order with another for the same name, ends right. Site records
+ * touch only names Atrium owns: added where the name is unused, removed only while they are
+ * exactly Atrium's (see site-record-sync.ts).
  */
 export function registerDnsUpdateJobs(
   worker: JobWorker,
@@ -35,10 +45,7 @@ export function registerDnsUpdateJobs(
   // Not a bad setting, so no refusal to start: the jobs wait (and retry) until it is installed.
   const problem = nsupdateProblem();
   if (problem) deps.log.error(`DNS_UPDATE_SERVER is set but ${problem}`);
-  const server = settings.host.includes(':')
-    ? `[${settings.host}]:${settings.port}`
-    : `${settings.host}:${settings.port}`;
-  const dns = createDnsClient({ dnsServers: [server], dnsTimeoutMs: deps.config.dnsTimeoutMs });
+  const dns = updateServerDns(settings, deps.config.dnsTimeoutMs);
 
   worker.register(
     SITE_RECORD_JOB,
@@ -51,8 +58,11 @@ export function registerDnsUpdateJobs(
         .where('site_name', '=', siteName)
         .executeTakeFirst();
       const name = siteRecordName(deps.config, siteName);
-      const change = siteRecordChange(name, settings.target, organization !== undefined);
-      await applyChange(settings, dns, change, context, async (outcome) => {
+      const records = siteRecords(settings.target);
+      const work = organization
+        ? () => publishSiteRecord(settings, dns, name, records)
+        : () => removeSiteRecord(settings, dns, name, records, context.log);
+      await reported(name, work, context, async (outcome) => {
         // A removed record's organisation is gone, and its activity log with it: the job row tells.
         if (!organization) return;
         await recordActivity(deps.db, {
@@ -60,7 +70,7 @@ export function registerDnsUpdateJobs(
           actor: null,
           action: outcome.ok ? 'dns.record_published' : 'dns.record_failed',
           target: { type: 'dns_record', id: name, label: name },
-          details: outcome.ok ? { records: change.records } : { error: outcome.error },
+          details: outcome.ok ? { records } : { error: outcome.error },
         });
       });
     },
@@ -71,8 +81,13 @@ export function registerDnsUpdateJobs(
     DKIM_RECORD_JOB,
     async (payload, context) => {
       const { selector, value } = payload as DkimRecordPayload;
-      const name = dkimRecordName(deps.config, selector);
-      await applyChange(settings, dns, dkimRecordChange(name, value), context, async () => undefined);
+      const change = dkimRecordChange(dkimRecordName(deps.config, selector), value);
+      await reported(
+        change.name,
+        () => replaceRecords(settings, dns, change),
+        context,
+        async () => undefined,
+      );
     },
     { backoff: BACKOFF },
   );
@@ -81,27 +96,35 @@ export function registerDnsUpdateJobs(
 type Outcome = { ok: true } | { ok: false; error: string };
 
 /**
- * Sends the change and checks it. A refusal (wrong key) ends the job at once; anything else
- * (server down, an answer that does not match yet) is retried. `report` runs on success and
- * when the job fails for good.
+ * Runs one update and its check. A refusal (wrong key) or a name the operator owns ends the job
+ * at once; anything else (server down, an answer that does not match yet) is retried. `report`
+ * runs on success and when the job fails for good.
  */
-async function applyChange(
-  settings: DnsUpdateSettings,
-  dns: DnsClient,
-  change: RecordChange,
+async function reported(
+  name: string,
+  work: () => Promise<void>,
   { job, log }: JobContext,
   report: (outcome: Outcome) => Promise<void>,
 ): Promise<void> {
   try {
-    await sendUpdate(settings, change);
-    const problem = await changeProblem(dns, change);
-    if (problem) throw new Error(`The update of ${change.name} was sent but ${problem}`);
+    await work();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const forGood = error instanceof DnsUpdateRefused || job.attempts >= job.max_attempts;
-    if (forGood) await report({ ok: false, error: message });
-    throw error instanceof DnsUpdateRefused ? new PermanentJobError(message) : error;
+    const permanent = error instanceof DnsUpdateRefused || error instanceof SiteNameConflict;
+    if (permanent || job.attempts >= job.max_attempts) await report({ ok: false, error: message });
+    throw permanent ? new PermanentJobError(message) : error;
   }
-  log.info({ name: change.name, records: change.records }, 'DNS records updated');
+  log.info({ name }, 'DNS records updated');
   await report({ ok: true });
+}
+
+/** Replaces the change's types at its name wholesale (DKIM keys) and checks the answer. */
+async function replaceRecords(
+  settings: DnsUpdateSettings,
+  dns: DnsClient,
+  change: RecordChange,
+): Promise<void> {
+  await sendUpdate(settings, replaceUpdate(change));
+  const problem = await changeProblem(dns, change);
+  if (problem) throw new Error(`The update of ${change.name} was sent but ${problem}`);
 }

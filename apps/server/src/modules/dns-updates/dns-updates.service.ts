@@ -1,8 +1,9 @@
 import type { Config } from '../../config.ts';
-import type { SiteRecordTarget } from '../../dns-update-config.ts';
+import type { DnsUpdateSettings, SiteRecordTarget } from '../../dns-update-config.ts';
+import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
 import type { DbOrTrx } from '../../db/database.ts';
 import { enqueue } from '../jobs/jobs.repository.ts';
-import type { DnsRecord, RecordChange } from './nsupdate.ts';
+import type { DnsRecord, DnsUpdate, Prerequisite, RecordChange, RecordType } from './nsupdate.ts';
 
 /** Keeps `<site>.<SITE_BASE_DOMAIN>` in step with the organisation that has that site name. */
 export const SITE_RECORD_JOB = 'dns.site-record';
@@ -56,6 +57,14 @@ export async function queueDkimRecords(
   });
 }
 
+/** Queries to the server that takes the updates: it is authoritative for the zone. */
+export function updateServerDns(settings: DnsUpdateSettings, dnsTimeoutMs: number): DnsClient {
+  const server = settings.host.includes(':')
+    ? `[${settings.host}]:${settings.port}`
+    : `${settings.host}:${settings.port}`;
+  return createDnsClient({ dnsServers: [server], dnsTimeoutMs });
+}
+
 export function siteRecordName(config: Pick<Config, 'siteBaseDomain'>, siteName: string): string {
   return `${siteName}.${config.siteBaseDomain}`;
 }
@@ -68,17 +77,43 @@ export function dkimRecordName(config: Pick<Config, 'mailHost'>, selector: strin
   return `${selector}._domainkey.${mailDomain}`;
 }
 
-/** The site record's change: the target's records while the organisation exists, none after. */
-export function siteRecordChange(name: string, target: SiteRecordTarget, exists: boolean): RecordChange {
-  const records: DnsRecord[] = !exists
-    ? []
-    : 'cname' in target
-      ? [{ type: 'CNAME', value: target.cname }]
-      : [
-          ...target.ipv4.map((value): DnsRecord => ({ type: 'A', value })),
-          ...target.ipv6.map((value): DnsRecord => ({ type: 'AAAA', value })),
-        ];
+/** What Atrium writes at a site's name: a CNAME to the target, or the target's A/AAAA records. */
+export function siteRecords(target: SiteRecordTarget): DnsRecord[] {
+  return 'cname' in target
+    ? [{ type: 'CNAME', value: target.cname }]
+    : [
+        ...target.ipv4.map((value): DnsRecord => ({ type: 'A', value })),
+        ...target.ipv6.map((value): DnsRecord => ({ type: 'AAAA', value })),
+      ];
+}
+
+/** The state a published site record is checked against: exactly `records` among CNAME, A, AAAA. */
+export function siteRecordChange(name: string, records: DnsRecord[]): RecordChange {
   return { name, types: ['CNAME', 'A', 'AAAA'], records };
+}
+
+/**
+ * Publishing a site record: only where the name is not in use at all (`prereq nxdomain`), so a
+ * name the operator has (`proxy A …`, `intranet A` + `TXT`) is never replaced or added to. The
+ * server checks this in the same message that adds the records: no race with the operator.
+ */
+export function sitePublishUpdate(name: string, records: DnsRecord[]): DnsUpdate {
+  return { name, prerequisites: [{ kind: 'name-unused' }], add: records };
+}
+
+/**
+ * Removing a site record: only Atrium's own records, and only while each of their RRsets is
+ * exactly what Atrium writes (value-dependent prerequisites). A record the operator put at the
+ * name since, or a different value, is left where it is.
+ */
+export function siteRemoveUpdate(name: string, records: DnsRecord[]): DnsUpdate {
+  const types = [...new Set(records.map((r) => r.type))];
+  const prerequisites = types.map((type: RecordType): Prerequisite => ({
+    kind: 'rrset-is',
+    type,
+    values: records.filter((r) => r.type === type).map((r) => r.value),
+  }));
+  return { name, prerequisites, deleteRecords: records };
 }
 
 export function dkimRecordChange(name: string, value: string | null): RecordChange {

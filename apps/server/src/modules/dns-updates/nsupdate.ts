@@ -19,36 +19,77 @@ export interface RecordChange {
   records: DnsRecord[];
 }
 
+/** RFC 2136 §2.4 prerequisites: the server applies an update only when every one of them holds. */
+export type Prerequisite =
+  /** No record of any type at the name (§2.4.5, "name is not in use"): `prereq nxdomain`. */
+  | { kind: 'name-unused' }
+  /** The records of `type` at the name are exactly `values` (§2.4.2, value dependent). */
+  | { kind: 'rrset-is'; type: RecordType; values: string[] };
+
+/** One update of one name, applied whole or not at all: prerequisites, deletions, additions. */
+export interface DnsUpdate {
+  name: string;
+  prerequisites?: Prerequisite[];
+  /** Every record of these types at the name is deleted. */
+  deleteTypes?: RecordType[];
+  /** Only these records are deleted; another value of the same type stays. */
+  deleteRecords?: DnsRecord[];
+  add?: DnsRecord[];
+}
+
+/** The update that makes `change` true whatever the name held: its types replaced wholesale. */
+export function replaceUpdate(change: RecordChange): DnsUpdate {
+  return { name: change.name, deleteTypes: change.types, add: change.records };
+}
+
 /** The server refused the update (a wrong key, a name outside the zone): retrying cannot help. */
 export class DnsUpdateRefused extends Error {}
+
+/** A prerequisite did not hold (RFC 2136 §2.2 YXDOMAIN, NXRRSET…): the server changed nothing. */
+export class DnsPrerequisiteFailed extends Error {
+  readonly rcode: string;
+  constructor(rcode: string, message: string) {
+    super(message);
+    this.rcode = rcode;
+  }
+}
 
 const NSUPDATE = process.env.NSUPDATE_PATH ?? 'nsupdate';
 const RUN_LIMIT_MS = 30_000;
 // Response codes of a refused update (RFC 2136 §2.2, RFC 8945 §5.3) as nsupdate prints them.
 const REFUSAL = /\b(NOTAUTH|BADSIG|BADKEY|BADTIME|REFUSED|NOTZONE)\b/;
+// A prerequisite that did not hold (§2.4), e.g. "update failed: YXDOMAIN".
+const PREREQUISITE_FAILED = /\bupdate failed: (YXDOMAIN|NXDOMAIN|YXRRSET|NXRRSET)\b/;
 
 /**
  * Sends one RFC 2136 update, signed with the TSIG key, through Debian's `nsupdate` over TCP (a
  * server that is down fails at once instead of after UDP retries). The key goes in a file only
  * this user can read, in a directory made for this run: never on a command line `ps` shows.
  */
-export async function sendUpdate(settings: DnsUpdateSettings, change: RecordChange): Promise<void> {
+export async function sendUpdate(settings: DnsUpdateSettings, update: DnsUpdate): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'atrium-nsupdate-'));
   try {
     const keyFile = path.join(dir, 'tsig.key');
     await writeFile(keyFile, keyStatement(settings), { mode: 0o600 });
-    const output = await run(['-v', '-t', '10', '-k', keyFile], script(settings, change));
+    const output = await run(['-v', '-t', '10', '-k', keyFile], script(settings, update));
     if (output.code === 0) return;
     const said = output.text.trim().split('\n').filter(Boolean).join('; ') || `exit code ${output.code}`;
     const server = `${settings.host}:${settings.port}`;
     const refusal = REFUSAL.exec(said)?.[1];
     if (refusal) {
       throw new DnsUpdateRefused(
-        `The DNS server ${server} refused the update of ${change.name} (${refusal}) signed with TSIG key ` +
+        `The DNS server ${server} refused the update of ${update.name} (${refusal}) signed with TSIG key ` +
           `"${settings.tsig.name}": check DNS_UPDATE_TSIG and the zone's allow-update. nsupdate said: ${said}`,
       );
     }
-    throw new Error(`The update of ${change.name} at the DNS server ${server} failed: ${said}`);
+    const rcode = PREREQUISITE_FAILED.exec(said)?.[1];
+    if (rcode) {
+      throw new DnsPrerequisiteFailed(
+        rcode,
+        `The DNS server ${server} did not apply the update of ${update.name}: a prerequisite failed (${rcode})`,
+      );
+    }
+    throw new Error(`The update of ${update.name} at the DNS server ${server} failed: ${said}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -66,12 +107,25 @@ function keyStatement({ tsig }: DnsUpdateSettings): string {
   return `key "${tsig.name}" {\n  algorithm ${tsig.algorithm};\n  secret "${tsig.secret}";\n};\n`;
 }
 
-/** The nsupdate commands: delete the managed types at the name, add the wanted records, send. */
-function script(settings: DnsUpdateSettings, change: RecordChange): string {
-  const name = `${change.name}.`;
+/** The nsupdate commands of one message: prerequisites, deletions, additions, send. */
+function script(settings: DnsUpdateSettings, update: DnsUpdate): string {
+  const name = `${update.name}.`;
   const lines = [`server ${settings.host} ${settings.port}`, `zone ${settings.zone}.`];
-  for (const type of change.types) lines.push(`update delete ${name} ${type}`);
-  for (const record of change.records) {
+  for (const prerequisite of update.prerequisites ?? []) {
+    if (prerequisite.kind === 'name-unused') {
+      lines.push(`prereq nxdomain ${name}`);
+      continue;
+    }
+    // Several value-dependent lines of one type make the one RRset that must match exactly.
+    for (const value of prerequisite.values) {
+      lines.push(`prereq yxrrset ${name} ${prerequisite.type} ${rdata({ type: prerequisite.type, value })}`);
+    }
+  }
+  for (const type of update.deleteTypes ?? []) lines.push(`update delete ${name} ${type}`);
+  for (const record of update.deleteRecords ?? []) {
+    lines.push(`update delete ${name} ${record.type} ${rdata(record)}`);
+  }
+  for (const record of update.add ?? []) {
     lines.push(`update add ${name} ${settings.ttl} ${record.type} ${rdata(record)}`);
   }
   lines.push('send', '');
