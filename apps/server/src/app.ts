@@ -113,7 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(appsRoutes({ db, config, catalog: appCatalog }));
   await app.register(notificationsRoutes({ db }));
   await app.register(activityRoutes({ db }));
-  await app.register(signupRoutes({ db, config, mailer }));
+  await app.register(signupRoutes({ db, config, mailer, log: app.log.child({ module: 'signup' }) }));
   await app.register(setupRoutes({ db }));
   await app.register(organizationProfileRoutes({ db, config }));
   await app.register(dashboardRoutes({ db, config }));

@@ -8,6 +8,7 @@ import { openDatabase as openConfiguredDatabase } from './db/connect.ts';
 import { tightenPermissions } from './db/data-dir.ts';
 import { readOutbox } from './lib/mail.ts';
 import { hashPassword, passwordProblem } from './lib/passwords.ts';
+import { siteNameDnsProblem } from './modules/dns-updates/site-name-check.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
 import { deleteOrganization } from './modules/organizations/delete-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
@@ -105,6 +106,9 @@ async function createOrganizationCommand(args: string[]): Promise<void> {
 
   const { config, db, close } = await openDatabase();
   try {
+    // A host of the deployment or a name the zone already has: its site record would not be published.
+    const dnsProblem = await siteNameDnsProblem(config, site);
+    if (dnsProblem) throw new UsageError(`--site: ${dnsProblem} (${site}.${config.siteBaseDomain})`);
     const created = await createOrganization(db, config, {
       name,
       siteName: site,

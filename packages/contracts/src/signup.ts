@@ -58,11 +58,14 @@ export function siteNameProblem(value: string): string | null {
   if (value.length > SITE_NAME_MAX) return `Use at most ${SITE_NAME_MAX} characters`;
   if (!/^[a-z0-9-]+$/.test(value)) return 'Use only lowercase letters, digits and hyphens';
   if (value.startsWith('-') || value.endsWith('-')) return 'Start and end with a letter or a digit';
-  if (RESERVED_SITE_NAMES.has(value)) return 'This site name is reserved. Choose another one';
+  if (RESERVED_SITE_NAMES.has(value)) return SITE_NAME_RESERVED;
   return null;
 }
 
+export const SITE_NAME_RESERVED = 'This site name is reserved. Choose another one';
 export const SITE_NAME_TAKEN = 'This site name is already taken. Choose another one';
+/** The name already exists in the operator's DNS zone (a host of theirs): never taken over. */
+export const SITE_NAME_IN_DNS = 'This site name is already in use on this domain. Choose another one';
 export const EMAIL_REGISTERED = 'This e-mail address is already registered. Sign in instead';
 
 export const siteNameSchema = z

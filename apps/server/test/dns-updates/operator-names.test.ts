@@ -1,9 +1,11 @@
+import { SITE_NAME_IN_DNS, SITE_NAME_RESERVED } from '@atrium/contracts/signup';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsClient, type DnsClient } from '../../src/lib/dns.ts';
 import { queueSiteRecord, SITE_RECORD_JOB } from '../../src/modules/dns-updates/dns-updates.service.ts';
 import { createOrganization } from '../../src/modules/organizations/create-organization.ts';
 import { deleteOrganization } from '../../src/modules/organizations/delete-organization.ts';
+import { fieldsOf, SignupVisitor } from '../signup/signup-visitor.ts';
 import { TestBindServer } from '../support/bind-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -71,6 +73,11 @@ function dnsActivityOf(organizationId: string) {
     .execute();
 }
 
+async function availability(siteName: string) {
+  const response = await server.app.inject({ url: `/api/signup/site-availability?siteName=${siteName}` });
+  return response.json() as { available: boolean; message: string | null };
+}
+
 /** The operator's records, as the zone file has them. */
 async function expectOperatorRecordsKept() {
   expect(await dns.a(PROXY)).toEqual({ status: 'found', records: ['192.0.2.80'] });
@@ -79,6 +86,52 @@ async function expectOperatorRecordsKept() {
   expect(await dns.txt(`intranet.${ZONE}`)).toEqual({ status: 'found', records: ['owner=it-department'] });
   expect(await dns.cname(`intranet.${ZONE}`)).toEqual({ status: 'none' });
 }
+
+describe('sign-up refuses a site name the operator has (against BIND)', () => {
+  it('refuses `proxy`, the name of DNS_UPDATE_TARGET, and the operator’s proxy A record stays', async () => {
+    const visitor = new SignupVisitor(server.app);
+    const response = await visitor.site('Proxy Ltd', 'proxy');
+
+    expect(response.statusCode).toBe(400);
+    expect(fieldsOf(response)).toEqual({ siteName: SITE_NAME_RESERVED });
+    expect(visitor.cookie).toBeUndefined();
+    expect(await availability('proxy')).toMatchObject({ available: false, message: SITE_NAME_RESERVED });
+    expect(await jobsOf('proxy')).toEqual([]);
+    await expectOperatorRecordsKept();
+  });
+
+  it('refuses a name the zone already has (`intranet`: A and TXT) with a field message', async () => {
+    const visitor = new SignupVisitor(server.app);
+    const response = await visitor.site('Intranet Ltd', 'intranet');
+
+    expect(response.statusCode).toBe(400);
+    expect(fieldsOf(response)).toEqual({ siteName: SITE_NAME_IN_DNS });
+    expect(await availability('intranet')).toMatchObject({ available: false, message: SITE_NAME_IN_DNS });
+    await expectOperatorRecordsKept();
+  });
+
+  it('refuses the names of PUBLIC_URL’s host and MAIL_HOST as reserved', async () => {
+    for (const siteName of ['portal', 'post']) {
+      const response = await new SignupVisitor(server.app).site('Some Ltd', siteName);
+      expect(response.statusCode).toBe(400);
+      expect(fieldsOf(response)).toEqual({ siteName: SITE_NAME_RESERVED });
+    }
+  });
+
+  it('accepts a name the zone does not have', async () => {
+    expect(await availability('newco')).toMatchObject({ available: true, message: null });
+    expect((await new SignupVisitor(server.app).site('Newco', 'newco')).statusCode).toBe(200);
+  });
+
+  it('lets sign-up go on when the DNS server cannot be asked (the update’s prerequisite still guards)', async () => {
+    await bind.stop();
+    try {
+      expect((await new SignupVisitor(server.app).site('Later Ltd', 'later')).statusCode).toBe(200);
+    } finally {
+      await bind.resume();
+    }
+  });
+});
 
 describe('site record jobs leave the operator’s names alone (against BIND)', () => {
   it('does not replace `proxy A` when an organisation `proxy` gets past the sign-up check: fails at once, with the reason', async () => {

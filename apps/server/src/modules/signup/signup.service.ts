@@ -1,10 +1,12 @@
 import type { SignupState, SignupStage, SiteAvailability } from '@atrium/contracts/signup';
 import { EMAIL_REGISTERED, SIGNUP_STAGES, SITE_NAME_TAKEN, siteNameProblem } from '@atrium/contracts/signup';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { AppError, fieldError } from '../../lib/errors.ts';
 import type { Mailer } from '../../lib/mail.ts';
+import { siteNameDnsProblem } from '../dns-updates/site-name-check.ts';
 import { siteUrl } from '../organizations/site-url.ts';
 import { signupCodeStatus, sendSignupCode, verifySignupCode } from './signup-code.ts';
 import {
@@ -21,6 +23,7 @@ export interface SignupDeps {
   db: Db;
   config: Config;
   mailer: Mailer;
+  log?: FastifyBaseLogger;
 }
 
 const stageIndex = (stage: SignupStage) => SIGNUP_STAGES.indexOf(stage);
@@ -64,14 +67,22 @@ export async function stateOf(deps: SignupDeps, flow: SignupFlow | undefined): P
 export async function siteAvailability(deps: SignupDeps, raw: string): Promise<SiteAvailability> {
   const siteName = raw.trim();
   const problem = siteNameProblem(siteName);
-  const taken = problem ? false : await isSiteNameTaken(deps.db, siteName);
-  const message = problem ?? (taken ? SITE_NAME_TAKEN : null);
+  const message = problem ?? (await siteNameUnavailable(deps, siteName));
   return {
     siteName,
     available: message === null,
     message,
     siteUrl: problem ? null : siteUrl(deps.config, siteName),
   };
+}
+
+/**
+ * Why a well-formed site name cannot be had, or null: another organisation has it, a host of the
+ * deployment has it, or (with DNS_UPDATE_SERVER) the operator's zone already has that name.
+ */
+async function siteNameUnavailable(deps: SignupDeps, siteName: string): Promise<string | null> {
+  if (await isSiteNameTaken(deps.db, siteName)) return SITE_NAME_TAKEN;
+  return siteNameDnsProblem(deps.config, siteName, deps.log);
 }
 
 /**
@@ -83,7 +94,8 @@ export async function submitSite(
   token: string | undefined,
   input: { organizationName: string; siteName: string },
 ): Promise<{ token: string; flow: SignupFlow }> {
-  if (await isSiteNameTaken(deps.db, input.siteName)) throw fieldError('siteName', SITE_NAME_TAKEN);
+  const unavailable = await siteNameUnavailable(deps, input.siteName);
+  if (unavailable) throw fieldError('siteName', unavailable);
   const existing = token ? await findLiveFlow(deps.db, sha256(token)) : undefined;
   if (existing && token) {
     // Coming back to change the site keeps a verified address: straight on to the account.
