@@ -1,32 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { screenshotAndAxe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { enterPassword } from './support/sign-in.ts';
 import { totpCode } from './support/totp.ts';
 
 // Issue 17 (first part): an authenticator app set up on /profile with a QR code, recovery codes
 // shown once, and sign-in with the app's code or, another way, with a recovery code.
 const PASSWORD = 'correct horse battery staple';
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/strong-sign-in');
-
-/** axe-core's serious and critical violations on the page as it is now, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-/** /login up to the step after the password. */
-async function enterPassword(page: Page, email: string) {
-  await page.goto('/login');
-  await expect(page).toHaveURL(/\/login\?uid=/);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
 
 /** Sets the app up on /profile; returns its key and the recovery codes the page showed. */
 async function setUpApp(page: Page, shot?: (name: string, section: Locator) => Promise<void>) {
@@ -83,7 +67,7 @@ test('a user sets up an authenticator app, saves the recovery codes, and signs i
   // Signing in again: after the password, the app's code instead of an e-mail.
   await page.context().clearCookies();
   const mailsBefore = atrium.mailbox.count;
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   await expect(page.getByLabel('Authenticator code')).toBeVisible();
   await page.getByLabel('Authenticator code').fill(totpCode(secret, 1));
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -92,7 +76,7 @@ test('a user sets up an authenticator app, saves the recovery codes, and signs i
 
   // Another way: a recovery code, once.
   await page.context().clearCookies();
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   await page.getByRole('button', { name: 'Use another way' }).click();
   await expect(page.getByRole('button', { name: 'Send a code by e-mail' })).toBeVisible();
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
@@ -110,7 +94,7 @@ test('a wrong authenticator code is refused with the tries left', async ({ page,
   const { secret, once } = await setUpApp(page);
   await once.getByRole('button', { name: 'I have saved them' }).click();
   await page.context().clearCookies();
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   const right = totpCode(secret, 1);
   await page.getByLabel('Authenticator code').fill(right === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -128,11 +112,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     // The /profile section alone (the page's fixed header would cross a full-page shot), and
     // the whole sign-in page.
     // Each state is also checked with axe-core (WCAG 2.1 AA), as every other screen is.
-    const shot = async (name: string, element?: Locator) => {
-      const file = path.join(shots, `${width}-${name}.png`);
-      await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
-      expect(await seriousViolations(page), name).toEqual([]);
-    };
+    const shot = screenshotAndAxe(page, shots, width);
     const org = await createOrganizationWithAdmin(atrium.db);
     const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
     await signInAs(user);
@@ -144,7 +124,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     await shot('profile-active', section);
 
     await page.context().clearCookies();
-    await enterPassword(page, user.email);
+    await enterPassword(page, { email: user.email, password: PASSWORD });
     await expect(page.getByLabel('Authenticator code')).toBeVisible();
     await shot('login-totp');
     await page.getByRole('button', { name: 'Use another way' }).click();

@@ -18,6 +18,12 @@ async function cancel(dialog: Locator) {
   await expect(dialog).toBeHidden();
 }
 
+/** Presses the dialog's confirming button, named `label`; the dialog closes. */
+async function confirmWith(dialog: Locator, label: string) {
+  await dialog.getByRole('button', { name: label }).click();
+  await expect(dialog).toBeHidden();
+}
+
 async function installApp(atrium: Atrium, admin: Parameters<typeof serverSession>[1], title: string) {
   const session = await serverSession(atrium.db, admin);
   const res = await atrium.app.inject({
@@ -58,8 +64,7 @@ test('suspend names the user, Escape and Cancel change nothing, Suspend suspends
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
 
   await trigger.click();
-  await dialog.getByRole('button', { name: 'Suspend' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'Suspend');
   await expect(page.getByText('Suspended', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reactivate' })).toBeVisible();
 });
@@ -112,8 +117,7 @@ test('rotate secret names the app; Cancel keeps the secret, Rotate secret shows 
   await expect(page.getByText('Copy the client secret now')).toHaveCount(0);
 
   await open();
-  await dialog.getByRole('button', { name: 'Rotate secret' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'Rotate secret');
   await expect(page.getByText('Copy the client secret now')).toBeVisible();
   expect((await page.getByLabel('Client secret', { exact: true }).inputValue()).length).toBeGreaterThan(40);
 });
@@ -140,8 +144,7 @@ test('taking admin away names the person; Cancel keeps them in Dashboard, Remove
   await expect(remove).toBeVisible();
 
   await remove.click();
-  await dialog.getByRole('button', { name: 'Remove admin' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'Remove admin');
   await expect(page.getByText('Not in any group.')).toBeVisible();
   await expect(remove).toHaveCount(0);
 });
@@ -165,8 +168,7 @@ test('ending a session says the device is signed out; Cancel keeps it, End sessi
   await expect(end).toBeVisible();
 
   await end.click();
-  await dialog.getByRole('button', { name: 'End session' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'End session');
   await expect(page.getByText('Not signed in anywhere.')).toBeVisible();
 });
 
@@ -192,8 +194,7 @@ test('clear all counts what goes; Cancel keeps the notifications, Clear all remo
   await expect(list).toHaveCount(3);
 
   await open();
-  await dialog.getByRole('button', { name: 'Clear all' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'Clear all');
   await expect(page.getByRole('heading', { name: 'No notifications' })).toBeVisible();
 });
 
@@ -275,7 +276,6 @@ test('delete domain names it; Cancel keeps it, Delete domain erases it', async (
   await expect(row).toBeVisible();
 
   await open();
-  await dialog.getByRole('button', { name: 'Delete domain' }).click();
-  await expect(dialog).toBeHidden();
+  await confirmWith(dialog, 'Delete domain');
   await expect(row).toHaveCount(0);
 });

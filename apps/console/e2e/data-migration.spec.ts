@@ -1,21 +1,8 @@
-import { createOrganizationWithAdmin, expect, test, type Atrium } from './support/fixtures.ts';
+import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 
 // Issue 16 part A: users from a CSV file, through the real console and server.
 const ROWS = 1200;
-
-async function verifiedDomain(atrium: Atrium, organizationId: string, name: string) {
-  await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: organizationId,
-      name,
-      state: 'verified',
-      verification_token: 'e2e'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .execute();
-}
 
 function usersFile(domain: string, badRow: boolean): string {
   const lines = ['First name,Last name,E-mail,Groups'];
@@ -36,7 +23,7 @@ test('an admin checks a file, fixes its bad row, imports it and watches the prog
     subscription: { planKey: 'enterprise', seats: 2000, status: 'active' },
   });
   const domain = `${org.siteName}.test`;
-  await verifiedDomain(atrium, org.id, domain);
+  await insertVerifiedDomain(atrium, org.id, domain);
   await signInAs(org.admin);
 
   await page.goto('/dashboard');

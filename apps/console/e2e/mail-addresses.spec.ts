@@ -1,6 +1,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 
 // Issue 14: Mail Settings' addresses. An admin gives a user an alias and finds it, gives a group
 // its address, sets a domain's catch-all, and removes the alias after the shared confirmation.
@@ -12,19 +13,7 @@ test('an admin adds an alias, sets a group address and a catch-all, and removes 
 }) => {
   const org = await createOrganizationWithAdmin(atrium.db);
   const name = `addr-${Date.now().toString(36)}.example`;
-  await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: org.id,
-      name,
-      state: 'verified',
-      is_primary: true,
-      verified_at: new Date(),
-      verification_token: 'mailaddresses'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .execute();
+  await insertVerifiedDomain(atrium, org.id, name, { token: 'mailaddresses', primary: true });
   await createUser(atrium.db, org.id, { email: `grace@${name}`, firstName: 'Grace', lastName: 'Hopper' });
   const group = await atrium.db
     .insertInto('groups')

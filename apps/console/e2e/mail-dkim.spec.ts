@@ -1,4 +1,5 @@
 import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 
 // Issue 14: rotating a domain's DKIM key on Mail Settings. The new selector is published beside
 // the old one, signing switches to it after a confirmation, and the old one is retired after another.
@@ -10,19 +11,7 @@ test('an admin rotates a domain’s DKIM key: new key, switch, retire', async ({
 }, testInfo) => {
   const org = await createOrganizationWithAdmin(atrium.db);
   const name = `dkim-${Date.now().toString(36)}.example`;
-  await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: org.id,
-      name,
-      state: 'verified',
-      is_primary: true,
-      verified_at: new Date(),
-      verification_token: 'dkimrotation'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .execute();
+  await insertVerifiedDomain(atrium, org.id, name, { token: 'dkimrotation', primary: true });
   await signInAs(org.admin);
   await page.goto('/mail-settings');
   const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, level: 2 }) });

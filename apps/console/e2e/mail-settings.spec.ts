@@ -1,4 +1,5 @@
 import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 
 // Issue 14: Mail Settings says, per verified domain, whether its mail records are published, and
 // that mail is not set up on a deployment without the mail servers.
@@ -10,20 +11,7 @@ test('an admin sees whether mail works for each domain and checks again after pu
 }) => {
   const org = await createOrganizationWithAdmin(atrium.db);
   const name = `mail-${Date.now().toString(36)}.example`;
-  const domain = await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: org.id,
-      name,
-      state: 'verified',
-      is_primary: true,
-      verified_at: new Date(),
-      verification_token: 'mailsettings'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const domain = await insertVerifiedDomain(atrium, org.id, name, { token: 'mailsettings', primary: true });
   await signInAs(org.admin);
   await page.goto('/dashboard');
   await page.getByRole('link', { name: 'Mail Settings' }).click();

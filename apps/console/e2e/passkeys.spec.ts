@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { screenshotAndAxe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, createUser, expect } from './support/fixtures.ts';
 import { addVirtualAuthenticator, passkeyTest as test, withoutPasskeyAutofill } from './support/passkeys.ts';
 
@@ -9,13 +9,6 @@ import { addVirtualAuthenticator, passkeyTest as test, withoutPasskeyAutofill } 
 // signing in with one alone (button, and the e-mail field's suggestion) or after the password.
 const PASSWORD = 'correct horse battery staple';
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/passkeys');
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 /** Adds a passkey named `name` on /profile; returns the section and the recovery codes, if shown. */
 async function addPasskey(page: Page, name: string) {
@@ -120,11 +113,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     signInAs,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    const shot = async (name: string, element?: Locator) => {
-      const file = path.join(shots, `${width}-${name}.png`);
-      await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
-      expect(await seriousViolations(page), name).toEqual([]);
-    };
+    const shot = screenshotAndAxe(page, shots, width);
     await addVirtualAuthenticator(page);
     await withoutPasskeyAutofill(page);
     const org = await createOrganizationWithAdmin(atrium.db);

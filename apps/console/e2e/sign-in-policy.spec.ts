@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
+import { screenshotAndAxe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { enterPassword } from './support/sign-in.ts';
 import { totpCode } from './support/totp.ts';
 
 // Issue 17 items 5 and 6: the organisation's sign-in policy with forced enrolment at /login, an
@@ -11,22 +11,6 @@ const PASSWORD = 'correct horse battery staple';
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/sign-in-policy');
 /** Every cookie but the browser's device cookie: a sign-out that keeps the browser known. */
 const ALL_BUT_DEVICE = /^(?!atrium_device$)/;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-/** /login up to the step after the password. */
-async function enterPassword(page: Page, email: string) {
-  await page.goto('/login');
-  await expect(page).toHaveURL(/\/login\?uid=/);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Continue' }).click();
-}
 
 test('an admin requires an authenticator app; a member sets one up right after the password and code', async ({
   page,
@@ -48,7 +32,7 @@ test('an admin requires an authenticator app; a member sets one up right after t
 
   await page.context().clearCookies();
   const after = atrium.mailbox.count;
-  await enterPassword(page, member.email);
+  await enterPassword(page, { email: member.email, password: PASSWORD });
   await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(member.email, { after }));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
@@ -72,7 +56,7 @@ test('a browser trusted at sign-in asks only for the password, until removed on 
   const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
   const user = await createUser(atrium.db, org.id, { passwordHash });
   let after = atrium.mailbox.count;
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(user.email, { after }));
   await page.getByLabel('Trust this browser for 30 days').check();
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -81,7 +65,7 @@ test('a browser trusted at sign-in asks only for the password, until removed on 
   // Signed out, the same browser: the password is enough.
   await page.context().clearCookies({ name: ALL_BUT_DEVICE });
   after = atrium.mailbox.count;
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   await expect(page).not.toHaveURL(/\/login/);
   expect(atrium.mailbox.messages.slice(after).some((m) => /sign-in code/.test(m.subject))).toBe(false);
 
@@ -93,7 +77,7 @@ test('a browser trusted at sign-in asks only for the password, until removed on 
   await expect(section.getByText('No trusted browsers.')).toBeVisible();
 
   await page.context().clearCookies({ name: ALL_BUT_DEVICE });
-  await enterPassword(page, user.email);
+  await enterPassword(page, { email: user.email, password: PASSWORD });
   await expect(page.getByLabel('Sign-in code')).toBeVisible();
 });
 
@@ -117,11 +101,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     signInAs,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    const shot = async (name: string, element?: Locator) => {
-      const file = path.join(shots, `${width}-${name}.png`);
-      await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
-      expect(await seriousViolations(page), name).toEqual([]);
-    };
+    const shot = screenshotAndAxe(page, shots, width);
     const passwordHash = await hashPassword(PASSWORD);
     const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
     const user = await createUser(atrium.db, org.id, { passwordHash });
@@ -138,7 +118,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     // The trust box on the code step, then the section on /profile.
     await page.context().clearCookies();
     const after = atrium.mailbox.count;
-    await enterPassword(page, user.email);
+    await enterPassword(page, { email: user.email, password: PASSWORD });
     await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(user.email, { after }));
     await page.getByLabel('Trust this browser for 30 days').check();
     await shot('login-trust-browser');
@@ -155,7 +135,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
       .values({ organization_id: org.id, strong_factor_required: 'everyone' })
       .execute();
     await page.context().clearCookies({ name: ALL_BUT_DEVICE });
-    await enterPassword(page, user.email);
+    await enterPassword(page, { email: user.email, password: PASSWORD });
     await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
     await expect(page.getByTestId('totp-secret')).toBeVisible();
     await shot('login-enrolment');
@@ -169,7 +149,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
 
     // The factor choice of a later sign-in from another browser, with the trust box.
     await page.context().clearCookies();
-    await enterPassword(page, user.email);
+    await enterPassword(page, { email: user.email, password: PASSWORD });
     await expect(page.getByLabel('Authenticator code')).toBeVisible();
     await expect(page.getByLabel('Trust this browser for 30 days')).toBeVisible();
     await page.getByRole('button', { name: 'Use another way' }).click();

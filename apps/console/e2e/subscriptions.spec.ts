@@ -1,21 +1,8 @@
-import { createOrganizationWithAdmin, createUser, expect, test, type Atrium } from './support/fixtures.ts';
+import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 
 // Issue 15: an admin at the seat limit raises the seats on /subscriptions and adds the user.
 const PASSWORD = 'correct horse battery staple';
-
-async function verifiedDomain(atrium: Atrium, organizationId: string, name: string) {
-  await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: organizationId,
-      name,
-      state: 'verified',
-      verification_token: 'e2e'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .execute();
-}
 
 test('an admin at the seat limit reads the error, raises the seats and adds the user', async ({
   page,
@@ -26,7 +13,7 @@ test('an admin at the seat limit reads the error, raises the seats and adds the 
     subscription: { planKey: 'business', seats: 2, status: 'active' },
   });
   const domain = `${org.siteName}.test`;
-  await verifiedDomain(atrium, org.id, domain);
+  await insertVerifiedDomain(atrium, org.id, domain);
   await createUser(atrium.db, org.id, { email: `uma@${domain}` });
   await signInAs(org.admin);
 
@@ -74,8 +61,8 @@ test('a downgrade below usage is refused with what to remove first', async ({ pa
   const org = await createOrganizationWithAdmin(atrium.db, {
     subscription: { planKey: 'business', seats: 5, status: 'active' },
   });
-  await verifiedDomain(atrium, org.id, `${org.siteName}.test`);
-  await verifiedDomain(atrium, org.id, `second-${org.siteName}.test`);
+  await insertVerifiedDomain(atrium, org.id, `${org.siteName}.test`);
+  await insertVerifiedDomain(atrium, org.id, `second-${org.siteName}.test`);
   await signInAs(org.admin);
 
   await page.goto('/subscriptions');

@@ -1,24 +1,11 @@
 import { sql } from 'kysely';
 import { installDefaultApps } from '../../server/src/modules/apps/default-apps.ts';
-import { createOrganizationWithAdmin, expect, test, type Atrium } from './support/fixtures.ts';
+import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
 // Issue 5: users and groups, through the real console, server, SMTP mailbox and sign-in.
 const PASSWORD = 'correct horse battery staple';
-
-async function verifiedDomain(atrium: Atrium, organizationId: string, name: string) {
-  await atrium.db
-    .insertInto('domains')
-    .values({
-      organization_id: organizationId,
-      name,
-      state: 'verified',
-      verification_token: 'e2e'.padEnd(32, 'x'),
-      dkim_private_key_enc: 'sealed',
-      dkim_public_key: 'public',
-    })
-    .execute();
-}
 
 test('an admin adds a user with a password; Dashboard membership and suspension take effect at once', async ({
   page,
@@ -27,7 +14,7 @@ test('an admin adds a user with a password; Dashboard membership and suspension 
   signInAs,
 }) => {
   const org = await createOrganizationWithAdmin(atrium.db);
-  await verifiedDomain(atrium, org.id, `${org.siteName}.test`);
+  await insertVerifiedDomain(atrium, org.id, `${org.siteName}.test`);
   await signInAs(org.admin);
 
   await page.goto('/users');
@@ -87,7 +74,7 @@ test('an invitation link from the e-mail sets the password once; a used or expir
 }) => {
   const org = await createOrganizationWithAdmin(atrium.db);
   const domain = `${org.siteName}.test`;
-  await verifiedDomain(atrium, org.id, domain);
+  await insertVerifiedDomain(atrium, org.id, domain);
   // As every organisation made by sign-up has: cloud storage, open to everyone.
   await installDefaultApps(atrium.db, atrium.config, { id: org.id, siteName: org.siteName });
   await signInAs(org.admin);

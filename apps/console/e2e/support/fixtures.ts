@@ -37,27 +37,7 @@ export const test = base.extend<{ signInAs: (user: TestUser) => Promise<void> },
   atrium: [
     // Playwright reads a fixture's dependencies from this destructuring, so it must be present.
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
-      const mailbox = await Mailbox.start();
-      const dns = await TestDnsServer.start();
-      const server = await createTestApp({
-        env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv() },
-        listen: true,
-      });
-      const address = server.app.server.address() as { port: number };
-      await use({
-        url: `http://127.0.0.1:${address.port}`,
-        app: server.app,
-        config: server.config,
-        db: server.db,
-        mailbox,
-        dns,
-      });
-      await server.close();
-      await mailbox.close();
-      await dns.close();
-    },
+    async ({}, use) => runAtrium(use),
     { scope: 'worker' },
   ],
   baseURL: async ({ atrium }, use) => use(atrium.url),
@@ -66,6 +46,36 @@ export const test = base.extend<{ signInAs: (user: TestUser) => Promise<void> },
     await use(async (user) => addSessionCookie(context, atrium, user));
   },
 });
+
+/**
+ * Starts the loopback mailbox, the loopback DNS server and the real server on a fresh database,
+ * hands the running Atrium to `use`, then stops all three. `publicHost` names the server in
+ * PUBLIC_URL (127.0.0.1 unless said).
+ */
+export async function runAtrium(
+  use: (atrium: Atrium) => Promise<void>,
+  options: { publicHost?: string } = {},
+): Promise<void> {
+  if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
+  const mailbox = await Mailbox.start();
+  const dns = await TestDnsServer.start();
+  const server = await createTestApp({
+    env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv() },
+    listen: true,
+    publicHost: options.publicHost,
+  });
+  await use({
+    url: server.config.publicUrl.origin,
+    app: server.app,
+    config: server.config,
+    db: server.db,
+    mailbox,
+    dns,
+  });
+  await server.close();
+  await mailbox.close();
+  await dns.close();
+}
 
 /** Settings for the in-process server; PUBLIC_URL follows the port it listens on. */
 function e2eEnv(): Record<string, string> {

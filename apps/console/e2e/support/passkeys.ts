@@ -1,8 +1,5 @@
 import type { Page } from '@playwright/test';
-import { Mailbox } from '../../../server/test/support/mailbox.ts';
-import { TestDnsServer } from '../../../server/test/support/dns-server.ts';
-import { createTestApp } from '../../../server/test/support/test-app.ts';
-import { test } from './fixtures.ts';
+import { runAtrium, test } from './fixtures.ts';
 
 /**
  * The e2e Atrium for passkeys: the same as every spec's, but reached as `localhost`, because
@@ -11,26 +8,7 @@ import { test } from './fixtures.ts';
 export const passkeyTest = test.extend({
   atrium: [
     // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const mailbox = await Mailbox.start();
-      const dns = await TestDnsServer.start();
-      const server = await createTestApp({
-        env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, LOG_LEVEL: 'silent' },
-        listen: true,
-        publicHost: 'localhost',
-      });
-      await use({
-        url: server.config.publicUrl.origin,
-        app: server.app,
-        config: server.config,
-        db: server.db,
-        mailbox,
-        dns,
-      });
-      await server.close();
-      await mailbox.close();
-      await dns.close();
-    },
+    async ({}, use) => runAtrium(use, { publicHost: 'localhost' }),
     { scope: 'worker' },
   ],
 });

@@ -1,9 +1,9 @@
 import { Download, History } from 'lucide-react';
 import { useMemo } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { OlderEntriesFooter } from '../../components/load-more-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { activityExportUrl, useActivityPages } from '../../features/activity/api/get-activity.ts';
 import { ActivityFilters } from '../../features/activity/components/activity-filters.tsx';
@@ -51,17 +51,7 @@ export default function ActivityPage() {
       ) : (
         <div className="card atrium-card">
           <ActivityList entries={entries} />
-          {pages.hasNextPage ? (
-            <div className="card-footer bg-transparent text-center">
-              <Button
-                variant="link"
-                disabled={pages.isFetchingNextPage}
-                onClick={() => void pages.fetchNextPage()}
-              >
-                {pages.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
-              </Button>
-            </div>
-          ) : null}
+          <OlderEntriesFooter pages={pages} label="Show older entries" />
         </div>
       )}
     </>

@@ -5,6 +5,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../components/use-confirm-dialog.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
@@ -20,12 +21,16 @@ export default function GroupsPage() {
   const selectedId = params.get('group');
   const setSelectedId = (id: string | null) => setParams(id ? { group: id } : {}, { replace: true });
   const [renaming, setRenaming] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Group | null>(null);
   const create = useGroupMutation(groupActions.create);
   const rename = useGroupMutation((args: { id: string; name: string }) =>
     groupActions.rename(args.id, { name: args.name }),
   );
   const remove = useGroupMutation((id: string) => groupActions.remove(id));
+  const deletion = useConfirmDialog(
+    remove,
+    (group: Group) => group.id,
+    () => setSelectedId(null),
+  );
   const list = groups.data?.groups ?? [];
   const selected = list.find((g) => g.id === selectedId) ?? list[0];
 
@@ -109,7 +114,7 @@ export default function GroupsPage() {
                                   variant="outline-danger"
                                   size="sm"
                                   aria-label={`Delete ${group.name}`}
-                                  onClick={() => setDeleting(group)}
+                                  onClick={() => deletion.ask(group)}
                                 >
                                   <Trash2 size={16} aria-hidden="true" />
                                 </Button>
@@ -130,30 +135,15 @@ export default function GroupsPage() {
         </div>
       </div>
       <ConfirmDialog
-        show={deleting !== null}
-        title={`Delete ${deleting?.name ?? ''}?`}
+        {...deletion.dialog}
+        title={`Delete ${deletion.target?.name ?? ''}?`}
         confirmLabel="Delete group"
         pendingLabel="Deleting…"
-        pending={remove.isPending}
-        error={remove.error}
         errorTitle="The group was not deleted"
-        onConfirm={() =>
-          deleting &&
-          remove.mutate(deleting.id, {
-            onSuccess: () => {
-              setDeleting(null);
-              setSelectedId(null);
-            },
-          })
-        }
-        onCancel={() => {
-          setDeleting(null);
-          remove.reset();
-        }}
       >
         <p className="mb-0">
-          Its {deleting?.memberCount ?? 0} members stay in the organisation; apps shared only with{' '}
-          {deleting?.name} stop being available to them.
+          Its {deletion.target?.memberCount ?? 0} members stay in the organisation; apps shared only with{' '}
+          {deletion.target?.name} stop being available to them.
         </p>
       </ConfirmDialog>
     </>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { OlderEntriesFooter } from '../../components/load-more-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import {
   useClearNotifications,
@@ -112,17 +113,7 @@ export default function NotificationsPage() {
               />
             ))}
           </ul>
-          {pages.hasNextPage ? (
-            <div className="card-footer bg-transparent text-center">
-              <Button
-                variant="link"
-                disabled={pages.isFetchingNextPage}
-                onClick={() => void pages.fetchNextPage()}
-              >
-                {pages.isFetchingNextPage ? 'Loading…' : 'Show older notifications'}
-              </Button>
-            </div>
-          ) : null}
+          <OlderEntriesFooter pages={pages} label="Show older notifications" />
         </div>
       )}
     </>

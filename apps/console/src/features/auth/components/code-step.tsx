@@ -8,12 +8,12 @@ import { CodeField } from '../../../components/code-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useResendCode, useSubmitCode } from '../api/interaction.ts';
 import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
 import { TrustBrowserCheck } from './trust-browser-check.tsx';
-import { useCountdown } from './use-countdown.ts';
 
 const signInCodeBodyResolver = lazyZodResolver(
   async () => (await import('@atrium/contracts/auth')).signInCodeBody,

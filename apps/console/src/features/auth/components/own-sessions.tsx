@@ -1,10 +1,10 @@
 import type { OwnSession } from '@atrium/contracts/auth';
 import { Monitor } from 'lucide-react';
-import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useEndSession, useOwnSessions } from '../api/profile.ts';
 import { ErrorAlert } from './error-alert.tsx';
@@ -42,7 +42,7 @@ function deviceName(userAgent: string | null): string {
 export function OwnSessions() {
   const sessions = useOwnSessions();
   const end = useEndSession();
-  const [ending, setEnding] = useState<OwnSession | null>(null);
+  const sessionEnd = useConfirmDialog(end, (session: OwnSession) => session.id);
   if (sessions.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label="Loading sessions" />;
   if (sessions.isError) {
@@ -72,7 +72,7 @@ export function OwnSessions() {
               <Button
                 variant="outline-danger"
                 size="sm"
-                onClick={() => setEnding(session)}
+                onClick={() => sessionEnd.ask(session)}
                 aria-label={`End session: ${deviceName(session.userAgent)}, signed in ${when(session.createdAt)}`}
               >
                 End
@@ -82,27 +82,21 @@ export function OwnSessions() {
         ))}
       </ul>
       <ConfirmDialog
-        show={ending !== null}
-        title={`End the session on ${deviceName(ending?.userAgent ?? null)}?`}
+        {...sessionEnd.dialog}
+        title={`End the session on ${deviceName(sessionEnd.target?.userAgent ?? null)}?`}
         confirmLabel="End session"
         pendingLabel="Ending…"
-        pending={end.isPending}
-        error={end.error}
         errorTitle="The session was not ended"
-        onConfirm={() => ending && end.mutate(ending.id, { onSuccess: () => setEnding(null) })}
-        onCancel={() => {
-          setEnding(null);
-          end.reset();
-        }}
       >
         <p className="mb-2">
           That device will be signed out. To use the console or an app again there, it has to sign in with
           password and code.
         </p>
-        {ending ? (
+        {sessionEnd.target ? (
           <p className="small text-body-secondary mb-0">
-            Signed in {when(ending.createdAt)}
-            {ending.ip ? ` · ${ending.ip}` : ''} · last active {when(ending.lastSeenAt)}
+            Signed in {when(sessionEnd.target.createdAt)}
+            {sessionEnd.target.ip ? ` · ${sessionEnd.target.ip}` : ''} · last active{' '}
+            {when(sessionEnd.target.lastSeenAt)}
           </p>
         ) : null}
       </ConfirmDialog>

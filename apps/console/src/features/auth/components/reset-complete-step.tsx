@@ -11,9 +11,9 @@ import { CodeField } from '../../../components/code-field.tsx';
 import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useCompletePasswordReset, useStartPasswordReset } from '../api/password-reset.ts';
 import { ErrorAlert } from './error-alert.tsx';
-import { useCountdown } from './use-countdown.ts';
 
 const formSchema = passwordResetCompleteBody
   .pick({ code: true, password: true })

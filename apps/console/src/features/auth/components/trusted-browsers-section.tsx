@@ -1,10 +1,10 @@
 import type { TrustedBrowser } from '@atrium/contracts/sign-in-policy';
 import { MonitorCheck } from 'lucide-react';
-import { useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useRemoveTrustedBrowsers, useTrustedBrowsers } from '../api/trusted-browsers.ts';
 import { ErrorAlert } from './error-alert.tsx';
@@ -20,7 +20,9 @@ export function TrustedBrowsersSection() {
   const browsers = useTrustedBrowsers();
   const remove = useRemoveTrustedBrowsers();
   // A browser to remove, or 'all'.
-  const [removing, setRemoving] = useState<TrustedBrowser | 'all' | null>(null);
+  const removal = useConfirmDialog(remove, (browser: TrustedBrowser | 'all') =>
+    browser === 'all' ? undefined : browser.id,
+  );
   if (browsers.isPending)
     return <Spinner animation="border" size="sm" role="status" aria-label="Loading trusted browsers" />;
   if (browsers.isError) {
@@ -57,7 +59,7 @@ export function TrustedBrowsersSection() {
                 <Button
                   variant="outline-danger"
                   size="sm"
-                  onClick={() => setRemoving(browser)}
+                  onClick={() => removal.ask(browser)}
                   aria-label={`Remove trusted browser: ${browser.browser}, trusted ${when(browser.trustedAt)}`}
                 >
                   Remove
@@ -66,32 +68,22 @@ export function TrustedBrowsersSection() {
             ))}
           </ul>
           {list.length > 1 ? (
-            <Button variant="outline-danger" size="sm" className="mt-2" onClick={() => setRemoving('all')}>
+            <Button variant="outline-danger" size="sm" className="mt-2" onClick={() => removal.ask('all')}>
               Remove all
             </Button>
           ) : null}
         </>
       )}
       <ConfirmDialog
-        show={removing !== null}
+        {...removal.dialog}
         title={
-          removing === 'all'
+          removal.target === 'all'
             ? 'Stop trusting all browsers?'
-            : `Stop trusting ${removing?.browser ?? 'this browser'}?`
+            : `Stop trusting ${removal.target?.browser ?? 'this browser'}?`
         }
-        confirmLabel={removing === 'all' ? 'Remove all' : 'Remove'}
+        confirmLabel={removal.target === 'all' ? 'Remove all' : 'Remove'}
         pendingLabel="Removing…"
-        pending={remove.isPending}
-        error={remove.error}
         errorTitle="Nothing was removed"
-        onConfirm={() =>
-          removing &&
-          remove.mutate(removing === 'all' ? undefined : removing.id, { onSuccess: () => setRemoving(null) })
-        }
-        onCancel={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
       >
         <p className="mb-0">
           Signing in there will ask for your authenticator app or e-mailed code again after the password.

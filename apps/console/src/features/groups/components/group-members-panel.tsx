@@ -2,11 +2,12 @@ import type { Group } from '@atrium/contracts/groups';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
+import { LoadMoreButton } from '../../../components/load-more-button.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useUsersList } from '../../users/api/list-users.ts';
 import { ActionError } from '../../users/components/action-error.tsx';
@@ -33,93 +34,75 @@ export function GroupMembersPanel({ group }: { group: Group }) {
     : [];
 
   return (
-    <Card className="atrium-card">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          {group.name} members
-        </Card.Title>
-        {group.isSystem ? (
-          <p className="small text-body-secondary">
-            Members of Dashboard are administrators. It always keeps at least one active member.
-          </p>
-        ) : null}
-        <ActionError title="The members could not be changed" error={add.error} onClose={() => add.reset()} />
-        <Form.Group controlId="group-add-member" className="mb-2">
-          <Form.Label className="small mb-1">Add people</Form.Label>
-          <Form.Control
-            type="search"
-            placeholder="Name or e-mail, from the start"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </Form.Group>
-        {matches.length > 0 ? (
-          <ListGroup className="mb-3" aria-label="Matching users">
-            {matches.map((user) => (
-              <ListGroup.Item
-                key={user.id}
-                className="d-flex align-items-center justify-content-between gap-2"
+    <SectionCard title={`${group.name} members`} titleMargin="mb-1">
+      {group.isSystem ? (
+        <p className="small text-body-secondary">
+          Members of Dashboard are administrators. It always keeps at least one active member.
+        </p>
+      ) : null}
+      <ActionError title="The members could not be changed" error={add.error} onClose={() => add.reset()} />
+      <Form.Group controlId="group-add-member" className="mb-2">
+        <Form.Label className="small mb-1">Add people</Form.Label>
+        <Form.Control
+          type="search"
+          placeholder="Name or e-mail, from the start"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </Form.Group>
+      {matches.length > 0 ? (
+        <ListGroup className="mb-3" aria-label="Matching users">
+          {matches.map((user) => (
+            <ListGroup.Item key={user.id} className="d-flex align-items-center justify-content-between gap-2">
+              <span className="text-break small">
+                {user.name} <span className="text-body-secondary">{user.email}</span>
+              </span>
+              <Button
+                size="sm"
+                variant="outline-primary"
+                disabled={add.isPending}
+                onClick={() => add.mutate(user.id)}
               >
-                <span className="text-break small">
-                  {user.name} <span className="text-body-secondary">{user.email}</span>
-                </span>
-                <Button
-                  size="sm"
-                  variant="outline-primary"
-                  disabled={add.isPending}
-                  onClick={() => add.mutate(user.id)}
-                >
-                  Add<span className="visually-hidden"> {user.name}</span>
-                </Button>
-              </ListGroup.Item>
-            ))}
-          </ListGroup>
-        ) : search.trim() && candidates.data ? (
-          <p className="small text-body-secondary">Nobody else matches.</p>
-        ) : null}
+                Add<span className="visually-hidden"> {user.name}</span>
+              </Button>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      ) : search.trim() && candidates.data ? (
+        <p className="small text-body-secondary">Nobody else matches.</p>
+      ) : null}
 
-        {members.isPending ? (
-          <Spinner animation="border" size="sm" role="status" aria-label="Loading members" />
-        ) : list.length === 0 ? (
-          <p className="text-body-secondary mb-0">No members yet.</p>
-        ) : (
-          <ListGroup aria-label={`${group.name} members`}>
-            {list.map((member) => (
-              <ListGroup.Item
-                key={member.id}
-                className="d-flex align-items-center justify-content-between gap-2"
-              >
-                <div className="text-break">
-                  <Link to={paths.userDetail(member.id)}>{member.name}</Link>
-                  <div className="small text-body-secondary">{member.email}</div>
-                </div>
-                <div className="d-flex align-items-center gap-2">
-                  {member.status !== 'active' ? <UserStatusBadge status={member.status} /> : null}
-                  <Button
-                    variant="outline-danger"
-                    size="sm"
-                    aria-label={`Remove ${member.name} from ${group.name}`}
-                    onClick={() => setLeaving(member)}
-                  >
-                    <X size={16} aria-hidden="true" />
-                  </Button>
-                </div>
-              </ListGroup.Item>
-            ))}
-          </ListGroup>
-        )}
-        {members.hasNextPage ? (
-          <Button
-            variant="outline-secondary"
-            size="sm"
-            className="mt-3"
-            disabled={members.isFetchingNextPage}
-            onClick={() => void members.fetchNextPage()}
-          >
-            Load more
-          </Button>
-        ) : null}
-      </Card.Body>
+      {members.isPending ? (
+        <Spinner animation="border" size="sm" role="status" aria-label="Loading members" />
+      ) : list.length === 0 ? (
+        <p className="text-body-secondary mb-0">No members yet.</p>
+      ) : (
+        <ListGroup aria-label={`${group.name} members`}>
+          {list.map((member) => (
+            <ListGroup.Item
+              key={member.id}
+              className="d-flex align-items-center justify-content-between gap-2"
+            >
+              <div className="text-break">
+                <Link to={paths.userDetail(member.id)}>{member.name}</Link>
+                <div className="small text-body-secondary">{member.email}</div>
+              </div>
+              <div className="d-flex align-items-center gap-2">
+                {member.status !== 'active' ? <UserStatusBadge status={member.status} /> : null}
+                <Button
+                  variant="outline-danger"
+                  size="sm"
+                  aria-label={`Remove ${member.name} from ${group.name}`}
+                  onClick={() => setLeaving(member)}
+                >
+                  <X size={16} aria-hidden="true" />
+                </Button>
+              </div>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      )}
+      <LoadMoreButton pages={members}>Load more</LoadMoreButton>
       <RemoveMemberDialog
         removal={leaving && { memberName: leaving.name, groupName: group.name, isSystem: group.isSystem }}
         pending={remove.isPending}
@@ -130,6 +113,6 @@ export function GroupMembersPanel({ group }: { group: Group }) {
           remove.reset();
         }}
       />
-    </Card>
+    </SectionCard>
   );
 }

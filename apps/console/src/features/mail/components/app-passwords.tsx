@@ -5,6 +5,7 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { CopyField } from '../../../components/copy-button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { dateTime, timeAgo } from '../../../lib/format-time.ts';
@@ -19,8 +20,8 @@ import { NewAppPasswordForm } from './new-app-password-form.tsx';
 export function AppPasswords({ email }: { email: string }) {
   const list = useAppPasswords();
   const revoke = useRevokeAppPassword();
+  const revocation = useConfirmDialog(revoke, (item: AppPasswordView) => item.id);
   const [created, setCreated] = useState<{ name: string; password: string } | null>(null);
-  const [revoking, setRevoking] = useState<AppPasswordView | null>(null);
 
   return (
     <>
@@ -65,7 +66,7 @@ export function AppPasswords({ email }: { email: string }) {
               <Button
                 variant="outline-danger"
                 size="sm"
-                onClick={() => setRevoking(item)}
+                onClick={() => revocation.ask(item)}
                 aria-label={`Revoke app password ${item.name}`}
               >
                 Revoke
@@ -75,18 +76,11 @@ export function AppPasswords({ email }: { email: string }) {
         </ul>
       )}
       <ConfirmDialog
-        show={revoking !== null}
-        title={`Revoke the app password ${revoking?.name ?? ''}?`}
+        {...revocation.dialog}
+        title={`Revoke the app password ${revocation.target?.name ?? ''}?`}
         confirmLabel="Revoke"
         pendingLabel="Revoking…"
-        pending={revoke.isPending}
-        error={revoke.error}
         errorTitle="The app password was not revoked"
-        onConfirm={() => revoking && revoke.mutate(revoking.id, { onSuccess: () => setRevoking(null) })}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
       >
         <p className="mb-0">
           Mail apps that use it are refused at once, and it cannot be used again. Your other app passwords and

@@ -1,10 +1,11 @@
 import type { DomainCatchAll } from '@atrium/contracts/mail-addresses';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useGroups } from '../../groups/api/groups.ts';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useMailAddressMutation } from '../api/mail-addresses.ts';
@@ -13,83 +14,71 @@ import { UserPicker, type PickedUser } from './user-picker.tsx';
 /** Each verified domain's catch-all: where mail to an address nobody holds goes, if anywhere. */
 export function CatchAlls({ domains }: { domains: DomainCatchAll[] }) {
   const remove = useMailAddressMutation(mailAddressActions.removeCatchAll);
-  const [removing, setRemoving] = useState<DomainCatchAll | null>(null);
+  const removal = useConfirmDialog(remove, (item: DomainCatchAll) => item.domainId);
   const [editing, setEditing] = useState<string | null>(null);
 
   return (
-    <Card className="atrium-card">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          Catch-all
-        </Card.Title>
-        <p className="small text-body-secondary">
-          Mail to an address on the domain that no user, alias or group has goes to one user or group. Without
-          one, such mail is refused.
-        </p>
-        {domains.length === 0 ? (
-          <p className="text-body-secondary mb-0">A catch-all needs a verified domain.</p>
-        ) : (
-          <ListGroup as="ul" aria-label="Catch-alls">
-            {domains.map((item) => (
-              <ListGroup.Item as="li" key={item.domainId}>
-                <div className="d-flex flex-wrap align-items-center justify-content-between gap-2">
-                  <div className="text-break min-w-0">
-                    <div className="fw-semibold">{item.domain}</div>
-                    <div className="small text-body-secondary" data-testid={`catch-all-${item.domain}`}>
-                      {item.catchAll
-                        ? `To ${item.catchAll.type === 'group' ? 'the group ' : ''}${item.catchAll.name}`
-                        : 'None: unknown addresses are refused'}
-                    </div>
-                  </div>
-                  <div className="d-flex gap-2 flex-shrink-0">
-                    <Button
-                      size="sm"
-                      variant="outline-primary"
-                      aria-label={`Set the catch-all of ${item.domain}`}
-                      onClick={() => setEditing(editing === item.domainId ? null : item.domainId)}
-                    >
-                      {item.catchAll ? 'Change' : 'Set'}
-                    </Button>
-                    {item.catchAll ? (
-                      <Button
-                        size="sm"
-                        variant="outline-danger"
-                        aria-label={`Remove the catch-all of ${item.domain}`}
-                        onClick={() => setRemoving(item)}
-                      >
-                        Remove
-                      </Button>
-                    ) : null}
+    <SectionCard title="Catch-all" titleMargin="mb-1">
+      <p className="small text-body-secondary">
+        Mail to an address on the domain that no user, alias or group has goes to one user or group. Without
+        one, such mail is refused.
+      </p>
+      {domains.length === 0 ? (
+        <p className="text-body-secondary mb-0">A catch-all needs a verified domain.</p>
+      ) : (
+        <ListGroup as="ul" aria-label="Catch-alls">
+          {domains.map((item) => (
+            <ListGroup.Item as="li" key={item.domainId}>
+              <div className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+                <div className="text-break min-w-0">
+                  <div className="fw-semibold">{item.domain}</div>
+                  <div className="small text-body-secondary" data-testid={`catch-all-${item.domain}`}>
+                    {item.catchAll
+                      ? `To ${item.catchAll.type === 'group' ? 'the group ' : ''}${item.catchAll.name}`
+                      : 'None: unknown addresses are refused'}
                   </div>
                 </div>
-                {editing === item.domainId ? (
-                  <CatchAllForm domain={item} onDone={() => setEditing(null)} />
-                ) : null}
-              </ListGroup.Item>
-            ))}
-          </ListGroup>
-        )}
-      </Card.Body>
+                <div className="d-flex gap-2 flex-shrink-0">
+                  <Button
+                    size="sm"
+                    variant="outline-primary"
+                    aria-label={`Set the catch-all of ${item.domain}`}
+                    onClick={() => setEditing(editing === item.domainId ? null : item.domainId)}
+                  >
+                    {item.catchAll ? 'Change' : 'Set'}
+                  </Button>
+                  {item.catchAll ? (
+                    <Button
+                      size="sm"
+                      variant="outline-danger"
+                      aria-label={`Remove the catch-all of ${item.domain}`}
+                      onClick={() => removal.ask(item)}
+                    >
+                      Remove
+                    </Button>
+                  ) : null}
+                </div>
+              </div>
+              {editing === item.domainId ? (
+                <CatchAllForm domain={item} onDone={() => setEditing(null)} />
+              ) : null}
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      )}
       <ConfirmDialog
-        show={removing !== null}
-        title={`Remove the catch-all of ${removing?.domain ?? ''}?`}
+        {...removal.dialog}
+        title={`Remove the catch-all of ${removal.target?.domain ?? ''}?`}
         confirmLabel="Remove catch-all"
         pendingLabel="Removing…"
-        pending={remove.isPending}
-        error={remove.error}
         errorTitle="The catch-all was not removed"
-        onConfirm={() => removing && remove.mutate(removing.domainId, { onSuccess: () => setRemoving(null) })}
-        onCancel={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
       >
         <p className="mb-0">
-          Mail to addresses on {removing?.domain} that nobody holds is refused from the next message on.
+          Mail to addresses on {removal.target?.domain} that nobody holds is refused from the next message on.
           Mailboxes, aliases and group addresses keep their mail.
         </p>
       </ConfirmDialog>
-    </Card>
+    </SectionCard>
   );
 }
 

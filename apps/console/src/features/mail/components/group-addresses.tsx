@@ -1,11 +1,12 @@
 import type { GroupAddress } from '@atrium/contracts/mail-addresses';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { useGroups } from '../../groups/api/groups.ts';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useGroupAddresses, useMailAddressMutation } from '../api/mail-addresses.ts';
@@ -20,7 +21,7 @@ export function GroupAddresses({ domains }: { domains: string[] }) {
   const [domain, setDomain] = useState('');
   const set = useMailAddressMutation(mailAddressActions.setGroupAddress);
   const remove = useMailAddressMutation(mailAddressActions.removeGroupAddress);
-  const [removing, setRemoving] = useState<GroupAddress | null>(null);
+  const removal = useConfirmDialog(remove, (item: GroupAddress) => item.group.id);
   const chosenDomain = domain || domains[0] || '';
 
   const submit = (event: FormEvent) => {
@@ -32,105 +33,89 @@ export function GroupAddresses({ domains }: { domains: string[] }) {
   };
 
   return (
-    <Card className="atrium-card">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          Group addresses
-        </Card.Title>
-        <p className="small text-body-secondary">
-          Mail to a group&apos;s address goes to every member at once; someone removed from the group gets
-          none from then on. Members do not send as the group.
-        </p>
-        {domains.length === 0 ? (
-          <p className="small mb-3">Group addresses need a verified domain.</p>
-        ) : (
-          <Form onSubmit={submit} aria-label="Set a group address" className="mb-3">
-            <ActionError
-              title="The group address was not set"
-              error={set.error}
-              onClose={() => set.reset()}
-            />
-            <Form.Group controlId="group-address-group" className="mb-2">
-              <Form.Label className="small mb-1">Group</Form.Label>
-              <Form.Select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-                <option value="">Choose a group</option>
-                {(groups.data?.groups ?? []).map((group) => (
-                  <option key={group.id} value={group.id}>
-                    {group.name}
-                  </option>
-                ))}
-              </Form.Select>
-            </Form.Group>
-            <AddressFields
-              id="group-address"
-              localPart={localPart}
-              domain={chosenDomain}
-              domains={domains}
-              onLocalPart={(value) => {
-                setLocalPart(value);
-                set.reset();
-              }}
-              onDomain={setDomain}
-            />
-            <Button type="submit" size="sm" disabled={!groupId || !localPart.trim() || set.isPending}>
-              {set.isPending ? 'Saving…' : 'Set group address'}
-            </Button>
-          </Form>
-        )}
-        {list.isPending ? (
-          <Spinner animation="border" size="sm" role="status" aria-label="Loading group addresses" />
-        ) : list.isError ? (
-          <ActionError title="The group addresses could not be loaded" error={list.error} />
-        ) : list.data.groupAddresses.length === 0 ? (
-          <p className="text-body-secondary mb-0">No group has an address yet.</p>
-        ) : (
-          <ListGroup as="ul" aria-label="Group addresses">
-            {list.data.groupAddresses.map((item) => (
-              <ListGroup.Item
-                as="li"
-                key={item.group.id}
-                className="d-flex align-items-center justify-content-between gap-2"
-              >
-                <div className="text-break min-w-0">
-                  <div className="fw-semibold">{item.address}</div>
-                  <div className="small text-body-secondary">
-                    {item.group.name} · {item.group.memberCount}{' '}
-                    {item.group.memberCount === 1 ? 'member' : 'members'}
-                  </div>
+    <SectionCard title="Group addresses" titleMargin="mb-1">
+      <p className="small text-body-secondary">
+        Mail to a group&apos;s address goes to every member at once; someone removed from the group gets none
+        from then on. Members do not send as the group.
+      </p>
+      {domains.length === 0 ? (
+        <p className="small mb-3">Group addresses need a verified domain.</p>
+      ) : (
+        <Form onSubmit={submit} aria-label="Set a group address" className="mb-3">
+          <ActionError title="The group address was not set" error={set.error} onClose={() => set.reset()} />
+          <Form.Group controlId="group-address-group" className="mb-2">
+            <Form.Label className="small mb-1">Group</Form.Label>
+            <Form.Select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
+              <option value="">Choose a group</option>
+              {(groups.data?.groups ?? []).map((group) => (
+                <option key={group.id} value={group.id}>
+                  {group.name}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <AddressFields
+            id="group-address"
+            localPart={localPart}
+            domain={chosenDomain}
+            domains={domains}
+            onLocalPart={(value) => {
+              setLocalPart(value);
+              set.reset();
+            }}
+            onDomain={setDomain}
+          />
+          <Button type="submit" size="sm" disabled={!groupId || !localPart.trim() || set.isPending}>
+            {set.isPending ? 'Saving…' : 'Set group address'}
+          </Button>
+        </Form>
+      )}
+      {list.isPending ? (
+        <Spinner animation="border" size="sm" role="status" aria-label="Loading group addresses" />
+      ) : list.isError ? (
+        <ActionError title="The group addresses could not be loaded" error={list.error} />
+      ) : list.data.groupAddresses.length === 0 ? (
+        <p className="text-body-secondary mb-0">No group has an address yet.</p>
+      ) : (
+        <ListGroup as="ul" aria-label="Group addresses">
+          {list.data.groupAddresses.map((item) => (
+            <ListGroup.Item
+              as="li"
+              key={item.group.id}
+              className="d-flex align-items-center justify-content-between gap-2"
+            >
+              <div className="text-break min-w-0">
+                <div className="fw-semibold">{item.address}</div>
+                <div className="small text-body-secondary">
+                  {item.group.name} · {item.group.memberCount}{' '}
+                  {item.group.memberCount === 1 ? 'member' : 'members'}
                 </div>
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  className="flex-shrink-0"
-                  aria-label={`Remove the address of ${item.group.name}`}
-                  onClick={() => setRemoving(item)}
-                >
-                  Remove
-                </Button>
-              </ListGroup.Item>
-            ))}
-          </ListGroup>
-        )}
-      </Card.Body>
+              </div>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                className="flex-shrink-0"
+                aria-label={`Remove the address of ${item.group.name}`}
+                onClick={() => removal.ask(item)}
+              >
+                Remove
+              </Button>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      )}
       <ConfirmDialog
-        show={removing !== null}
-        title={`Remove ${removing?.address ?? ''} from ${removing?.group.name ?? ''}?`}
+        {...removal.dialog}
+        title={`Remove ${removal.target?.address ?? ''} from ${removal.target?.group.name ?? ''}?`}
         confirmLabel="Remove address"
         pendingLabel="Removing…"
-        pending={remove.isPending}
-        error={remove.error}
         errorTitle="The group address was not removed"
-        onConfirm={() => removing && remove.mutate(removing.group.id, { onSuccess: () => setRemoving(null) })}
-        onCancel={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
       >
         <p className="mb-0">
-          Mail to {removing?.address} is refused from the next message on. The group and its members are not
-          affected.
+          Mail to {removal.target?.address} is refused from the next message on. The group and its members are
+          not affected.
         </p>
       </ConfirmDialog>
-    </Card>
+    </SectionCard>
   );
 }

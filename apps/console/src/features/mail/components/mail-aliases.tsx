@@ -1,11 +1,13 @@
 import type { MailAlias } from '@atrium/contracts/mail-addresses';
 import { useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { LoadMoreButton } from '../../../components/load-more-button.tsx';
+import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useMailAddressMutation, useMailAliases } from '../api/mail-addresses.ts';
 import { AddressFields } from './address-fields.tsx';
@@ -20,7 +22,7 @@ export function MailAliases({ domains }: { domains: string[] }) {
   const [domain, setDomain] = useState('');
   const add = useMailAddressMutation(mailAddressActions.addAlias);
   const remove = useMailAddressMutation(mailAddressActions.removeAlias);
-  const [removing, setRemoving] = useState<MailAlias | null>(null);
+  const removal = useConfirmDialog(remove, (alias: MailAlias) => alias.id);
   const aliases = list.data?.pages.flatMap((page) => page.aliases) ?? [];
   const chosenDomain = domain || domains[0] || '';
 
@@ -34,112 +36,91 @@ export function MailAliases({ domains }: { domains: string[] }) {
   };
 
   return (
-    <Card className="atrium-card">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          Aliases
-        </Card.Title>
-        <p className="small text-body-secondary">
-          Extra addresses of a user on your verified domains. Mail to an alias arrives in the user&apos;s
-          mailbox, and they may send as it.
-        </p>
-        {domains.length === 0 ? (
-          <p className="small mb-3">Aliases need a verified domain.</p>
-        ) : (
-          <Form onSubmit={submit} aria-label="Add an alias" className="mb-3">
-            <ActionError title="The alias was not added" error={add.error} onClose={() => add.reset()} />
-            <UserPicker id="alias-user" label="User" value={user} onChange={setUser} />
-            <AddressFields
-              id="alias-address"
-              localPart={localPart}
-              domain={chosenDomain}
-              domains={domains}
-              onLocalPart={(value) => {
-                setLocalPart(value);
-                add.reset();
-              }}
-              onDomain={setDomain}
-            />
-            <Button type="submit" size="sm" disabled={!user || !localPart.trim() || add.isPending}>
-              {add.isPending ? 'Adding…' : 'Add alias'}
-            </Button>
-          </Form>
-        )}
-        <Form.Group controlId="alias-search" className="mb-2">
-          <Form.Label className="small mb-1">Find an alias</Form.Label>
-          <Form.Control
-            type="search"
-            placeholder="The start of the address"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
+    <SectionCard title="Aliases" titleMargin="mb-1">
+      <p className="small text-body-secondary">
+        Extra addresses of a user on your verified domains. Mail to an alias arrives in the user&apos;s
+        mailbox, and they may send as it.
+      </p>
+      {domains.length === 0 ? (
+        <p className="small mb-3">Aliases need a verified domain.</p>
+      ) : (
+        <Form onSubmit={submit} aria-label="Add an alias" className="mb-3">
+          <ActionError title="The alias was not added" error={add.error} onClose={() => add.reset()} />
+          <UserPicker id="alias-user" label="User" value={user} onChange={setUser} />
+          <AddressFields
+            id="alias-address"
+            localPart={localPart}
+            domain={chosenDomain}
+            domains={domains}
+            onLocalPart={(value) => {
+              setLocalPart(value);
+              add.reset();
+            }}
+            onDomain={setDomain}
           />
-        </Form.Group>
-        {list.isPending ? (
-          <Spinner animation="border" size="sm" role="status" aria-label="Loading aliases" />
-        ) : list.isError ? (
-          <ActionError title="The aliases could not be loaded" error={list.error} />
-        ) : aliases.length === 0 ? (
-          <p className="text-body-secondary mb-0">
-            {search.trim() ? 'No alias starts so.' : 'No aliases yet.'}
-          </p>
-        ) : (
-          <ListGroup as="ul" aria-label="Aliases">
-            {aliases.map((alias) => (
-              <ListGroup.Item
-                as="li"
-                key={alias.id}
-                className="d-flex align-items-center justify-content-between gap-2"
-              >
-                <div className="text-break min-w-0">
-                  <div className="fw-semibold">{alias.address}</div>
-                  <div className="small text-body-secondary">
-                    {alias.user.name} · {alias.user.email}
-                  </div>
-                </div>
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  className="flex-shrink-0"
-                  aria-label={`Remove the alias ${alias.address}`}
-                  onClick={() => setRemoving(alias)}
-                >
-                  Remove
-                </Button>
-              </ListGroup.Item>
-            ))}
-          </ListGroup>
-        )}
-        {list.hasNextPage ? (
-          <Button
-            variant="outline-secondary"
-            size="sm"
-            className="mt-3"
-            disabled={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            Show more
+          <Button type="submit" size="sm" disabled={!user || !localPart.trim() || add.isPending}>
+            {add.isPending ? 'Adding…' : 'Add alias'}
           </Button>
-        ) : null}
-      </Card.Body>
+        </Form>
+      )}
+      <Form.Group controlId="alias-search" className="mb-2">
+        <Form.Label className="small mb-1">Find an alias</Form.Label>
+        <Form.Control
+          type="search"
+          placeholder="The start of the address"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </Form.Group>
+      {list.isPending ? (
+        <Spinner animation="border" size="sm" role="status" aria-label="Loading aliases" />
+      ) : list.isError ? (
+        <ActionError title="The aliases could not be loaded" error={list.error} />
+      ) : aliases.length === 0 ? (
+        <p className="text-body-secondary mb-0">
+          {search.trim() ? 'No alias starts so.' : 'No aliases yet.'}
+        </p>
+      ) : (
+        <ListGroup as="ul" aria-label="Aliases">
+          {aliases.map((alias) => (
+            <ListGroup.Item
+              as="li"
+              key={alias.id}
+              className="d-flex align-items-center justify-content-between gap-2"
+            >
+              <div className="text-break min-w-0">
+                <div className="fw-semibold">{alias.address}</div>
+                <div className="small text-body-secondary">
+                  {alias.user.name} · {alias.user.email}
+                </div>
+              </div>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                className="flex-shrink-0"
+                aria-label={`Remove the alias ${alias.address}`}
+                onClick={() => removal.ask(alias)}
+              >
+                Remove
+              </Button>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      )}
+      <LoadMoreButton pages={list}>Show more</LoadMoreButton>
       <ConfirmDialog
-        show={removing !== null}
-        title={`Remove the alias ${removing?.address ?? ''}?`}
+        {...removal.dialog}
+        title={`Remove the alias ${removal.target?.address ?? ''}?`}
         confirmLabel="Remove alias"
         pendingLabel="Removing…"
-        pending={remove.isPending}
-        error={remove.error}
         errorTitle="The alias was not removed"
-        onConfirm={() => removing && remove.mutate(removing.id, { onSuccess: () => setRemoving(null) })}
-        onCancel={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
       >
         <p className="mb-0">
-          Mail to {removing?.address} is refused from the next message on, and {removing?.user.name} can no
-          longer send as it. Their own address and other aliases are not affected.
+          Mail to {removal.target?.address} is refused from the next message on, and{' '}
+          {removal.target?.user.name} can no longer send as it. Their own address and other aliases are not
+          affected.
         </p>
       </ConfirmDialog>
-    </Card>
+    </SectionCard>
   );
 }

@@ -1,7 +1,7 @@
 import type { Mailbox } from '@atrium/contracts/mail-mailboxes';
-import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
+import { LoadMoreButton } from '../../../components/load-more-button.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { timeAgo } from '../../../lib/format-time.ts';
 import { QueryState } from '../../apps/components/query-state.tsx';
 import { formatQuota } from '../../subscriptions/components/format.ts';
@@ -25,41 +25,26 @@ export function Mailboxes() {
   const list = useMailboxes();
   const pages = list.data?.pages;
   return (
-    <Card className="atrium-card">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          Mailboxes
-        </Card.Title>
-        {!pages ? (
-          <QueryState error={list.error} what="the mailboxes" onRetry={() => void list.refetch()} />
-        ) : (
-          <>
-            <p className="small text-body-secondary">
-              Each mailbox may hold {formatQuota(pages[0]!.quotaPerMailboxMb)}; usage as the mail server last
-              reported it.
-            </p>
-            <ul className="list-unstyled d-grid gap-3 mb-0" aria-label="Mailboxes">
-              {pages
-                .flatMap((page) => page.mailboxes)
-                .map((mailbox) => (
-                  <MailboxItem key={mailbox.userId} mailbox={mailbox} />
-                ))}
-            </ul>
-            {list.hasNextPage ? (
-              <Button
-                variant="outline-secondary"
-                size="sm"
-                className="mt-3"
-                disabled={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                Show more
-              </Button>
-            ) : null}
-          </>
-        )}
-      </Card.Body>
-    </Card>
+    <SectionCard title="Mailboxes" titleMargin="mb-1">
+      {!pages ? (
+        <QueryState error={list.error} what="the mailboxes" onRetry={() => void list.refetch()} />
+      ) : (
+        <>
+          <p className="small text-body-secondary">
+            Each mailbox may hold {formatQuota(pages[0]!.quotaPerMailboxMb)}; usage as the mail server last
+            reported it.
+          </p>
+          <ul className="list-unstyled d-grid gap-3 mb-0" aria-label="Mailboxes">
+            {pages
+              .flatMap((page) => page.mailboxes)
+              .map((mailbox) => (
+                <MailboxItem key={mailbox.userId} mailbox={mailbox} />
+              ))}
+          </ul>
+          <LoadMoreButton pages={list}>Show more</LoadMoreButton>
+        </>
+      )}
+    </SectionCard>
   );
 }
 

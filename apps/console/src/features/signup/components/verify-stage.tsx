@@ -1,26 +1,15 @@
 import { signupVerifyBodySchema, type SignupState } from '@atrium/contracts/signup';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
+import { useCountdown } from '../../../lib/use-countdown.ts';
 import { useChangeStage, useResendCode, useVerifyCode } from '../api/signup-state.ts';
 import { FormAlert } from './form-alert.tsx';
-
-/** Seconds until `iso`, ticking every second; 0 once it has passed. */
-function useCountdown(iso: string | null): number {
-  const target = iso ? Date.parse(iso) : 0;
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (target <= Date.now()) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [target]);
-  return Math.max(0, Math.ceil((target - now) / 1000));
-}
 
 /** Stage 3: the 6-digit code; re-sending waits the seed spec's ReSend (60 s), timed by the server. */
 export function VerifyStage({ state }: { state: SignupState }) {

@@ -3,8 +3,8 @@ import { MAX_SEATS } from '@atrium/contracts/subscriptions';
 import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useChangeSubscription } from '../api/change-subscription.ts';
 import { planFeatures, plural, priceOf } from './format.ts';
@@ -93,70 +93,65 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
 
   const fieldErrors = failure?.fields ?? {};
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-1">
-          Change plan or seats
-        </Card.Title>
-        <p className="text-body-secondary small mb-3">
-          Changes apply at once. To go below what your organisation uses, remove users, domains or apps first.
-        </p>
-        {done ? (
-          <Alert variant="success" dismissible onClose={() => setDone(null)}>
-            {done}
-          </Alert>
-        ) : null}
-        {failure?.message ? (
-          <Alert variant="danger" dismissible onClose={() => setFailure(null)}>
-            <Alert.Heading as="h3" className="h6">
-              The subscription was not changed
-            </Alert.Heading>
-            <p className="mb-0">{failure.message}</p>
-          </Alert>
-        ) : null}
-        <Form noValidate onSubmit={(e) => void submit(e)} aria-label="Change plan or seats">
-          <fieldset className="mb-3">
-            <legend className="form-label fs-6 mb-2">Plan</legend>
-            <div className="row g-3" role="radiogroup" aria-label="Plan">
-              {plans.map((plan) => (
-                <PlanOption
-                  key={plan.key}
-                  plan={plan}
-                  current={plan.key === subscription.plan.key}
-                  checked={plan.key === planKey}
-                  onChoose={() => setPlanKey(plan.key)}
-                />
-              ))}
+    <SectionCard title="Change plan or seats" titleMargin="mb-1" className="mb-4">
+      <p className="text-body-secondary small mb-3">
+        Changes apply at once. To go below what your organisation uses, remove users, domains or apps first.
+      </p>
+      {done ? (
+        <Alert variant="success" dismissible onClose={() => setDone(null)}>
+          {done}
+        </Alert>
+      ) : null}
+      {failure?.message ? (
+        <Alert variant="danger" dismissible onClose={() => setFailure(null)}>
+          <Alert.Heading as="h3" className="h6">
+            The subscription was not changed
+          </Alert.Heading>
+          <p className="mb-0">{failure.message}</p>
+        </Alert>
+      ) : null}
+      <Form noValidate onSubmit={(e) => void submit(e)} aria-label="Change plan or seats">
+        <fieldset className="mb-3">
+          <legend className="form-label fs-6 mb-2">Plan</legend>
+          <div className="row g-3" role="radiogroup" aria-label="Plan">
+            {plans.map((plan) => (
+              <PlanOption
+                key={plan.key}
+                plan={plan}
+                current={plan.key === subscription.plan.key}
+                checked={plan.key === planKey}
+                onChoose={() => setPlanKey(plan.key)}
+              />
+            ))}
+          </div>
+          {fieldErrors.planKey ? (
+            <div className="invalid-feedback d-block" role="alert">
+              {fieldErrors.planKey}
             </div>
-            {fieldErrors.planKey ? (
-              <div className="invalid-feedback d-block" role="alert">
-                {fieldErrors.planKey}
-              </div>
-            ) : null}
-          </fieldset>
-          <Form.Group className="mb-3" controlId="subscription-seats" style={{ maxWidth: '24rem' }}>
-            <Form.Label>Number of seats</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={chosen?.seatLimit ?? MAX_SEATS}
-              value={seats}
-              onChange={(e) => setSeats(e.target.value)}
-              isInvalid={!!fieldErrors.seats}
-              aria-describedby="subscription-seats-help"
-            />
-            <Form.Control.Feedback type="invalid">{fieldErrors.seats}</Form.Control.Feedback>
-            <Form.Text id="subscription-seats-help">
-              {subscription.seatsUsed} in use
-              {chosen?.seatLimit ? ` · the ${chosen.title} plan allows up to ${chosen.seatLimit}` : ''}
-            </Form.Text>
-          </Form.Group>
-          <Button type="submit" disabled={change.isPending || unchanged}>
-            {change.isPending ? 'Saving…' : 'Update subscription'}
-          </Button>
-        </Form>
-      </Card.Body>
-    </Card>
+          ) : null}
+        </fieldset>
+        <Form.Group className="mb-3" controlId="subscription-seats" style={{ maxWidth: '24rem' }}>
+          <Form.Label>Number of seats</Form.Label>
+          <Form.Control
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={chosen?.seatLimit ?? MAX_SEATS}
+            value={seats}
+            onChange={(e) => setSeats(e.target.value)}
+            isInvalid={!!fieldErrors.seats}
+            aria-describedby="subscription-seats-help"
+          />
+          <Form.Control.Feedback type="invalid">{fieldErrors.seats}</Form.Control.Feedback>
+          <Form.Text id="subscription-seats-help">
+            {subscription.seatsUsed} in use
+            {chosen?.seatLimit ? ` · the ${chosen.title} plan allows up to ${chosen.seatLimit}` : ''}
+          </Form.Text>
+        </Form.Group>
+        <Button type="submit" disabled={change.isPending || unchanged}>
+          {change.isPending ? 'Saving…' : 'Update subscription'}
+        </Button>
+      </Form>
+    </SectionCard>
   );
 }

@@ -1,5 +1,5 @@
 import type { Plan, SubscriptionHistoryEntry } from '@atrium/contracts/subscriptions';
-import Card from 'react-bootstrap/Card';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { dateTime } from '../../../lib/format-time.ts';
 import { plural, STATUS_LABELS } from './format.ts';
 
@@ -26,27 +26,22 @@ export function SubscriptionHistory({
 }) {
   const titleOf = (key: string) => plans.find((p) => p.key === key)?.title ?? key;
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          History
-        </Card.Title>
-        {history.length === 0 ? (
-          <p className="text-body-secondary mb-0">No changes yet.</p>
-        ) : (
-          <ul className="list-group list-group-flush" aria-label="Subscription history">
-            {history.map((entry) => (
-              <li key={entry.id} className="list-group-item px-0">
-                <span className="d-block">{describeChange(entry, titleOf)}</span>
-                <span className="d-block small text-body-secondary">
-                  {entry.actorLabel}
-                  {entry.source === 'console' ? ' (admin)' : ''} · {dateTime(entry.createdAt)}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card.Body>
-    </Card>
+    <SectionCard title="History" className="mb-4">
+      {history.length === 0 ? (
+        <p className="text-body-secondary mb-0">No changes yet.</p>
+      ) : (
+        <ul className="list-group list-group-flush" aria-label="Subscription history">
+          {history.map((entry) => (
+            <li key={entry.id} className="list-group-item px-0">
+              <span className="d-block">{describeChange(entry, titleOf)}</span>
+              <span className="d-block small text-body-secondary">
+                {entry.actorLabel}
+                {entry.source === 'console' ? ' (admin)' : ''} · {dateTime(entry.createdAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </SectionCard>
   );
 }

@@ -1,6 +1,6 @@
 import type { Subscription } from '@atrium/contracts/subscriptions';
-import Card from 'react-bootstrap/Card';
 import ProgressBar from 'react-bootstrap/ProgressBar';
+import { SectionCard } from '../../../components/section-card.tsx';
 
 function UsageBar({ label, used, of, testId }: { label: string; used: number; of: number; testId: string }) {
   const percent = of > 0 ? Math.min(100, Math.round((used / of) * 100)) : 100;
@@ -29,23 +29,18 @@ function UsageBar({ label, used, of, testId }: { label: string; used: number; of
 export function UsageCard({ subscription }: { subscription: Subscription }) {
   const { seats, seatsUsed } = subscription;
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          Usage
-        </Card.Title>
-        <UsageBar label="Seats" used={seatsUsed} of={seats} testId="seats-usage" />
-        <UsageBar
-          label="Domains"
-          used={subscription.domainsUsed}
-          of={subscription.maxDomains}
-          testId="domains-usage"
-        />
-        <p className="small text-body-secondary mb-0">
-          Every user holds a seat, invited and suspended users too.
-          {seatsUsed >= seats ? ' All seats are in use: add seats below to add more users.' : ''}
-        </p>
-      </Card.Body>
-    </Card>
+    <SectionCard title="Usage" className="mb-4">
+      <UsageBar label="Seats" used={seatsUsed} of={seats} testId="seats-usage" />
+      <UsageBar
+        label="Domains"
+        used={subscription.domainsUsed}
+        of={subscription.maxDomains}
+        testId="domains-usage"
+      />
+      <p className="small text-body-secondary mb-0">
+        Every user holds a seat, invited and suspended users too.
+        {seatsUsed >= seats ? ' All seats are in use: add seats below to add more users.' : ''}
+      </p>
+    </SectionCard>
   );
 }

@@ -1,9 +1,9 @@
 import { updateUserSchema, type UpdateUserInput, type UserDetail } from '@atrium/contracts/users';
 import { zodResolver } from '@hookform/resolvers/zod';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm, type FieldPath } from 'react-hook-form';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { userActions, useUserAction } from '../api/user-actions.ts';
 import { ActionError } from './action-error.tsx';
@@ -29,43 +29,38 @@ export function UserDetailsCard({ user }: { user: UserDetail }) {
     }
   });
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          Details
-        </Card.Title>
-        <ActionError
-          title="The name could not be saved"
-          error={save.error instanceof ApiError && save.error.fields ? null : save.error}
-        />
-        <Form noValidate onSubmit={submit}>
-          <div className="row g-3 mb-3">
-            <Form.Group className="col-sm-6" controlId="user-first-name">
-              <Form.Label>First name</Form.Label>
-              <Form.Control {...register('firstName')} isInvalid={!!errors.firstName} />
-              <Form.Control.Feedback type="invalid">{errors.firstName?.message}</Form.Control.Feedback>
-            </Form.Group>
-            <Form.Group className="col-sm-6" controlId="user-last-name">
-              <Form.Label>Last name</Form.Label>
-              <Form.Control {...register('lastName')} isInvalid={!!errors.lastName} />
-              <Form.Control.Feedback type="invalid">{errors.lastName?.message}</Form.Control.Feedback>
-            </Form.Group>
-          </div>
-          <Button type="submit" variant="outline-primary" size="sm" disabled={!isDirty || isSubmitting}>
-            Save name
-          </Button>
-        </Form>
-        <dl className="row small mt-4 mb-0">
-          <dt className="col-sm-4">E-mail (sign-in)</dt>
-          <dd className="col-sm-8 text-break">{user.email}</dd>
-          <dt className="col-sm-4">Added</dt>
-          <dd className="col-sm-8">{formatDateTime(user.createdAt)}</dd>
-          <dt className="col-sm-4">Last sign-in</dt>
-          <dd className="col-sm-8">{formatDateTime(user.lastSignInAt)}</dd>
-          <dt className="col-sm-4">Password set</dt>
-          <dd className="col-sm-8 mb-0">{formatDateTime(user.passwordChangedAt, 'Not yet')}</dd>
-        </dl>
-      </Card.Body>
-    </Card>
+    <SectionCard title="Details" className="mb-4">
+      <ActionError
+        title="The name could not be saved"
+        error={save.error instanceof ApiError && save.error.fields ? null : save.error}
+      />
+      <Form noValidate onSubmit={submit}>
+        <div className="row g-3 mb-3">
+          <Form.Group className="col-sm-6" controlId="user-first-name">
+            <Form.Label>First name</Form.Label>
+            <Form.Control {...register('firstName')} isInvalid={!!errors.firstName} />
+            <Form.Control.Feedback type="invalid">{errors.firstName?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group className="col-sm-6" controlId="user-last-name">
+            <Form.Label>Last name</Form.Label>
+            <Form.Control {...register('lastName')} isInvalid={!!errors.lastName} />
+            <Form.Control.Feedback type="invalid">{errors.lastName?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </div>
+        <Button type="submit" variant="outline-primary" size="sm" disabled={!isDirty || isSubmitting}>
+          Save name
+        </Button>
+      </Form>
+      <dl className="row small mt-4 mb-0">
+        <dt className="col-sm-4">E-mail (sign-in)</dt>
+        <dd className="col-sm-8 text-break">{user.email}</dd>
+        <dt className="col-sm-4">Added</dt>
+        <dd className="col-sm-8">{formatDateTime(user.createdAt)}</dd>
+        <dt className="col-sm-4">Last sign-in</dt>
+        <dd className="col-sm-8">{formatDateTime(user.lastSignInAt)}</dd>
+        <dt className="col-sm-4">Password set</dt>
+        <dd className="col-sm-8 mb-0">{formatDateTime(user.passwordChangedAt, 'Not yet')}</dd>
+      </dl>
+    </SectionCard>
   );
 }

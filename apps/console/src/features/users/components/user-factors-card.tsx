@@ -2,8 +2,8 @@ import type { UserDetail } from '@atrium/contracts/users';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { userActions, useUserAction } from '../api/user-actions.ts';
 
 /**
@@ -21,30 +21,25 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
     },
   });
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          Sign-in factors
-        </Card.Title>
-        {done ? (
-          <Alert variant="success" dismissible onClose={() => setDone(false)}>
-            The sign-in factors were reset. {user.email} was told by e-mail.
-          </Alert>
-        ) : null}
-        <p className="small text-body-secondary">
-          If {user.name} lost the phone with their authenticator app or passkey, remove them with their
-          recovery codes and trusted browsers. They then sign in with password and e-mailed code.
-        </p>
-        <Button
-          variant="outline-danger"
-          onClick={() => {
-            setDone(false);
-            setConfirming(true);
-          }}
-        >
-          Reset sign-in factors
-        </Button>
-      </Card.Body>
+    <SectionCard title="Sign-in factors" className="mb-4">
+      {done ? (
+        <Alert variant="success" dismissible onClose={() => setDone(false)}>
+          The sign-in factors were reset. {user.email} was told by e-mail.
+        </Alert>
+      ) : null}
+      <p className="small text-body-secondary">
+        If {user.name} lost the phone with their authenticator app or passkey, remove them with their recovery
+        codes and trusted browsers. They then sign in with password and e-mailed code.
+      </p>
+      <Button
+        variant="outline-danger"
+        onClick={() => {
+          setDone(false);
+          setConfirming(true);
+        }}
+      >
+        Reset sign-in factors
+      </Button>
       <ConfirmDialog
         show={confirming}
         title={`Reset the sign-in factors of ${user.name}?`}
@@ -64,6 +59,6 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
           told by e-mail. If the sign-in policy requires an app, they set up a new one at their next sign-in.
         </p>
       </ConfirmDialog>
-    </Card>
+    </SectionCard>
   );
 }

@@ -2,9 +2,9 @@ import type { UserDetail } from '@atrium/contracts/users';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { groupActions, useGroupMutation, useGroups } from '../../groups/api/groups.ts';
 import { RemoveMemberDialog } from '../../groups/components/remove-member-dialog.tsx';
 import { ActionError } from './action-error.tsx';
@@ -19,62 +19,55 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
   const memberOf = new Set(user.groups.map((g) => g.id));
   const available = (groups.data?.groups ?? []).filter((g) => !memberOf.has(g.id));
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          Groups
-        </Card.Title>
-        <ActionError title="The groups could not be changed" error={add.error} onClose={() => add.reset()} />
-        {user.groups.length === 0 ? (
-          <p className="text-body-secondary">Not in any group.</p>
-        ) : (
-          <ListGroup className="mb-3">
-            {user.groups.map((group) => (
-              <ListGroup.Item
-                key={group.id}
-                className="d-flex align-items-center justify-content-between gap-2"
+    <SectionCard title="Groups" className="mb-4">
+      <ActionError title="The groups could not be changed" error={add.error} onClose={() => add.reset()} />
+      {user.groups.length === 0 ? (
+        <p className="text-body-secondary">Not in any group.</p>
+      ) : (
+        <ListGroup className="mb-3">
+          {user.groups.map((group) => (
+            <ListGroup.Item
+              key={group.id}
+              className="d-flex align-items-center justify-content-between gap-2"
+            >
+              <span>
+                {group.name}
+                {group.isSystem ? <span className="small text-body-secondary"> — administrators</span> : null}
+              </span>
+              <Button
+                variant="outline-danger"
+                size="sm"
+                aria-label={`Remove from ${group.name}`}
+                onClick={() => setLeaving(group)}
               >
-                <span>
-                  {group.name}
-                  {group.isSystem ? (
-                    <span className="small text-body-secondary"> — administrators</span>
-                  ) : null}
-                </span>
-                <Button
-                  variant="outline-danger"
-                  size="sm"
-                  aria-label={`Remove from ${group.name}`}
-                  onClick={() => setLeaving(group)}
-                >
-                  <X size={16} aria-hidden="true" />
-                </Button>
-              </ListGroup.Item>
+                <X size={16} aria-hidden="true" />
+              </Button>
+            </ListGroup.Item>
+          ))}
+        </ListGroup>
+      )}
+      <Form
+        className="d-flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (choice) add.mutate(choice, { onSuccess: () => setChoice('') });
+        }}
+      >
+        <Form.Group className="flex-grow-1" controlId="user-add-group">
+          <Form.Label className="visually-hidden">Add to group</Form.Label>
+          <Form.Select value={choice} onChange={(e) => setChoice(e.target.value)}>
+            <option value="">Add to a group…</option>
+            {available.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
             ))}
-          </ListGroup>
-        )}
-        <Form
-          className="d-flex gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (choice) add.mutate(choice, { onSuccess: () => setChoice('') });
-          }}
-        >
-          <Form.Group className="flex-grow-1" controlId="user-add-group">
-            <Form.Label className="visually-hidden">Add to group</Form.Label>
-            <Form.Select value={choice} onChange={(e) => setChoice(e.target.value)}>
-              <option value="">Add to a group…</option>
-              {available.map((g) => (
-                <option key={g.id} value={g.id}>
-                  {g.name}
-                </option>
-              ))}
-            </Form.Select>
-          </Form.Group>
-          <Button type="submit" variant="outline-primary" disabled={!choice || add.isPending}>
-            Add
-          </Button>
-        </Form>
-      </Card.Body>
+          </Form.Select>
+        </Form.Group>
+        <Button type="submit" variant="outline-primary" disabled={!choice || add.isPending}>
+          Add
+        </Button>
+      </Form>
       <RemoveMemberDialog
         removal={leaving && { memberName: user.name, groupName: leaving.name, isSystem: leaving.isSystem }}
         pending={remove.isPending}
@@ -85,6 +78,6 @@ export function UserGroupsCard({ user }: { user: UserDetail }) {
           remove.reset();
         }}
       />
-    </Card>
+    </SectionCard>
   );
 }

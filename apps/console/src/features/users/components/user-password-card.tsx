@@ -3,9 +3,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { userActions, useUserAction } from '../api/user-actions.ts';
 import { ActionError } from './action-error.tsx';
@@ -52,63 +52,58 @@ export function UserPasswordCard({ user }: { user: UserDetail }) {
     setPassword.error instanceof ApiError && setPassword.error.fields ? null : setPassword.error;
 
   return (
-    <Card className="atrium-card mb-4">
-      <Card.Body>
-        <Card.Title as="h2" className="h5 mb-3">
-          {invited ? 'Invitation and password' : 'Reset password'}
-        </Card.Title>
-        {notice ? (
-          <Alert variant="success" dismissible onClose={() => setNotice(null)}>
-            {notice}
-          </Alert>
-        ) : null}
-        <ActionError title="The password could not be set" error={formError} />
-        <ActionError title="The e-mail could not be sent" error={sendLink.error} />
-        {user.isSelf ? (
-          <p className="text-body-secondary">Change your own password on your profile page.</p>
-        ) : null}
-        {user.status === 'suspended' ? (
-          <p className="text-body-secondary">Reactivate this user before changing their password.</p>
-        ) : null}
-        {user.pendingLink ? (
-          <p className="small">
-            {user.pendingLink.purpose === 'invite' ? 'An invitation' : 'A password reset'} link is waiting to
-            be used until {formatDateTime(user.pendingLink.expiresAt)}.
-          </p>
-        ) : null}
-        <Form noValidate onSubmit={submit} className="mb-3">
-          <Form.Group controlId="user-new-password" className="mb-2">
-            <Form.Label>New password</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="new-password"
-              disabled={blocked}
-              {...register('password')}
-              isInvalid={!!formState.errors.password}
-            />
-            <Form.Control.Feedback type="invalid">{formState.errors.password?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Button
-            type="submit"
-            variant="outline-primary"
-            size="sm"
-            disabled={blocked || formState.isSubmitting}
-          >
-            Set password
-          </Button>
-        </Form>
+    <SectionCard title={invited ? 'Invitation and password' : 'Reset password'} className="mb-4">
+      {notice ? (
+        <Alert variant="success" dismissible onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      ) : null}
+      <ActionError title="The password could not be set" error={formError} />
+      <ActionError title="The e-mail could not be sent" error={sendLink.error} />
+      {user.isSelf ? (
+        <p className="text-body-secondary">Change your own password on your profile page.</p>
+      ) : null}
+      {user.status === 'suspended' ? (
+        <p className="text-body-secondary">Reactivate this user before changing their password.</p>
+      ) : null}
+      {user.pendingLink ? (
+        <p className="small">
+          {user.pendingLink.purpose === 'invite' ? 'An invitation' : 'A password reset'} link is waiting to be
+          used until {formatDateTime(user.pendingLink.expiresAt)}.
+        </p>
+      ) : null}
+      <Form noValidate onSubmit={submit} className="mb-3">
+        <Form.Group controlId="user-new-password" className="mb-2">
+          <Form.Label>New password</Form.Label>
+          <Form.Control
+            type="password"
+            autoComplete="new-password"
+            disabled={blocked}
+            {...register('password')}
+            isInvalid={!!formState.errors.password}
+          />
+          <Form.Control.Feedback type="invalid">{formState.errors.password?.message}</Form.Control.Feedback>
+        </Form.Group>
         <Button
-          variant="outline-secondary"
+          type="submit"
+          variant="outline-primary"
           size="sm"
-          disabled={blocked || sendLink.isPending}
-          onClick={() => {
-            setNotice(null);
-            sendLink.mutate(undefined);
-          }}
+          disabled={blocked || formState.isSubmitting}
         >
-          {invited ? 'Send the invitation again' : 'E-mail a password reset link'}
+          Set password
         </Button>
-      </Card.Body>
-    </Card>
+      </Form>
+      <Button
+        variant="outline-secondary"
+        size="sm"
+        disabled={blocked || sendLink.isPending}
+        onClick={() => {
+          setNotice(null);
+          sendLink.mutate(undefined);
+        }}
+      >
+        {invited ? 'Send the invitation again' : 'E-mail a password reset link'}
+      </Button>
+    </SectionCard>
   );
 }

@@ -1,0 +1,23 @@
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** axe-core's serious and critical violations on the page as it is now, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/**
+ * `shot(name, element?)` for one viewport width: saves `<width>-<name>.png` in `folder` (the
+ * element alone, or the whole page), then expects no serious axe violations on the page.
+ */
+export function screenshotAndAxe(page: Page, folder: string, width: number) {
+  return async (name: string, element?: Locator) => {
+    const file = path.join(folder, `${width}-${name}.png`);
+    await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));
+    expect(await seriousViolations(page), name).toEqual([]);
+  };
+}
