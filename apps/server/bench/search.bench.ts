@@ -21,10 +21,10 @@ import {
 } from '../src/modules/search/search.repository.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { signInAs } from '../test/support/fixtures.ts';
 import { createTestDatabase } from '../test/support/test-database.ts';
 import { testEnv } from '../test/support/test-app.ts';
 import { seedOrganizations, seedUsers } from './users-list-seed.ts';
+import { signedInBenchAdmin } from './bench-admin.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const USERS = Number(process.env.BENCH_SEARCH_USERS ?? 100_000);
@@ -79,22 +79,7 @@ try {
     `${database}: seeded ${(USERS + 10_000).toLocaleString('en')} users and the rest in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  const admin = await t.db
-    .insertInto('users')
-    .values({
-      organization_id: bigOrg!,
-      email: `bench-admin-${randomBytes(3).toString('hex')}@bench.example.com`,
-      first_name: 'Bench',
-      last_name: 'Admin',
-      name_key: 'bench admin',
-    })
-    .returning(['id', 'email'])
-    .executeTakeFirstOrThrow();
-  await sql`insert into group_members (group_id, user_id, organization_id)
-    select id, ${admin.id}::uuid, organization_id from groups where organization_id = ${bigOrg}::uuid and is_system`.execute(
-    t.db,
-  );
-  const session = await signInAs(t.db, { id: admin.id, email: admin.email, organizationId: bigOrg! });
+  const session = await signedInBenchAdmin(t.db, bigOrg!, 'Bench');
 
   let ip = 0;
   const run = async (q: string) => {

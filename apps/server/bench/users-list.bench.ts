@@ -4,22 +4,20 @@
 // PostgreSQL server (BENCH_DATABASE_URL, in a fresh database dropped afterwards). Each figure
 // is the server's own time for the request (Fastify's reply.elapsedTime, via app.inject),
 // beside the same page read with OFFSET pagination.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CompiledQuery, sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery, type Kysely } from 'kysely';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { connectDatabase } from '../src/db/connect.ts';
 import type { Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { encodeCursor } from '../src/modules/users/user-cursor.ts';
 import { searchStrategy, usersPageQuery } from '../src/modules/users/users-list.repository.ts';
-import { signInAs } from '../test/support/fixtures.ts';
 import { offsetRoutes } from './users-list-offset.ts';
 import { seedOrganizations, seedUsers } from './users-list-seed.ts';
+import { signedInBenchAdmin } from './bench-admin.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const WARMUP = 10;
@@ -31,37 +29,15 @@ interface Target {
   drop(): Promise<void>;
 }
 
-async function pgliteTarget(): Promise<Target> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'atrium-bench-'));
-  const db = await connectDatabase({ pgliteDir: path.join(dir, 'pgdata') });
-  return {
-    name: 'PGlite',
-    db,
-    drop: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })),
-  };
-}
+const pgliteTarget = async (): Promise<Target> => ({
+  name: 'PGlite',
+  ...(await openBenchDatabase('PGlite', { tag: 'bench', serverUrl })),
+});
 
-async function postgresTarget(): Promise<Target> {
-  const name = `atrium_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await connectDatabase({ databaseUrl: url.href });
-  return {
-    name: 'PostgreSQL',
-    db,
-    async drop() {
-      await db.destroy();
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
+const postgresTarget = async (): Promise<Target> => ({
+  name: 'PostgreSQL',
+  ...(await openBenchDatabase('PostgreSQL', { tag: 'bench', serverUrl })),
+});
 
 const stats = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -84,22 +60,7 @@ async function measure(target: Target, label: string, orgId: string): Promise<nu
   await app.register(offsetRoutes(target.db));
   await app.ready();
 
-  const admin = await target.db
-    .insertInto('users')
-    .values({
-      organization_id: orgId,
-      email: `bench-admin-${randomBytes(3).toString('hex')}@bench.example.com`,
-      first_name: 'Bench',
-      last_name: 'Admin',
-      name_key: 'bench admin',
-    })
-    .returning(['id', 'email'])
-    .executeTakeFirstOrThrow();
-  await sql`insert into group_members (group_id, user_id, organization_id)
-    select id, ${admin.id}::uuid, organization_id from groups where organization_id = ${orgId}::uuid and is_system`.execute(
-    target.db,
-  );
-  const session = await signInAs(target.db, { id: admin.id, email: admin.email, organizationId: orgId });
+  const session = await signedInBenchAdmin(target.db, orgId, 'Bench');
   const { count } = await target.db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))

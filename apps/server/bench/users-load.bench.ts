@@ -6,70 +6,20 @@
 // PostgreSQL server (BENCH_DATABASE_URL, in a fresh database dropped afterwards).
 // BENCH_LOAD_PROFILE=DIR writes a CPU profile of the server during each measured run.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { connectDatabase } from '../src/db/connect.ts';
-import type { Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { signInAs } from '../test/support/fixtures.ts';
 import { seedOrganizations, seedUsers } from './users-list-seed.ts';
+import { signedInBenchAdmin } from './bench-admin.ts';
+import { openBenchDatabase } from './bench-database.ts';
 
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 50);
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function open(kind: 'PGlite' | 'PostgreSQL') {
-  if (kind === 'PGlite') {
-    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-load-'));
-    const db = await connectDatabase({ pgliteDir: path.join(dir, 'pgdata') });
-    return { db, drop: async () => (await db.destroy(), rmSync(dir, { recursive: true, force: true })) };
-  }
-  const name = `atrium_load_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await connectDatabase({ databaseUrl: url.href });
-  return {
-    db,
-    async drop() {
-      await db.destroy();
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
-/** An admin of the organisation with a console session: the cookie a signed-in browser sends. */
-async function signedInAdmin(db: Kysely<Database>, orgId: string): Promise<string> {
-  const admin = await db
-    .insertInto('users')
-    .values({
-      organization_id: orgId,
-      email: `load-admin-${randomBytes(3).toString('hex')}@bench.example.com`,
-      first_name: 'Load',
-      last_name: 'Admin',
-      name_key: 'load admin',
-    })
-    .returning(['id', 'email'])
-    .executeTakeFirstOrThrow();
-  await sql`insert into group_members (group_id, user_id, organization_id)
-    select id, ${admin.id}::uuid, organization_id from groups
-    where organization_id = ${orgId}::uuid and is_system`.execute(db);
-  const session = await signInAs(db, { id: admin.id, email: admin.email, organizationId: orgId });
-  return session.cookie;
-}
 
 interface LoadResult {
   requests: { average: number };
@@ -95,12 +45,12 @@ function load(url: string, cookie: string): Promise<LoadResult> {
 }
 
 async function bench(kind: 'PGlite' | 'PostgreSQL') {
-  const { db, drop } = await open(kind);
+  const { db, drop } = await openBenchDatabase(kind, { tag: 'load', serverUrl });
   try {
     await migrateToLatest(db);
     const [orgId] = await seedOrganizations(db, 'load', 1);
     await seedUsers(db, [orgId!], 100_000);
-    const cookie = await signedInAdmin(db, orgId!);
+    const cookie = (await signedInBenchAdmin(db, orgId!, 'Load')).cookie; // the cookie a signed-in browser sends
     const config = loadConfig({
       ATRIUM_SECRET: 'bench-secret-that-is-long-enough-0123456789',
       LOG_LEVEL: 'silent',

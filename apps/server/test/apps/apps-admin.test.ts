@@ -1,33 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createGroup, installBody } from './helpers.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 
-let t: TestApp;
-let org: TestOrganization;
-let admin: TestSession;
+const t = useAdminWorld({ org: { siteName: 'acme' } });
 let staffGroupId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
-  admin = await signInAs(t.db, org.admin);
-  staffGroupId = await createGroup(t.db, org.id, 'Staff');
+  staffGroupId = await createGroup(t.db, t.org.id, 'Staff');
 });
-afterAll(() => t.close());
-
 const install = (session: TestSession, body: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: '/api/apps', headers: session.headers, payload: body });
 
 describe('catalog (available apps)', () => {
   it('lists the built-in templates with the organisation site filled in for cloud storage', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: admin.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/apps/catalog',
+      headers: t.adminSession.headers,
+    });
     expect(res.statusCode).toBe(200);
     const templates = res.json().templates as {
       key: string;
@@ -41,7 +32,11 @@ describe('catalog (available apps)', () => {
   });
 
   it('gives each template the settings its app needs before installing, with placeholders for the client', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: admin.headers });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/apps/catalog',
+      headers: t.adminSession.headers,
+    });
     const wiki = (res.json().templates as Record<string, string>[]).find((x) => x.key === 'wiki')!;
     expect(wiki.setupInstructions).toContain("BookStack's .env");
     expect(wiki.issuer).toBe(new URL('/oidc', t.config.publicUrl).href);
@@ -54,7 +49,7 @@ describe('catalog (available apps)', () => {
   });
 
   it('is for admins only', async () => {
-    const user = await signInAs(t.db, await createUser(t.db, org.id));
+    const user = await signInAs(t.db, await createUser(t.db, t.org.id));
     const res = await t.app.inject({ method: 'GET', url: '/api/apps/catalog', headers: user.headers });
     expect(res.statusCode).toBe(403);
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/apps' });
@@ -64,7 +59,10 @@ describe('catalog (available apps)', () => {
 
 describe('install', () => {
   it('registers an OIDC client, shows the secret once, and records it', async () => {
-    const res = await install(admin, installBody({ openToEveryone: false, groupIds: [staffGroupId] }));
+    const res = await install(
+      t.adminSession,
+      installBody({ openToEveryone: false, groupIds: [staffGroupId] }),
+    );
     expect(res.statusCode).toBe(201);
     const { app, clientSecret } = res.json();
     expect(clientSecret).toMatch(/^[\w-]{40,}$/);
@@ -80,7 +78,7 @@ describe('install', () => {
       .selectAll()
       .where('client_id', '=', app.clientId)
       .executeTakeFirstOrThrow();
-    expect(client.organization_id).toBe(org.id);
+    expect(client.organization_id).toBe(t.org.id);
     expect(client.client_secret_enc).not.toContain(clientSecret);
     expect(client.metadata).toMatchObject({
       client_name: 'Wiki',
@@ -88,7 +86,11 @@ describe('install', () => {
     });
 
     // Read again later: the secret is gone for good.
-    const again = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `/api/apps/${app.id}`,
+      headers: t.adminSession.headers,
+    });
     expect(again.statusCode).toBe(200);
     expect(again.body).not.toContain(clientSecret);
     expect(again.json().app.configSnippet).toContain('OIDC_CLIENT_SECRET=<client secret: shown once');
@@ -105,21 +107,21 @@ describe('install', () => {
       .where('kind', '=', 'app.installed')
       .execute();
     expect(notes.map((n) => [n.user_id, n.title, n.link])).toEqual([
-      [org.admin.id, 'Wiki was installed', `/apps/${app.id}`],
+      [t.org.admin.id, 'Wiki was installed', `/apps/${app.id}`],
     ]);
   });
 
   it('refuses an app that is not in the catalog, no groups, and unknown groups', async () => {
-    const unknown = await install(admin, installBody({ templateKey: 'nope' }));
+    const unknown = await install(t.adminSession, installBody({ templateKey: 'nope' }));
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.fields).toEqual({ templateKey: 'This app is not in the catalog' });
-    const noGroups = await install(admin, installBody({ openToEveryone: false, groupIds: [] }));
+    const noGroups = await install(t.adminSession, installBody({ openToEveryone: false, groupIds: [] }));
     expect(noGroups.json().error.fields.groupIds).toBe(
       'Choose at least one group, or open the app to everyone',
     );
     const other = await createOrganizationWithAdmin(t.db);
     const foreign = await install(
-      admin,
+      t.adminSession,
       installBody({ openToEveryone: false, groupIds: [other.dashboardGroupId] }),
     );
     expect(foreign.statusCode).toBe(400);
@@ -128,7 +130,7 @@ describe('install', () => {
 
   it('refuses a launch URL that is not https (a tile must never run script)', async () => {
     for (const launchUrl of ['javascript:alert(1)', 'http://wiki.example.com', 'data:text/html,hi', 'wiki']) {
-      const res = await install(admin, installBody({ launchUrl }));
+      const res = await install(t.adminSession, installBody({ launchUrl }));
       expect(res.statusCode, launchUrl).toBe(400);
       expect(Object.keys(res.json().error.fields)).toEqual(['launchUrl']);
     }
@@ -147,18 +149,21 @@ describe('install', () => {
       ['http://localhost.evil.com/cb', 'Use https:// (http:// is allowed only for localhost and 127.0.0.1)'],
     ];
     it.each(refused)('refuses %s', async (uri, message) => {
-      const res = await install(admin, installBody({ redirectUris: ['https://wiki.example.com/ok', uri] }));
+      const res = await install(
+        t.adminSession,
+        installBody({ redirectUris: ['https://wiki.example.com/ok', uri] }),
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().error.fields).toEqual({ 'redirectUris.1': message });
     });
 
     it('refuses the same URI twice and an empty list', async () => {
       const twice = await install(
-        admin,
+        t.adminSession,
         installBody({ redirectUris: ['https://a.example.com/cb', 'https://a.example.com/cb'] }),
       );
       expect(twice.json().error.fields).toEqual({ 'redirectUris.1': 'This redirect URI is listed twice' });
-      const none = await install(admin, installBody({ redirectUris: [] }));
+      const none = await install(t.adminSession, installBody({ redirectUris: [] }));
       expect(none.json().error.fields).toEqual({ redirectUris: 'Add at least one redirect URI' });
     });
 
@@ -168,17 +173,17 @@ describe('install', () => {
         'http://localhost:3000/cb',
         'http://127.0.0.1:8123/callback',
       ];
-      const res = await install(admin, installBody({ redirectUris: uris }));
+      const res = await install(t.adminSession, installBody({ redirectUris: uris }));
       expect(res.statusCode).toBe(201);
       expect(res.json().app.redirectUris).toEqual(uris);
     });
 
     it('applies the same rules when an app is changed', async () => {
-      const { app } = (await install(admin, installBody())).json();
+      const { app } = (await install(t.adminSession, installBody())).json();
       const res = await t.app.inject({
         method: 'PUT',
         url: `/api/apps/${app.id}`,
-        headers: admin.headers,
+        headers: t.adminSession.headers,
         payload: { ...installBody(), redirectUris: ['http://wiki.example.com/cb'] },
       });
       expect(res.statusCode).toBe(400);
@@ -191,11 +196,13 @@ describe('install', () => {
 
 describe('an installed app', () => {
   it('changes its groups and redirect URIs, and rotates its secret', async () => {
-    const { app } = (await install(admin, installBody({ title: 'Chat', templateKey: 'chat' }))).json();
+    const { app } = (
+      await install(t.adminSession, installBody({ title: 'Chat', templateKey: 'chat' }))
+    ).json();
     const changed = await t.app.inject({
       method: 'PUT',
       url: `/api/apps/${app.id}`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
       payload: {
         ...installBody({ title: 'Team chat' }),
         openToEveryone: false,
@@ -233,7 +240,7 @@ describe('an installed app', () => {
     const rotated = await t.app.inject({
       method: 'POST',
       url: `/api/apps/${app.id}/secret`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(rotated.statusCode).toBe(200);
     expect(rotated.json().app.configSnippet).toContain(`Secret:         ${rotated.json().clientSecret}`);
@@ -255,7 +262,9 @@ describe('an installed app', () => {
           .executeTakeFirstOrThrow()
       ).metadata;
     // Left out: the template's default, the launch URL.
-    const { app } = (await install(admin, installBody({ title: 'Custom', templateKey: 'custom' }))).json();
+    const { app } = (
+      await install(t.adminSession, installBody({ title: 'Custom', templateKey: 'custom' }))
+    ).json();
     expect(app.postLogoutRedirectUris).toEqual(['https://wiki.example.com/']);
     expect(app.configSnippet).toContain('OIDC_POST_LOGOUT_REDIRECT_URI=https://wiki.example.com/');
     expect(app.configSnippet).toContain(`OIDC_END_SESSION_ENDPOINT=${app.issuer}/session/end`);
@@ -267,7 +276,7 @@ describe('an installed app', () => {
     const changed = await t.app.inject({
       method: 'PUT',
       url: `/api/apps/${app.id}`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
       payload: { ...installBody({ title: 'Custom' }), postLogoutRedirectUris: chosen },
     });
     expect(changed.statusCode).toBe(200);
@@ -278,29 +287,32 @@ describe('an installed app', () => {
     const kept = await t.app.inject({
       method: 'PUT',
       url: `/api/apps/${app.id}`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
       payload: installBody({ title: 'Custom' }),
     });
     expect(kept.json().app.postLogoutRedirectUris).toEqual(chosen);
-    const none = await install(admin, installBody({ title: 'No logout', postLogoutRedirectUris: [] }));
+    const none = await install(
+      t.adminSession,
+      installBody({ title: 'No logout', postLogoutRedirectUris: [] }),
+    );
     expect(none.json().app.postLogoutRedirectUris).toEqual([]);
 
     for (const uri of ['https://*.example.com/', 'http://wiki.example.com/', 'https://wiki.example.com/#x']) {
-      const refused = await install(admin, installBody({ postLogoutRedirectUris: [uri] }));
+      const refused = await install(t.adminSession, installBody({ postLogoutRedirectUris: [uri] }));
       expect(refused.statusCode, uri).toBe(400);
       expect(JSON.stringify(refused.json()), uri).toContain('postLogoutRedirectUris');
     }
   });
 
   it('uninstalls: the app, its client and everything issued to it are gone', async () => {
-    const { app } = (await install(admin, installBody({ title: 'Doomed' }))).json();
+    const { app } = (await install(t.adminSession, installBody({ title: 'Doomed' }))).json();
     await t.db
       .insertInto('oidc_payloads')
       .values([
         {
           id: 'g1',
           type: 'Grant',
-          payload: JSON.stringify({ clientId: app.clientId, accountId: org.admin.id }),
+          payload: JSON.stringify({ clientId: app.clientId, accountId: t.org.admin.id }),
         },
         {
           id: 'r1',
@@ -311,7 +323,11 @@ describe('an installed app', () => {
         { id: 'keep', type: 'Grant', payload: JSON.stringify({ clientId: 'someone-else' }) },
       ])
       .execute();
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/apps/${app.id}`, headers: admin.headers });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/apps/${app.id}`,
+      headers: t.adminSession.headers,
+    });
     expect(res.statusCode).toBe(204);
     expect(await t.db.selectFrom('apps').select('id').where('id', '=', app.id).execute()).toEqual([]);
     expect(
@@ -327,7 +343,11 @@ describe('an installed app', () => {
       .where('id', 'in', ['g1', 'r1', 'keep'])
       .execute();
     expect(left.map((r) => r.id)).toEqual(['keep']);
-    const gone = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    const gone = await t.app.inject({
+      method: 'GET',
+      url: `/api/apps/${app.id}`,
+      headers: t.adminSession.headers,
+    });
     expect(gone.statusCode).toBe(404);
     const activity = await t.db
       .selectFrom('activity_log')
@@ -341,7 +361,7 @@ describe('an installed app', () => {
 
 describe('organisations are isolated', () => {
   it("an admin of B cannot list, read, change, rotate or uninstall A's apps", async () => {
-    const { app } = (await install(admin, installBody({ title: 'A only' }))).json();
+    const { app } = (await install(t.adminSession, installBody({ title: 'A only' }))).json();
     const b = await createOrganizationWithAdmin(t.db);
     const bAdmin = await signInAs(t.db, b.admin);
     const list = await t.app.inject({ method: 'GET', url: '/api/apps', headers: bAdmin.headers });
@@ -358,7 +378,11 @@ describe('organisations are isolated', () => {
       expect(res.statusCode, `${attempt.method} ${attempt.url}`).toBe(404);
       expect(res.json().error).toEqual({ code: 'not_found', message: 'The app was not found' });
     }
-    const still = await t.app.inject({ method: 'GET', url: `/api/apps/${app.id}`, headers: admin.headers });
+    const still = await t.app.inject({
+      method: 'GET',
+      url: `/api/apps/${app.id}`,
+      headers: t.adminSession.headers,
+    });
     expect(still.json().app.title).toBe('A only');
     const groupsOfB = await t.app.inject({
       method: 'GET',

@@ -1,21 +1,14 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createOrganizationWithAdmin, createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { TestBrowser } from '../identity/support/browser.ts';
 import { signInThroughLogin } from '../identity/support/sign-in.ts';
 import { revokeAppAccessLostByUser } from '../../src/modules/apps/revoke-lost-access.ts';
 import { createGroup, installBody } from './helpers.ts';
+import { useSignInWorld, WORLD_PASSWORD } from '../identity/support/sign-in-world.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const REDIRECT = 'https://wiki.example.test/oidc/callback';
 
 /**
@@ -23,10 +16,7 @@ const REDIRECT = 'https://wiki.example.test/oidc/callback';
  * API) signs a member in end to end; others get the access page and no code; uninstalling revokes.
  */
 describe('single sign-on into an installed app', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let origin: string;
-  let org: TestOrganization;
+  const world = useSignInWorld();
   let member: TestUser;
   let outsider: TestUser;
   let appId: string;
@@ -47,23 +37,18 @@ describe('single sign-on into an installed app', () => {
   };
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    const passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    member = await createUser(server.db, org.id, {
-      email: `member-${org.siteName}@example.com`,
-      passwordHash,
+    member = await createUser(world.server.db, world.org.id, {
+      email: `member-${world.org.siteName}@example.com`,
+      passwordHash: world.passwordHash,
     });
-    outsider = await createUser(server.db, org.id, {
-      email: `outsider-${org.siteName}@example.com`,
-      passwordHash,
+    outsider = await createUser(world.server.db, world.org.id, {
+      email: `outsider-${world.org.siteName}@example.com`,
+      passwordHash: world.passwordHash,
     });
-    const staff = await createGroup(server.db, org.id, 'Staff', [member.id]);
+    const staff = await createGroup(world.server.db, world.org.id, 'Staff', [member.id]);
 
-    const admin = await signInAs(server.db, org.admin);
-    const installed = await server.app.inject({
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const installed = await world.server.app.inject({
       method: 'POST',
       url: '/api/apps',
       headers: admin.headers,
@@ -78,9 +63,9 @@ describe('single sign-on into an installed app', () => {
     clientId = body.app.clientId;
     // Configured exactly as the app's page tells an admin: issuer (discovery), client id, secret.
     expect(body.app.tokenEndpointAuthMethod).toBe('client_secret_post');
-    expect(body.app.discoveryUrl).toBe(`${origin}/oidc/.well-known/openid-configuration`);
+    expect(body.app.discoveryUrl).toBe(`${world.origin}/oidc/.well-known/openid-configuration`);
     rp = await client.discovery(
-      new URL(`${origin}/oidc`),
+      new URL(`${world.origin}/oidc`),
       clientId,
       body.clientSecret,
       // The wiki template's client posts its secret in the token request, as BookStack does.
@@ -91,22 +76,17 @@ describe('single sign-on into an installed app', () => {
 
   /** Codes and grants the provider issued for a user: none for a user the app is closed to. */
   const issuedTo = (userId: string) =>
-    server.db
+    world.server.db
       .selectFrom('oidc_payloads')
       .select('id')
       .where('type', 'in', ['AuthorizationCode', 'Grant'])
       .where((eb) => eb(eb.ref('payload', '->>').key('accountId' as never), '=', userId))
       .execute();
 
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
-
   it('signs a member of the app’s group in end to end, with no consent screen, then straight through', async () => {
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const first = await authorize();
-    const callback = await signInThroughLogin(browser, mailbox, first.url, {
+    const callback = await signInThroughLogin(browser, world.mailbox, first.url, {
       email: member.email,
       password: PASSWORD,
     });
@@ -126,16 +106,16 @@ describe('single sign-on into an installed app', () => {
   });
 
   it('shows a signed-in user outside the app’s groups the access page and issues no code', async () => {
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { url } = await authorize('openid');
     const end = await signInThroughLogin(
       browser,
-      mailbox,
+      world.mailbox,
       url,
       { email: outsider.email, password: PASSWORD },
       (u) => u.pathname === '/access-denied',
     );
-    expect(end).toBe(`${origin}/access-denied?app=Wiki`);
+    expect(end).toBe(`${world.origin}/access-denied?app=Wiki`);
     // That console page says "You don't have access to Wiki. Ask your administrator." (e2e/apps.spec.ts).
 
     // Asking again with the SSO session goes straight to the access page, never to the app.
@@ -143,39 +123,39 @@ describe('single sign-on into an installed app', () => {
       (await authorize('openid')).url,
       (u) => u.pathname === '/access-denied',
     );
-    expect(again.location).toBe(`${origin}/access-denied?app=Wiki`);
+    expect(again.location).toBe(`${world.origin}/access-denied?app=Wiki`);
     expect(await issuedTo(outsider.id)).toEqual([]);
   });
 
   it('refuses a user of another organisation who holds the app’s client id', async () => {
-    const other = await createOrganizationWithAdmin(server.db, {
+    const other = await createOrganizationWithAdmin(world.server.db, {
       passwordHash: await hashPassword(PASSWORD),
     });
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { url } = await authorize('openid');
     const end = await signInThroughLogin(
       browser,
-      mailbox,
+      world.mailbox,
       url,
       { email: other.admin.email, password: PASSWORD },
       (u) => u.pathname === '/access-denied',
     );
-    expect(end).toBe(`${origin}/access-denied?app=Wiki`);
+    expect(end).toBe(`${world.origin}/access-denied?app=Wiki`);
     expect(await issuedTo(other.admin.id)).toEqual([]);
   });
 
   it('lets the app’s group change take effect at the next authorization', async () => {
-    const admin = await signInAs(server.db, org.admin);
-    const opened = await server.app.inject({
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const opened = await world.server.app.inject({
       method: 'PUT',
       url: `/api/apps/${appId}`,
       headers: admin.headers,
       payload: installBody({ redirectUris: [REDIRECT], openToEveryone: true }),
     });
     expect(opened.statusCode).toBe(200);
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { url } = await authorize('openid');
-    const callback = await signInThroughLogin(browser, mailbox, url, {
+    const callback = await signInThroughLogin(browser, world.mailbox, url, {
       email: outsider.email,
       password: PASSWORD,
     });
@@ -183,9 +163,9 @@ describe('single sign-on into an installed app', () => {
   });
 
   it('revokes what a user holds once they may no longer open the app', async () => {
-    const admin = await signInAs(server.db, org.admin);
+    const admin = await signInAs(world.server.db, world.org.admin);
     const setGroups = async (groupIds: string[]) => {
-      const res = await server.app.inject({
+      const res = await world.server.app.inject({
         method: 'PUT',
         url: `/api/apps/${appId}`,
         headers: admin.headers,
@@ -194,9 +174,9 @@ describe('single sign-on into an installed app', () => {
       expect(res.statusCode, res.body).toBe(200);
     };
     const signIn = async () => {
-      const browser = new TestBrowser(origin);
+      const browser = new TestBrowser(world.origin);
       const { url, verifier, state } = await authorize();
-      const callback = await signInThroughLogin(browser, mailbox, url, {
+      const callback = await signInThroughLogin(browser, world.mailbox, url, {
         email: member.email,
         password: PASSWORD,
       });
@@ -207,10 +187,10 @@ describe('single sign-on into an installed app', () => {
     };
 
     // Narrowed to Staff, which the member is in: their refresh token keeps working.
-    const staff = await server.db
+    const staff = await world.server.db
       .selectFrom('groups')
       .select('id')
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', world.org.id)
       .where('name', '=', 'Staff')
       .executeTakeFirstOrThrow();
     const first = await signIn();
@@ -218,19 +198,19 @@ describe('single sign-on into an installed app', () => {
     const kept = await client.refreshTokenGrant(rp, first.refresh_token!);
 
     // The member leaves Staff; the groups area calls revokeAppAccessLostByUser in that change.
-    await server.db.deleteFrom('group_members').where('user_id', '=', member.id).execute();
-    await revokeAppAccessLostByUser(server.db, org.id, member.id);
+    await world.server.db.deleteFrom('group_members').where('user_id', '=', member.id).execute();
+    await revokeAppAccessLostByUser(world.server.db, world.org.id, member.id);
     await expect(client.refreshTokenGrant(rp, kept.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
 
     // Back in Staff; then the app moves to a group the member is not in.
-    await server.db
+    await world.server.db
       .insertInto('group_members')
-      .values({ group_id: staff.id, user_id: member.id, organization_id: org.id })
+      .values({ group_id: staff.id, user_id: member.id, organization_id: world.org.id })
       .execute();
     const second = await signIn();
-    const contractors = await createGroup(server.db, org.id, 'Contractors', [outsider.id]);
+    const contractors = await createGroup(world.server.db, world.org.id, 'Contractors', [outsider.id]);
     await setGroups([contractors]);
     await expect(client.refreshTokenGrant(rp, second.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
@@ -240,9 +220,9 @@ describe('single sign-on into an installed app', () => {
   });
 
   it('after uninstalling, the app’s refresh token fails and nothing it was issued remains', async () => {
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { url, verifier, state } = await authorize();
-    const callback = await signInThroughLogin(browser, mailbox, url, {
+    const callback = await signInThroughLogin(browser, world.mailbox, url, {
       email: member.email,
       password: PASSWORD,
     });
@@ -253,8 +233,8 @@ describe('single sign-on into an installed app', () => {
     // Still good before the uninstall.
     const refreshed = await client.refreshTokenGrant(rp, tokens.refresh_token!);
 
-    const admin = await signInAs(server.db, org.admin);
-    const removed = await server.app.inject({
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const removed = await world.server.app.inject({
       method: 'DELETE',
       url: `/api/apps/${appId}`,
       headers: admin.headers,
@@ -262,7 +242,7 @@ describe('single sign-on into an installed app', () => {
     expect(removed.statusCode).toBe(204);
 
     await expect(client.refreshTokenGrant(rp, refreshed.refresh_token!)).rejects.toThrow();
-    const left = await server.db
+    const left = await world.server.db
       .selectFrom('oidc_payloads')
       .select('type')
       .where((eb) => eb(eb.ref('payload', '->>').key('clientId' as never), '=', clientId))

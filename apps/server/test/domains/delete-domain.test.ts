@@ -1,56 +1,38 @@
 import type { DeletionCheck, DomainList } from '@atrium/contracts/domains';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestDnsServer } from '../support/dns-server.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
 import { addDomain, addVerifiedDomain } from './domain-helpers.ts';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let org: TestOrganization;
-let admin: TestSession;
-
-beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({ env: { DNS_SERVERS: dns.address } });
-  org = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
-});
+const t = useAdminWorldWithDns();
 
 async function deletionCheck(id: string): Promise<DeletionCheck> {
-  const response = await t.app.inject({ url: `/api/domains/${id}/deletion-check`, headers: admin.headers });
+  const response = await t.app.inject({
+    url: `/api/domains/${id}/deletion-check`,
+    headers: t.adminSession.headers,
+  });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<DeletionCheck>();
 }
 
 const erase = (id: string) =>
-  t.app.inject({ method: 'DELETE', url: `/api/domains/${id}`, headers: admin.headers });
+  t.app.inject({ method: 'DELETE', url: `/api/domains/${id}`, headers: t.adminSession.headers });
 
 async function names(): Promise<string[]> {
-  return (await t.app.inject({ url: '/api/domains', headers: admin.headers }))
+  return (await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers }))
     .json<DomainList>()
     .domains.map((d) => d.name);
 }
 
 describe('deleting a domain', () => {
   it('is refused while users’ addresses use it, naming them', async () => {
-    const domain = await addVerifiedDomain(t.app, admin, dns, 'staff.example');
-    const grace = await createUser(t.db, org.id, {
+    const domain = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'staff.example');
+    const grace = await createUser(t.db, t.org.id, {
       email: 'grace@staff.example',
       firstName: 'Grace',
       lastName: 'Hopper',
     });
-    await createUser(t.db, org.id, { email: 'alan@staff.example', firstName: 'Alan', lastName: 'Turing' });
+    await createUser(t.db, t.org.id, { email: 'alan@staff.example', firstName: 'Alan', lastName: 'Turing' });
     // Another organisation's user on a look-alike address does not count.
     const other = await createOrganizationWithAdmin(t.db);
     await createUser(t.db, other.id, { email: 'someone@staff.example.org' });
@@ -80,8 +62,8 @@ describe('deleting a domain', () => {
   it('is refused for the primary domain while another domain is verified', async () => {
     const other = await createOrganizationWithAdmin(t.db);
     const session = await signInAs(t.db, other.admin);
-    const primary = await addVerifiedDomain(t.app, session, dns, 'primary.example');
-    const second = await addVerifiedDomain(t.app, session, dns, 'second.example');
+    const primary = await addVerifiedDomain(t.app, session, t.dns, 'primary.example');
+    const second = await addVerifiedDomain(t.app, session, t.dns, 'second.example');
     const check = await t.app.inject({
       url: `/api/domains/${primary.id}/deletion-check`,
       headers: session.headers,
@@ -113,7 +95,7 @@ describe('deleting a domain', () => {
   });
 
   it('erases an unused domain with its key and records who did it', async () => {
-    const domain = await addDomain(t.app, admin, 'unused.example');
+    const domain = await addDomain(t.app, t.adminSession, 'unused.example');
     expect(await deletionCheck(domain.id)).toEqual({ allowed: true, reasons: [], users: [], userCount: 0 });
     expect((await erase(domain.id)).statusCode).toBe(204);
     expect(await names()).not.toContain('unused.example');
@@ -121,7 +103,7 @@ describe('deleting a domain', () => {
     const activity = await t.db
       .selectFrom('activity_log')
       .select(['action', 'actor_label', 'target_label'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('action', '=', 'domain.deleted')
       .execute();
     expect(activity).toEqual([

@@ -1,26 +1,16 @@
 import type { DomainDetail } from '@atrium/contracts/domains';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDnsClient } from '../../src/lib/dns.ts';
 import {
   createDomainRecheckJob,
   type DomainRecheckJob,
 } from '../../src/modules/domains/domain-recheck.job.ts';
-import { TestDnsServer } from '../support/dns-server.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser } from '../support/fixtures.ts';
 import { addDomain } from './domain-helpers.ts';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let org: TestOrganization;
-let admin: TestSession;
+const t = useAdminWorldWithDns({ env: { DNS_TIMEOUT_MS: '500' } });
 let secondAdminId: string;
 
 /** A job as one server process would run it. */
@@ -56,25 +46,17 @@ async function stateOf(domain: DomainDetail) {
 }
 
 beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({ env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500' } });
-  org = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
-  const second = await createUser(t.db, org.id, { firstName: 'Sam', lastName: 'Second' });
+  const second = await createUser(t.db, t.org.id, { firstName: 'Sam', lastName: 'Second' });
   await t.db
     .insertInto('group_members')
-    .values({ group_id: org.dashboardGroupId, user_id: second.id, organization_id: org.id })
+    .values({ group_id: t.org.dashboardGroupId, user_id: second.id, organization_id: t.org.id })
     .execute();
   secondAdminId = second.id;
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
 });
 
 describe('background re-check of pending domains', () => {
   it('waits for the interval, then verifies a domain once its record appears and tells every admin', async () => {
-    const domain = await addDomain(t.app, admin, 'later.example');
+    const domain = await addDomain(t.app, t.adminSession, 'later.example');
     // Just added: not due yet.
     expect(await job().runOnce()).toEqual({ checked: 0, verified: 0, failed: 0 });
 
@@ -84,7 +66,7 @@ describe('background re-check of pending domains', () => {
     // Checked once: it is not due again until the interval has passed.
     expect(await job().runOnce()).toMatchObject({ checked: 0 });
 
-    dns.set('later.example', { TXT: [domain.verificationRecord.value] });
+    t.dns.set('later.example', { TXT: [domain.verificationRecord.value] });
     await makeDue(domain);
     expect(await job().runOnce()).toEqual({ checked: 1, verified: 1, failed: 0 });
     expect(await stateOf(domain)).toEqual({ state: 'verified', is_primary: true });
@@ -92,11 +74,11 @@ describe('background re-check of pending domains', () => {
     const notified = await t.db
       .selectFrom('notifications')
       .select(['user_id', 'kind', 'title', 'link'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .orderBy('user_id')
       .execute();
     expect(notified).toEqual(
-      [org.admin.id, secondAdminId].sort().map((user_id) => ({
+      [t.org.admin.id, secondAdminId].sort().map((user_id) => ({
         user_id,
         kind: 'domain.verified',
         title: 'later.example is verified',
@@ -106,7 +88,7 @@ describe('background re-check of pending domains', () => {
     const activity = await t.db
       .selectFrom('activity_log')
       .select(['actor_user_id', 'actor_label', 'action', 'target_label'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('action', '=', 'domain.verified')
       .execute();
     expect(activity).toEqual([
@@ -118,7 +100,7 @@ describe('background re-check of pending domains', () => {
       },
     ]);
     // The list shows the background check's outcome.
-    const list = await t.app.inject({ url: '/api/domains', headers: admin.headers });
+    const list = await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers });
     expect(list.json().domains[0]).toMatchObject({
       name: 'later.example',
       state: 'verified',
@@ -129,8 +111,8 @@ describe('background re-check of pending domains', () => {
   it('checks each due domain once when several processes run at the same time', async () => {
     const names = ['p1.example', 'p2.example', 'p3.example', 'p4.example', 'p5.example'];
     const domains: DomainDetail[] = [];
-    for (const name of names) domains.push(await addDomain(t.app, admin, name));
-    for (const d of domains) dns.set(d.name, { TXT: [d.verificationRecord.value] });
+    for (const name of names) domains.push(await addDomain(t.app, t.adminSession, name));
+    for (const d of domains) t.dns.set(d.name, { TXT: [d.verificationRecord.value] });
     await makeDue(...domains);
 
     const results = await Promise.all([job().runOnce(), job().runOnce(), job().runOnce()]);
@@ -139,7 +121,7 @@ describe('background re-check of pending domains', () => {
     const verifiedActivity = await t.db
       .selectFrom('activity_log')
       .select(['target_label'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('action', '=', 'domain.verified')
       .where('target_label', 'in', names)
       .orderBy('target_label')
@@ -148,7 +130,7 @@ describe('background re-check of pending domains', () => {
   });
 
   it('gives up after 7 days: the domain fails and the admins are told', async () => {
-    const domain = await addDomain(t.app, admin, 'never.example');
+    const domain = await addDomain(t.app, t.adminSession, 'never.example');
     await t.db
       .updateTable('domains')
       .set({ created_at: sql<Date>`now() - interval '7 days 1 minute'`, next_check_at: sql<Date>`now()` })
@@ -161,9 +143,9 @@ describe('background re-check of pending domains', () => {
     const notified = await t.db
       .selectFrom('notifications')
       .select(['title', 'body'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('kind', '=', 'domain.failed')
-      .where('user_id', '=', org.admin.id)
+      .where('user_id', '=', t.org.admin.id)
       .execute();
     expect(notified).toEqual([
       {
@@ -173,11 +155,11 @@ describe('background re-check of pending domains', () => {
     ]);
 
     // The admin can still verify it by hand once the record is there.
-    dns.set('never.example', { TXT: [domain.verificationRecord.value] });
+    t.dns.set('never.example', { TXT: [domain.verificationRecord.value] });
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/domains/${domain.id}/verify`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(response.json()).toMatchObject({ check: { outcome: 'verified' }, domain: { state: 'verified' } });
   });

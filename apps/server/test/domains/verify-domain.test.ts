@@ -1,37 +1,17 @@
 import type { DomainList } from '@atrium/contracts/domains';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestDnsServer } from '../support/dns-server.ts';
-import {
-  createOrganizationWithAdmin,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, signInAs } from '../support/fixtures.ts';
 import { addDomain, addVerifiedDomain, verify } from './domain-helpers.ts';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let org: TestOrganization;
-let admin: TestSession;
-
-beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  // A short DNS bound keeps the timeout case quick; the message must say how long it waited.
-  t = await createTestApp({ env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500' } });
-  org = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
-});
+// A short DNS bound keeps the timeout case quick; the message must say how long it waited.
+const t = useAdminWorldWithDns({ env: { DNS_TIMEOUT_MS: '500' } });
 
 describe('verifying a domain with its TXT record', () => {
   it('goes from pending to verified once the record is published, and becomes primary', async () => {
-    const domain = await addDomain(t.app, admin, 'verified.example');
-    dns.set('verified.example', { TXT: ['v=spf1 -all', domain.verificationRecord.value] });
-    const { check, domain: after } = await verify(t.app, admin, domain.id);
+    const domain = await addDomain(t.app, t.adminSession, 'verified.example');
+    t.dns.set('verified.example', { TXT: ['v=spf1 -all', domain.verificationRecord.value] });
+    const { check, domain: after } = await verify(t.app, t.adminSession, domain.id);
     expect(check).toMatchObject({
       outcome: 'verified',
       message: 'verified.example is verified.',
@@ -39,7 +19,9 @@ describe('verifying a domain with its TXT record', () => {
     });
     expect(after).toMatchObject({ state: 'verified', isPrimary: true, verifiedAt: expect.any(String) });
 
-    const list = (await t.app.inject({ url: '/api/domains', headers: admin.headers })).json<DomainList>();
+    const list = (
+      await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers })
+    ).json<DomainList>();
     expect(list.domains.find((d) => d.id === domain.id)).toMatchObject({
       state: 'verified',
       isPrimary: true,
@@ -49,15 +31,15 @@ describe('verifying a domain with its TXT record', () => {
     const notifications = await t.db
       .selectFrom('notifications')
       .select(['user_id', 'kind', 'title'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .execute();
     expect(notifications).toEqual([
-      { user_id: org.admin.id, kind: 'domain.verified', title: 'verified.example is verified' },
+      { user_id: t.org.admin.id, kind: 'domain.verified', title: 'verified.example is verified' },
     ]);
     const activity = await t.db
       .selectFrom('activity_log')
       .select(['action', 'actor_label', 'target_label'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('action', '=', 'domain.verified')
       .execute();
     expect(activity).toEqual([
@@ -66,8 +48,8 @@ describe('verifying a domain with its TXT record', () => {
   });
 
   it('says no TXT record was found, and that DNS changes take time, when there is none', async () => {
-    const domain = await addDomain(t.app, admin, 'norecord.example');
-    const { check, domain: after } = await verify(t.app, admin, domain.id);
+    const domain = await addDomain(t.app, t.adminSession, 'norecord.example');
+    const { check, domain: after } = await verify(t.app, t.adminSession, domain.id);
     expect(check).toMatchObject({
       outcome: 'no_record',
       message:
@@ -77,14 +59,16 @@ describe('verifying a domain with its TXT record', () => {
     expect(after.state).toBe('pending');
 
     // A name that exists with other record types but no TXT (NODATA) reads the same.
-    dns.set('norecord.example', { MX: [{ exchange: 'mx.example', priority: 10 }] });
-    expect((await verify(t.app, admin, domain.id)).check.outcome).toBe('no_record');
+    t.dns.set('norecord.example', { MX: [{ exchange: 'mx.example', priority: 10 }] });
+    expect((await verify(t.app, t.adminSession, domain.id)).check.outcome).toBe('no_record');
   });
 
   it('shows what it found when TXT records exist but none matches', async () => {
-    const domain = await addDomain(t.app, admin, 'wrong.example');
-    dns.set('wrong.example', { TXT: ['atrium-verification=not-the-token', 'google-site-verification=abc'] });
-    const { check, domain: after } = await verify(t.app, admin, domain.id);
+    const domain = await addDomain(t.app, t.adminSession, 'wrong.example');
+    t.dns.set('wrong.example', {
+      TXT: ['atrium-verification=not-the-token', 'google-site-verification=abc'],
+    });
+    const { check, domain: after } = await verify(t.app, t.adminSession, domain.id);
     expect(check.outcome).toBe('mismatch');
     expect(check.found).toEqual(['atrium-verification=not-the-token', 'google-site-verification=abc']);
     expect(check.message).toBe(
@@ -95,9 +79,9 @@ describe('verifying a domain with its TXT record', () => {
   });
 
   it('reports a DNS server failure as a failed lookup, saying so', async () => {
-    const domain = await addDomain(t.app, admin, 'servfail.example');
-    dns.failWithServfail('servfail.example');
-    const { check } = await verify(t.app, admin, domain.id);
+    const domain = await addDomain(t.app, t.adminSession, 'servfail.example');
+    t.dns.failWithServfail('servfail.example');
+    const { check } = await verify(t.app, t.adminSession, domain.id);
     expect(check).toMatchObject({
       outcome: 'lookup_failed',
       failure: 'server_failure',
@@ -107,9 +91,9 @@ describe('verifying a domain with its TXT record', () => {
   });
 
   it('reports a DNS server that does not answer as a timeout', async () => {
-    const domain = await addDomain(t.app, admin, 'silent.example');
-    dns.neverAnswer('silent.example');
-    const { check, domain: after } = await verify(t.app, admin, domain.id);
+    const domain = await addDomain(t.app, t.adminSession, 'silent.example');
+    t.dns.neverAnswer('silent.example');
+    const { check, domain: after } = await verify(t.app, t.adminSession, domain.id);
     expect(check).toMatchObject({
       outcome: 'lookup_failed',
       failure: 'timeout',
@@ -120,25 +104,27 @@ describe('verifying a domain with its TXT record', () => {
   });
 
   it('keeps the first primary when a second domain is verified, and lets the admin switch it', async () => {
-    const second = await addVerifiedDomain(t.app, admin, dns, 'second.example');
+    const second = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'second.example');
     expect(second.isPrimary).toBe(false);
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/domains/${second.id}/primary`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().domain).toMatchObject({ name: 'second.example', isPrimary: true });
-    const list = (await t.app.inject({ url: '/api/domains', headers: admin.headers })).json<DomainList>();
+    const list = (
+      await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers })
+    ).json<DomainList>();
     expect(list.domains.filter((d) => d.isPrimary).map((d) => d.name)).toEqual(['second.example']);
   });
 
   it('refuses to make a pending domain primary', async () => {
-    const pending = await addDomain(t.app, admin, 'notyet.example');
+    const pending = await addDomain(t.app, t.adminSession, 'notyet.example');
     const response = await t.app.inject({
       method: 'POST',
       url: `/api/domains/${pending.id}/primary`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().error.message).toBe('Verify notyet.example before making it the primary domain');
@@ -148,11 +134,11 @@ describe('verifying a domain with its TXT record', () => {
     const first = await createOrganizationWithAdmin(t.db, { siteName: 'first-owner' });
     const firstAdmin = await signInAs(t.db, first.admin);
     // Both add the name while it is still unclaimed; both publish their tokens.
-    const mine = await addDomain(t.app, admin, 'contested.example');
+    const mine = await addDomain(t.app, t.adminSession, 'contested.example');
     const theirs = await addDomain(t.app, firstAdmin, 'contested.example');
-    dns.set('contested.example', { TXT: [mine.verificationRecord.value, theirs.verificationRecord.value] });
+    t.dns.set('contested.example', { TXT: [mine.verificationRecord.value, theirs.verificationRecord.value] });
     expect((await verify(t.app, firstAdmin, theirs.id)).check.outcome).toBe('verified');
-    const { check, domain } = await verify(t.app, admin, mine.id);
+    const { check, domain } = await verify(t.app, t.adminSession, mine.id);
     expect(check.outcome).toBe('mismatch');
     expect(check.message).toBe(
       'contested.example has already been verified by another organisation. A domain can belong to only one organisation.',

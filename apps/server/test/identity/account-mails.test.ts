@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-} from '../support/fixtures.ts';
-import { Mailbox, type ReceivedMail } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs } from '../support/fixtures.ts';
+import { type ReceivedMail } from '../support/mailbox.ts';
 import { addDomain, as } from '../users/helpers.ts';
 import { TestBrowser } from './support/browser.ts';
-import { signInThroughLogin } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { leavesProviderAndApi, signInToConsole } from './support/sign-in.ts';
 
 // Issue 13 item 9: the e-mails people receive, each with a text and an HTML part.
 const ORG = '<b>Acme & Co</b>';
 const ORG_IN_HTML = '&#60;b&#62;Acme &#38; Co&#60;/b&#62;';
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const UA = {
   chromeLinux:
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -25,7 +20,6 @@ const UA = {
 };
 const NEW_SIGN_IN = /^New sign-in to your Atrium account$/;
 const PASSWORD_CHANGED = /^Your Atrium password was changed$/;
-const leavesProviderAndApi = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
 
 /** The text part with plain line ends (SMTP carries CRLF). */
 const textOf = (mail: ReceivedMail) => mail.text.replaceAll('\r\n', '\n');
@@ -39,29 +33,24 @@ function expectBothParts(mail: ReceivedMail, organizationName = ORG, inHtml = OR
 }
 
 describe('e-mails people receive', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
+  const world = useSignInWorld();
   let admin: ReturnType<typeof as>;
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    org = await createOrganizationWithAdmin(server.db, { passwordHash: await hashPassword(PASSWORD) });
-    await server.db.updateTable('organizations').set({ name: ORG }).where('id', '=', org.id).execute();
-    await addDomain(server.db, org.id, 'acme.test');
-    admin = as(server, await signInAs(server.db, org.admin));
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await world.server.db
+      .updateTable('organizations')
+      .set({ name: ORG })
+      .where('id', '=', world.org.id)
+      .execute();
+    await addDomain(world.server.db, world.org.id, 'acme.test');
+    admin = as(world.server, await signInAs(world.server.db, world.org.admin));
   });
 
   const member = async () =>
-    createUser(server.db, org.id, { firstName: 'Mia', passwordHash: await hashPassword(PASSWORD) });
+    createUser(world.server.db, world.org.id, {
+      firstName: 'Mia',
+      passwordHash: await hashPassword(PASSWORD),
+    });
 
   /**
    * Signs in with password and code. The browser's sessions have ended by then (its other
@@ -69,7 +58,7 @@ describe('e-mails people receive', () => {
    */
   const signIn = (browser: TestBrowser, email: string, password = PASSWORD) => {
     for (const name of browser.cookies.keys()) if (name !== 'atrium_device') browser.cookies.delete(name);
-    return signInThroughLogin(browser, mailbox, '/api/sso/start', { email, password }, leavesProviderAndApi);
+    return signInToConsole(browser, world.mailbox, { email, password });
   };
 
   /** Invites someone, accepts in `browser` and follows the sign-in ticket; returns the invitation. */
@@ -83,8 +72,10 @@ describe('e-mails people receive', () => {
       credential: 'invitation',
     });
     expect(created.status).toBe(201);
-    const invitation = await mailbox.waitFor(`${localPart}@acme.test`, { subject: /invited/ });
-    const token = new URL(await mailbox.waitForLink(`${localPart}@acme.test`)).pathname.split('/').at(-1)!;
+    const invitation = await world.mailbox.waitFor(`${localPart}@acme.test`, { subject: /invited/ });
+    const token = new URL(await world.mailbox.waitForLink(`${localPart}@acme.test`)).pathname
+      .split('/')
+      .at(-1)!;
     const accepted = await browser.request(`/api/invitations/${token}/accept`, {
       json: { password: PASSWORD, confirmPassword: PASSWORD },
     });
@@ -93,49 +84,49 @@ describe('e-mails people receive', () => {
       (JSON.parse(accepted.body) as { next: string }).next,
       leavesProviderAndApi,
     );
-    expect(landed.location).toBe(`${origin}/application`);
+    expect(landed.location).toBe(`${world.origin}/application`);
     return invitation;
   }
 
   describe('one template for every message', () => {
     it('sign-in and password reset codes: the code in both parts, with the organisation', async () => {
       const user = await member();
-      const after = mailbox.count;
-      await signIn(new TestBrowser(origin), user.email);
-      const signInMail = await mailbox.waitFor(user.email, { after, subject: /sign-in code/ });
+      const after = world.mailbox.count;
+      await signIn(new TestBrowser(world.origin), user.email);
+      const signInMail = await world.mailbox.waitFor(user.email, { after, subject: /sign-in code/ });
       expectBothParts(signInMail);
       const code = /\b(\d{6})\b/.exec(textOf(signInMail))![1]!;
       expect(textOf(signInMail)).toContain(`Use this code to finish signing in to ${ORG} on Atrium:`);
       expect(signInMail.html).toContain(`>${code}</p>`);
 
-      await server.app.inject({
+      await world.server.app.inject({
         method: 'POST',
         url: '/api/password-reset/start',
         payload: { email: user.email },
       });
-      const reset = await mailbox.waitFor(user.email, { after, subject: /password reset code/ });
+      const reset = await world.mailbox.waitFor(user.email, { after, subject: /password reset code/ });
       expectBothParts(reset);
       expect(textOf(reset)).toMatch(/\n {4}\d{6}\n/);
     });
 
     it('the sign-up code names the organisation being created, escaped in HTML', async () => {
-      const visitor = new TestBrowser(origin);
+      const visitor = new TestBrowser(world.origin);
       const site = await visitor.request('/api/signup/site', {
         json: { organizationName: '<i>Bell & Sons</i>', siteName: 'bell-sons' },
       });
       expect(site.status, site.body).toBe(200);
-      const after = mailbox.count;
+      const after = world.mailbox.count;
       await visitor.request('/api/signup/email', { json: { email: 'owner@bell.example' } });
-      const mail = await mailbox.waitFor('owner@bell.example', { after, subject: /verification code/ });
+      const mail = await world.mailbox.waitFor('owner@bell.example', { after, subject: /verification code/ });
       expectBothParts(mail, '<i>Bell & Sons</i>', '&#60;i&#62;Bell &#38; Sons&#60;/i&#62;');
       expect(textOf(mail)).toMatch(/\b\d{6}\b/);
     });
 
     it('invitation and reset links: a button in HTML, the link on its own line in the text', async () => {
-      const invitation = await inviteAndAccept(new TestBrowser(origin), 'linda');
+      const invitation = await inviteAndAccept(new TestBrowser(world.origin), 'linda');
       expectBothParts(invitation);
       const link = /https?:\/\/\S+/.exec(textOf(invitation))![0];
-      expect(link).toMatch(new RegExp(`^${origin}/invite/`));
+      expect(link).toMatch(new RegExp(`^${world.origin}/invite/`));
       expect(textOf(invitation)).toContain(`Choose your password:\n${link}\n`);
       expect(invitation.html).toContain(`<a href="${link}"`);
       expect(invitation.html).toContain('>Choose your password</a>');
@@ -143,30 +134,32 @@ describe('e-mails people receive', () => {
       const user = await member();
       const sent = await admin.post(`/api/users/${user.id}/password-link`);
       expect(sent.status).toBe(200);
-      const reset = await mailbox.waitFor(user.email, { subject: /Choose a new password/ });
+      const reset = await world.mailbox.waitFor(user.email, { subject: /Choose a new password/ });
       expectBothParts(reset);
-      expect(/https?:\/\/\S+/.exec(textOf(reset))![0]).toMatch(new RegExp(`^${origin}/reset-password/`));
+      expect(/https?:\/\/\S+/.exec(textOf(reset))![0]).toMatch(
+        new RegExp(`^${world.origin}/reset-password/`),
+      );
     });
   });
 
   describe('"your password was changed"', () => {
     /** The one such e-mail since `after`, which went to `email` only. */
     async function changedMailFor(email: string, after: number): Promise<ReceivedMail> {
-      const mail = await mailbox.waitFor(email, { after, subject: PASSWORD_CHANGED });
-      const all = mailbox.messages.slice(after).filter((m) => PASSWORD_CHANGED.test(m.subject));
+      const mail = await world.mailbox.waitFor(email, { after, subject: PASSWORD_CHANGED });
+      const all = world.mailbox.messages.slice(after).filter((m) => PASSWORD_CHANGED.test(m.subject));
       expect(all.map((m) => m.to)).toEqual([[email]]);
       expectBothParts(mail);
       expect(textOf(mail)).toMatch(/When: +\d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
       expect(textOf(mail)).toContain('If this was not you, contact your administrator');
-      expect(textOf(mail)).toContain(`Sign in to Atrium:\n${origin}/login\n`);
-      expect(mail.html).toContain(`<a href="${origin}/login"`);
+      expect(textOf(mail)).toContain(`Sign in to Atrium:\n${world.origin}/login\n`);
+      expect(mail.html).toContain(`<a href="${world.origin}/login"`);
       return mail;
     }
 
     it('after a change on /profile: "changed by you"', async () => {
       const user = await member();
-      const own = as(server, await signInAs(server.db, user));
-      const after = mailbox.count;
+      const own = as(world.server, await signInAs(world.server.db, user));
+      const after = world.mailbox.count;
       const changed = await own.post('/api/profile/password', {
         currentPassword: PASSWORD,
         newPassword: 'my own new passphrase 7',
@@ -179,7 +172,7 @@ describe('e-mails people receive', () => {
 
     it('after an administrator sets it: "set by an administrator", and the admin gets nothing', async () => {
       const user = await member();
-      const after = mailbox.count;
+      const after = world.mailbox.count;
       const set = await admin.put(`/api/users/${user.id}/password`, { password: 'set by the admin 1234' });
       expect(set.status).toBe(200);
       const mail = await changedMailFor(user.email, after);
@@ -189,14 +182,14 @@ describe('e-mails people receive', () => {
 
     it('after a reset by code: "reset by e-mail"', async () => {
       const user = await member();
-      const after = mailbox.count;
-      await server.app.inject({
+      const after = world.mailbox.count;
+      await world.server.app.inject({
         method: 'POST',
         url: '/api/password-reset/start',
         payload: { email: user.email },
       });
-      const code = await mailbox.waitForCode(user.email, { after, subject: /password reset/ });
-      const done = await server.app.inject({
+      const code = await world.mailbox.waitForCode(user.email, { after, subject: /password reset/ });
+      const done = await world.server.app.inject({
         method: 'POST',
         url: '/api/password-reset/complete',
         payload: { email: user.email, code, password: 'reset by code passphrase' },
@@ -210,11 +203,11 @@ describe('e-mails people receive', () => {
 
     it('after a reset by a link an administrator sent: "reset by e-mail"', async () => {
       const user = await member();
-      const after = mailbox.count;
+      const after = world.mailbox.count;
       expect((await admin.post(`/api/users/${user.id}/password-link`)).status).toBe(200);
-      const link = await mailbox.waitForLink(user.email, { after, subject: /Choose a new password/ });
+      const link = await world.mailbox.waitForLink(user.email, { after, subject: /Choose a new password/ });
       const token = new URL(link).pathname.split('/').at(-1)!;
-      const accepted = await server.app.inject({
+      const accepted = await world.server.app.inject({
         method: 'POST',
         url: `/api/invitations/${token}/accept`,
         payload: { password: 'reset by link passphrase', confirmPassword: 'reset by link passphrase' },
@@ -228,19 +221,19 @@ describe('e-mails people receive', () => {
 
   describe('"new sign-in to your Atrium account"', () => {
     const newSignIns = (after: number, email: string) =>
-      mailbox.messages.slice(after).filter((m) => NEW_SIGN_IN.test(m.subject) && m.to.includes(email));
+      world.mailbox.messages.slice(after).filter((m) => NEW_SIGN_IN.test(m.subject) && m.to.includes(email));
 
     it('is not sent for the sign-in an invitation ends with, nor that browser again; it is for another browser, once', async () => {
-      const first = new TestBrowser(origin, { headers: { 'user-agent': UA.chromeLinux } });
-      const after = mailbox.count;
+      const first = new TestBrowser(world.origin, { headers: { 'user-agent': UA.chromeLinux } });
+      const after = world.mailbox.count;
       await inviteAndAccept(first, 'nora');
       const email = 'nora@acme.test';
       expect(first.setCookieLog.some((c) => /^atrium_device=[\w-]{43};.*HttpOnly/i.test(c))).toBe(true);
       await signIn(first, email);
 
-      const second = new TestBrowser(origin, { headers: { 'user-agent': UA.firefoxWindows } });
+      const second = new TestBrowser(world.origin, { headers: { 'user-agent': UA.firefoxWindows } });
       await signIn(second, email);
-      const notice = await mailbox.waitFor(email, { after, subject: NEW_SIGN_IN });
+      const notice = await world.mailbox.waitFor(email, { after, subject: NEW_SIGN_IN });
       expect(newSignIns(after, email)).toHaveLength(1);
       expectBothParts(notice);
       expect(textOf(notice)).toMatch(/When: +\d{4}-\d\d-\d\d \d\d:\d\d UTC\n/);
@@ -249,40 +242,40 @@ describe('e-mails people receive', () => {
       expect(textOf(notice)).toContain(
         'If this was not you, change your password and ask your administrator to end the session.',
       );
-      expect(textOf(notice)).toContain(`${origin}/login`);
+      expect(textOf(notice)).toContain(`${world.origin}/login`);
       expect(notice.html).toContain('Firefox on Windows');
 
       // The second browser again: nothing; a third one: one notice, about that one.
-      const later = mailbox.count;
+      const later = world.mailbox.count;
       await signIn(second, email);
-      await signIn(new TestBrowser(origin, { headers: { 'user-agent': UA.safariIphone } }), email);
-      await mailbox.waitFor(email, { after: later, subject: NEW_SIGN_IN });
+      await signIn(new TestBrowser(world.origin, { headers: { 'user-agent': UA.safariIphone } }), email);
+      await world.mailbox.waitFor(email, { after: later, subject: NEW_SIGN_IN });
       const notices = newSignIns(later, email);
       expect(notices).toHaveLength(1);
       expect(textOf(notices[0]!)).toMatch(/Browser: +Safari on iPhone\n/);
     });
 
     it('is not sent for the sign-in a sign-up ends with', async () => {
-      const browser = new TestBrowser(origin, { headers: { 'user-agent': UA.chromeLinux } });
+      const browser = new TestBrowser(world.origin, { headers: { 'user-agent': UA.chromeLinux } });
       const email = 'founder@founded.example';
-      const after = mailbox.count;
+      const after = world.mailbox.count;
       const site = await browser.request('/api/signup/site', {
         json: { organizationName: 'Founded', siteName: 'founded-org' },
       });
       expect(site.status, site.body).toBe(200);
       await browser.request('/api/signup/email', { json: { email } });
-      const code = await mailbox.waitForCode(email, { after });
+      const code = await world.mailbox.waitForCode(email, { after });
       expect((await browser.request('/api/signup/verify', { json: { code } })).status).toBe(200);
       const account = await browser.request('/api/signup/account', {
         json: { firstName: 'Fay', lastName: 'Founder', password: PASSWORD, passwordConfirmation: PASSWORD },
       });
       expect(account.status, account.body).toBe(200);
       const { redirectTo } = JSON.parse(account.body) as { redirectTo: string };
-      expect((await browser.follow(redirectTo, leavesProviderAndApi)).location).toBe(`${origin}/setup`);
+      expect((await browser.follow(redirectTo, leavesProviderAndApi)).location).toBe(`${world.origin}/setup`);
       await signIn(browser, email);
 
-      await signIn(new TestBrowser(origin, { headers: { 'user-agent': UA.firefoxWindows } }), email);
-      const notice = await mailbox.waitFor(email, { after, subject: NEW_SIGN_IN });
+      await signIn(new TestBrowser(world.origin, { headers: { 'user-agent': UA.firefoxWindows } }), email);
+      const notice = await world.mailbox.waitFor(email, { after, subject: NEW_SIGN_IN });
       expect(newSignIns(after, email)).toHaveLength(1);
       expect(textOf(notice)).toMatch(/Browser: +Firefox on Windows\n/);
       expectBothParts(notice, 'Founded', 'Founded');

@@ -1,33 +1,23 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createGroup } from '../apps/helpers.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  type TestOrganization,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
 import { TestBrowser } from './support/browser.ts';
 import { registerTestClient } from './support/clients.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
 // What apps we did not write need from the provider: groups, introspection, honest discovery,
 // refresh tokens that outlive sign-out when asked for, and the way back to the app.
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const AFTER_LOGOUT = 'https://app.example.test/signed-out';
 const leavesProvider = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
 
 describe('apps we did not write, through openid-client', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
+  const world = useSignInWorld();
   let member: TestUser;
-  let origin: string;
   let rp: client.Configuration;
   let other: client.Configuration;
   let service: client.Configuration;
@@ -36,7 +26,7 @@ describe('apps we did not write, through openid-client', () => {
     organizationId: string | null,
     auth: 'client_secret_basic' | 'client_secret_post' = 'client_secret_basic',
   ): Promise<client.Configuration> {
-    const registered = await registerTestClient(server.db, server.config, {
+    const registered = await registerTestClient(world.server.db, world.server.config, {
       organizationId,
       redirectUri: REDIRECT,
       postLogoutRedirectUri: AFTER_LOGOUT,
@@ -47,7 +37,7 @@ describe('apps we did not write, through openid-client', () => {
         ? client.ClientSecretPost(registered.clientSecret)
         : client.ClientSecretBasic(registered.clientSecret);
     return client.discovery(
-      new URL(`${origin}/oidc`),
+      new URL(`${world.origin}/oidc`),
       registered.clientId,
       registered.clientSecret,
       authMethod,
@@ -71,14 +61,13 @@ describe('apps we did not write, through openid-client', () => {
   }
 
   /** A new user for each sign-in: sign-in codes are limited per address. */
-  const someone = () => createUser(server.db, org.id, { passwordHash });
-  let passwordHash: string;
+  const someone = () => createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
 
   /** A fresh browser signed in to `config` as `user`, with the tokens of that sign-in. */
   async function signIn(config: client.Configuration, user: TestUser, scope: string) {
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const request = await authorizeUrl(config, { scope });
-    const callback = await signInThroughLogin(browser, mailbox, request.url, {
+    const callback = await signInThroughLogin(browser, world.mailbox, request.url, {
       email: user.email,
       password: PASSWORD,
     });
@@ -98,38 +87,32 @@ describe('apps we did not write, through openid-client', () => {
     const page = await browser.request(url.href);
     expect(page.status, page.body).toBe(200);
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-    const confirmed = await browser.request(`${origin}/oidc/session/end/confirm`, {
+    const confirmed = await browser.request(`${world.origin}/oidc/session/end/confirm`, {
       form: { xsrf, logout: 'yes' },
     });
     return { page, confirmed };
   }
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    member = await createUser(server.db, org.id, { passwordHash, firstName: 'Mia', lastName: 'Member' });
-    await createGroup(server.db, org.id, 'Sales', [member.id]);
-    await createGroup(server.db, org.id, 'Engineering', [member.id, org.admin.id]);
-    await createGroup(server.db, org.id, 'Board', [org.admin.id]);
-    rp = await relyingParty(org.id);
-    const otherOrg = await createOrganizationWithAdmin(server.db);
+    member = await createUser(world.server.db, world.org.id, {
+      passwordHash: world.passwordHash,
+      firstName: 'Mia',
+      lastName: 'Member',
+    });
+    await createGroup(world.server.db, world.org.id, 'Sales', [member.id]);
+    await createGroup(world.server.db, world.org.id, 'Engineering', [member.id, world.org.admin.id]);
+    await createGroup(world.server.db, world.org.id, 'Board', [world.org.admin.id]);
+    rp = await relyingParty(world.org.id);
+    const otherOrg = await createOrganizationWithAdmin(world.server.db);
     other = await relyingParty(otherOrg.id);
     service = await relyingParty(null);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
   });
 
   it('discovery lists the groups scope and claim, introspection, and only the usable client authentications', () => {
     const metadata = rp.serverMetadata();
     expect(metadata.scopes_supported).toContain('groups');
     expect(metadata.claims_supported).toContain('groups');
-    expect(metadata.introspection_endpoint).toBe(`${origin}/oidc/token/introspection`);
+    expect(metadata.introspection_endpoint).toBe(`${world.origin}/oidc/token/introspection`);
     expect(metadata.token_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',
@@ -163,7 +146,7 @@ describe('apps we did not write, through openid-client', () => {
     expect(byOtherApp).toEqual({ active: false });
 
     // Unauthenticated callers are refused outright.
-    const anonymous = await fetch(`${origin}/oidc/token/introspection`, {
+    const anonymous = await fetch(`${world.origin}/oidc/token/introspection`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token: tokens.access_token, client_id: rp.clientMetadata().client_id }),
@@ -174,7 +157,7 @@ describe('apps we did not write, through openid-client', () => {
   it('accepts either client_secret_basic or client_secret_post from every app, as discovery says', async () => {
     const { tokens } = await signIn(rp, await someone(), 'openid offline_access');
     const registered = rp.clientMetadata();
-    const asPost = await fetch(`${origin}/oidc/token`, {
+    const asPost = await fetch(`${world.origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -187,7 +170,7 @@ describe('apps we did not write, through openid-client', () => {
     expect(asPost.status).toBe(200);
     expect(await asPost.json()).toMatchObject({ token_type: 'Bearer' });
     // A wrong secret is refused either way.
-    const wrong = await fetch(`${origin}/oidc/token`, {
+    const wrong = await fetch(`${world.origin}/oidc/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -200,7 +183,7 @@ describe('apps we did not write, through openid-client', () => {
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
 
-    const postClient = await relyingParty(org.id, 'client_secret_post');
+    const postClient = await relyingParty(world.org.id, 'client_secret_post');
     const viaPost = await signIn(postClient, await someone(), 'openid');
     expect(viaPost.tokens.access_token).toBeTruthy();
   });
@@ -242,7 +225,7 @@ describe('apps we did not write, through openid-client', () => {
     expect(csp).toMatch(new RegExp(`form-action 'self' ${REDIRECT.replace(/[./]/g, '\\$&')}(;|$)`));
     expect(csp).toMatch(/default-src 'self'/);
     // Anything else keeps the strict policy.
-    const plain = await browser.request(`${origin}/oidc/.well-known/openid-configuration`);
+    const plain = await browser.request(`${world.origin}/oidc/.well-known/openid-configuration`);
     expect(plain.headers.get('content-security-policy')).toMatch(/form-action 'self'(;|$)/);
   });
 
@@ -259,7 +242,7 @@ describe('apps we did not write, through openid-client', () => {
     const { browser, tokens } = await signIn(rp, await someone(), 'openid');
     const { page, confirmed } = await logOut(browser, rp, tokens.id_token!, 'https://evil.example.test/');
     expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self'(;|$)/);
-    expect(confirmed.location).toBe(`${origin}/oidc/session/end/success`);
+    expect(confirmed.location).toBe(`${world.origin}/oidc/session/end/success`);
     const signedOut = await browser.request(confirmed.location!);
     expect(signedOut.body).toContain('You are signed out');
     // The SSO session is gone: the next authorization asks for a password again.

@@ -1,12 +1,10 @@
-import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signInAs, type TestOrganization } from '../support/fixtures.ts';
-import type { Mailbox } from '../support/mailbox.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser, signInAs } from '../support/fixtures.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
+import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { uidOf } from './support/sign-in.ts';
+import { pkceAuthorization } from './support/relying-party.ts';
 
 const PASSWORD = RP_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
@@ -14,46 +12,20 @@ const BASIC = 'urn:atrium:acr:basic';
 const MFA = 'urn:atrium:acr:mfa';
 
 describe('amr and acr in the ID token, and acr_values', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let rp: client.Configuration;
-  let origin: string;
-  let passwordHash: string;
-
-  let world: RelyingPartyWorld;
-
-  beforeAll(async () => {
-    world = await startRelyingParty({ redirectUri: REDIRECT });
-    ({ mailbox, server, origin, org, rp, passwordHash } = world);
-  });
-
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useRelyingParty({ redirectUri: REDIRECT });
 
   /**
    * Starts an authorization in `browser`; returns the /login uid (or the callback when the SSO
    * session was enough) and how to finish with tokens.
    */
   async function authorize(browser: TestBrowser, extra: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(rp, {
+    const { url, codeGrant } = await pkceAuthorization(world.rp, {
       redirect_uri: REDIRECT,
       scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
       ...extra,
     });
     const hop = await browser.follow(url.href, (u) => u.pathname === '/login' || u.href.startsWith(REDIRECT));
-    const tokensFrom = async (callback: string) =>
-      client.authorizationCodeGrant(rp, new URL(callback), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-      });
-    return { location: hop.location!, tokensFrom };
+    return { location: hop.location!, tokensFrom: codeGrant };
   }
 
   async function finishAt(browser: TestBrowser, redirectTo: string): Promise<string> {
@@ -65,28 +37,28 @@ describe('amr and acr in the ID token, and acr_values', () => {
     browser.request(`/api/interactions/${uid}/${step}`, { json });
 
   it('publishes the two levels', () => {
-    expect(rp.serverMetadata().acr_values_supported).toEqual([BASIC, MFA]);
+    expect(world.rp.serverMetadata().acr_values_supported).toEqual([BASIC, MFA]);
   });
 
   it('says pwd + mca and the basic level for password and e-mailed code', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const browser = new TestBrowser(origin);
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const browser = new TestBrowser(world.origin);
     const { location, tokensFrom } = await authorize(browser);
     const uid = uidOf(location);
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     expect((await post(browser, uid, 'password', { email: user.email, password: PASSWORD })).status).toBe(
       200,
     );
-    const code = await mailbox.waitForCode(user.email, { after });
+    const code = await world.mailbox.waitForCode(user.email, { after });
     const done = await post(browser, uid, 'code', { code });
     const tokens = await tokensFrom(await finishAt(browser, JSON.parse(done.body).redirectTo));
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'mca'], acr: BASIC });
   });
 
   it('says pwd + otp + mfa and the strong level for password and authenticator app', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const { secret } = await enrolAuthenticator(server, await signInAs(server.db, user));
-    const browser = new TestBrowser(origin);
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const { secret } = await enrolAuthenticator(world.server, await signInAs(world.server.db, user));
+    const browser = new TestBrowser(world.origin);
     const { location, tokensFrom } = await authorize(browser);
     const uid = uidOf(location);
     await post(browser, uid, 'password', { email: user.email, password: PASSWORD });
@@ -97,17 +69,17 @@ describe('amr and acr in the ID token, and acr_values', () => {
   });
 
   it('asks a basic session to sign in again with the app when the app asks for acr mfa', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const { recoveryCodes } = await enrolAuthenticator(server, await signInAs(server.db, user));
-    const browser = new TestBrowser(origin);
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const { recoveryCodes } = await enrolAuthenticator(world.server, await signInAs(world.server.db, user));
+    const browser = new TestBrowser(world.origin);
 
     // First a basic sign-in: the e-mailed code, chosen as "another way".
     const first = await authorize(browser);
     const firstUid = uidOf(first.location);
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     await post(browser, firstUid, 'password', { email: user.email, password: PASSWORD });
     expect((await post(browser, firstUid, 'factor', { factor: 'email' })).status).toBe(200);
-    const code = await mailbox.waitForCode(user.email, { after });
+    const code = await world.mailbox.waitForCode(user.email, { after });
     const done = await post(browser, firstUid, 'code', { code });
     const basic = await first.tokensFrom(await finishAt(browser, JSON.parse(done.body).redirectTo));
     expect(basic.claims()?.acr).toBe(BASIC);

@@ -1,52 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
+import { describe, expect, it } from 'vitest';
 import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs } from '../support/fixtures.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
 import { openSignIn, uidOf } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const RECOVERY_USED = /^A recovery code was used to sign in to your Atrium account$/;
 
 describe('sign-in with an authenticator app or a recovery code', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
-  let passwordHash: string;
-
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
+  const world = useSignInWorld();
 
   /** A member with an authenticator app set up on /profile. */
   async function memberWithApp() {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const enrolled = await enrolAuthenticator(server, await signInAs(server.db, user));
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const enrolled = await enrolAuthenticator(world.server, await signInAs(world.server.db, user));
     return { user, ...enrolled };
   }
 
   /** A /login page past the right password. */
   async function pastPassword(email: string) {
-    const login = await openSignIn(origin);
-    const after = mailbox.count;
+    const login = await openSignIn(world.origin);
+    const after = world.mailbox.count;
     const res = await login.post('password', { email, password: PASSWORD });
     expect(res.status, res.body).toBe(200);
     return { ...login, after, state: JSON.parse(res.body) as Record<string, unknown> };
@@ -73,7 +49,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     const landed = await browser.follow(JSON.parse(done.body).redirectTo, (u) => u.pathname === '/');
     expect(landed.location && new URL(landed.location).pathname).toBe('/');
     // No sign-in code went out.
-    expect(mailbox.messages.slice(after).filter((m) => /sign-in code/.test(m.subject))).toHaveLength(0);
+    expect(world.mailbox.messages.slice(after).filter((m) => /sign-in code/.test(m.subject))).toHaveLength(0);
   });
 
   it('refuses a code already used, even in another sign-in', async () => {
@@ -123,7 +99,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     const throttled = await post('password', { email: user.email, password: PASSWORD });
     expect(throttled.status).toBe(429);
     expect(errorOf(throttled.body).code).toBe('sign_in_throttled');
-    const failures = await server.db
+    const failures = await world.server.db
       .selectFrom('sign_in_failures')
       .select('id')
       .where('identifier', '=', user.email)
@@ -133,7 +109,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
 
   it('does not say before the password which factors an account has', async () => {
     const { user } = await memberWithApp();
-    const { post, browser, uid } = await openSignIn(origin);
+    const { post, browser, uid } = await openSignIn(world.origin);
     const wrong = await post('password', { email: user.email, password: 'not the password' });
     expect(wrong.status).toBe(400);
     expect(JSON.parse((await browser.request(`/api/interactions/${uid}/state`)).body).stage).toBe('password');
@@ -156,7 +132,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
       email: user.email,
       otherWays: ['totp', 'recovery'],
     });
-    const code = await mailbox.waitForCode(user.email, { after });
+    const code = await world.mailbox.waitForCode(user.email, { after });
     const back = await post('factor', { factor: 'totp' });
     expect(JSON.parse(back.body).stage).toBe('totp');
     await post('factor', { factor: 'email' });
@@ -171,14 +147,14 @@ describe('sign-in with an authenticator app or a recovery code', () => {
       stage: 'recovery',
       otherWays: ['totp', 'email'],
     });
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     // Typed in capitals and without the dash: still the code.
     const done = await post('recovery', { code: recoveryCodes[0]!.toUpperCase().replace('-', ' ') });
     expect(done.status, done.body).toBe(200);
-    const mail = await mailbox.waitFor(user.email, { subject: RECOVERY_USED, after });
+    const mail = await world.mailbox.waitFor(user.email, { subject: RECOVERY_USED, after });
     expect(mail.text).toContain('Recovery codes left');
     expect(mail.text).toMatch(/\b9\b/);
-    const logged = await server.db
+    const logged = await world.server.db
       .selectFrom('activity_log')
       .select(['action', 'ip'])
       .where('actor_user_id', '=', user.id)
@@ -197,22 +173,22 @@ describe('sign-in with an authenticator app or a recovery code', () => {
   });
 
   it('goes back to the e-mailed code once the app is removed, and tells the owner of each change', async () => {
-    const before = mailbox.count;
+    const before = world.mailbox.count;
     const { user } = await memberWithApp();
-    const added = await mailbox.waitFor(user.email, {
+    const added = await world.mailbox.waitFor(user.email, {
       subject: /^An authenticator app was added/,
       after: before,
     });
     expect(added.text).toContain('IP address');
-    const session = await signInAs(server.db, user);
-    const removed = await server.app.inject({
+    const session = await signInAs(world.server.db, user);
+    const removed = await world.server.app.inject({
       method: 'POST',
       url: '/api/profile/authenticator/remove',
       headers: session.headers,
       payload: { currentPassword: PASSWORD },
     });
     expect(removed.statusCode).toBe(204);
-    await mailbox.waitFor(user.email, { subject: /^The authenticator app was removed/, after: before });
+    await world.mailbox.waitFor(user.email, { subject: /^The authenticator app was removed/, after: before });
     const { state } = await pastPassword(user.email);
     expect(state).toMatchObject({ stage: 'code', email: user.email });
     expect(state).not.toHaveProperty('otherWays');
@@ -220,8 +196,8 @@ describe('sign-in with an authenticator app or a recovery code', () => {
 
   it('does not let a sign-in ticket (after a reset or an invitation link) skip the app', async () => {
     const { user, secret } = await memberWithApp();
-    const ticket = await issueSignInTicket(server.db, user.id);
-    const browser = new TestBrowser(origin);
+    const ticket = await issueSignInTicket(world.server.db, user.id);
+    const browser = new TestBrowser(world.origin);
     browser.cookies.set(TICKET_COOKIE, ticket);
     const hop = await browser.follow(
       `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,

@@ -1,30 +1,20 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
 import { createGroup, installBody } from '../apps/helpers.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs, type TestSession, type TestUser } from '../support/fixtures.ts';
 import { as } from '../users/helpers.ts';
 import { TestBrowser } from './support/browser.ts';
 import { LogoutReceiver } from './support/logout-receiver.ts';
-import { signInThroughLogin } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { leavesProviderAndApi, signInToConsole } from './support/sign-in.ts';
 
 // OpenID Connect Back-Channel Logout 1.0: an app with a back-channel logout URI gets a signed
 // logout token, through the job queue, whenever the user's session at it ends, whoever ends it.
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const REDIRECT = 'https://wiki.example.com/oidc/callback';
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
-const leavesProviderAndApi = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
 
 interface InstalledApp {
   id: string;
@@ -33,22 +23,21 @@ interface InstalledApp {
 }
 
 describe('back-channel logout', () => {
-  let mailbox: Mailbox;
+  const world = useSignInWorld({
+    adminPassword: false,
+    env: { BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: 'true' },
+  });
   let receiver: LogoutReceiver;
-  let server: TestApp;
-  let origin: string;
-  let org: TestOrganization;
   let admin: TestSession;
-  let passwordHash: string;
   let wiki: InstalledApp;
   let jwks: ReturnType<typeof createRemoteJWKSet>;
 
   async function install(overrides: Record<string, unknown>): Promise<InstalledApp> {
-    const res = await as(server, admin).post('/api/apps', installBody(overrides));
+    const res = await as(world.server, admin).post('/api/apps', installBody(overrides));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const { app, clientSecret } = res.body as { app: { id: string; clientId: string }; clientSecret: string };
     const rp = await client.discovery(
-      new URL(`${origin}/oidc`),
+      new URL(`${world.origin}/oidc`),
       app.clientId,
       clientSecret,
       client.ClientSecretPost(clientSecret),
@@ -59,15 +48,10 @@ describe('back-channel logout', () => {
 
   /** A fresh user signed in to the console and then, through single sign-on, to the app. */
   async function signedInToConsoleAndApp(app: InstalledApp, user?: TestUser) {
-    const person = user ?? (await createUser(server.db, org.id, { passwordHash }));
-    const browser = new TestBrowser(origin);
-    await signInThroughLogin(
-      browser,
-      mailbox,
-      '/api/sso/start',
-      { email: person.email, password: PASSWORD },
-      leavesProviderAndApi,
-    );
+    const person =
+      user ?? (await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash }));
+    const browser = new TestBrowser(world.origin);
+    await signInToConsole(browser, world.mailbox, { email: person.email, password: PASSWORD });
     expect((await browser.request('/api/session')).status).toBe(200);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -89,7 +73,7 @@ describe('back-channel logout', () => {
 
   /** The sid the provider gave the app in the user's SSO session. */
   async function sidOfApp(userId: string, clientId: string): Promise<string> {
-    const sessions = await server.db
+    const sessions = await world.server.db
       .selectFrom('oidc_payloads')
       .select('payload')
       .where('type', '=', 'Session')
@@ -106,7 +90,7 @@ describe('back-channel logout', () => {
   async function logoutTokenFor(app: InstalledApp, userId: string) {
     const received = await receiver.waitFor((c) => c.sub === userId && c.aud === app.clientId);
     const { payload, protectedHeader } = await jwtVerify(received.token, jwks, {
-      issuer: `${origin}/oidc`,
+      issuer: `${world.origin}/oidc`,
       audience: app.clientId,
       typ: 'logout+jwt',
     });
@@ -120,24 +104,14 @@ describe('back-channel logout', () => {
   }
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
     receiver = await LogoutReceiver.start();
-    server = await createTestApp({
-      env: { SMTP_URL: mailbox.url, BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: 'true' },
-      listen: true,
-    });
-    origin = server.config.publicUrl.origin;
-    jwks = createRemoteJWKSet(new URL(`${origin}/oidc/jwks`));
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db);
-    admin = await signInAs(server.db, org.admin);
+    jwks = createRemoteJWKSet(new URL(`${world.origin}/oidc/jwks`));
+    admin = await signInAs(world.server.db, world.org.admin);
     wiki = await install({ backchannelLogoutUri: receiver.url });
   });
 
   afterAll(async () => {
-    await server?.close();
     await receiver?.close();
-    await mailbox?.close();
   });
 
   it('discovery advertises back-channel logout with sessions', async () => {
@@ -147,10 +121,10 @@ describe('back-channel logout', () => {
   });
 
   it('the app’s settings and snippet show the URI; it can be changed and removed, same rules as redirect URIs', async () => {
-    const detail = await as(server, admin).get(`/api/apps/${wiki.id}`);
+    const detail = await as(world.server, admin).get(`/api/apps/${wiki.id}`);
     expect(detail.body.app.backchannelLogoutUri).toBe(receiver.url);
 
-    const custom = await as(server, admin).post(
+    const custom = await as(world.server, admin).post(
       '/api/apps',
       installBody({
         templateKey: 'custom',
@@ -162,27 +136,27 @@ describe('back-channel logout', () => {
     expect(custom.body.app.configSnippet).toContain('OIDC_BACKCHANNEL_LOGOUT_URI=https://c.example.com/bcl');
 
     const body = { ...installBody({ title: 'Custom' }), templateKey: undefined };
-    const refused = await as(server, admin).put(`/api/apps/${custom.body.app.id}`, {
+    const refused = await as(world.server, admin).put(`/api/apps/${custom.body.app.id}`, {
       ...body,
       backchannelLogoutUri: 'http://c.example.com/bcl',
     });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('https');
 
-    const removed = await as(server, admin).put(`/api/apps/${custom.body.app.id}`, {
+    const removed = await as(world.server, admin).put(`/api/apps/${custom.body.app.id}`, {
       ...body,
       backchannelLogoutUri: null,
     });
     expect(removed.status).toBe(200);
     expect(removed.body.app.backchannelLogoutUri).toBeNull();
-    const registered = await server.db
+    const registered = await world.server.db
       .selectFrom('oidc_clients')
       .select('metadata')
       .where('client_id', '=', custom.body.app.clientId)
       .executeTakeFirstOrThrow();
     expect(registered.metadata).not.toHaveProperty('backchannel_logout_uri');
 
-    const unchanged = await as(server, admin).put(`/api/apps/${wiki.id}`, body);
+    const unchanged = await as(world.server, admin).put(`/api/apps/${wiki.id}`, body);
     expect(unchanged.body.app.backchannelLogoutUri).toBe(receiver.url);
   });
 
@@ -192,7 +166,7 @@ describe('back-channel logout', () => {
     const page = await browser.request(end.href);
     expect(page.status, page.body).toBe(200);
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.body)![1]!;
-    const confirmed = await browser.request(`${origin}/oidc/session/end/confirm`, {
+    const confirmed = await browser.request(`${world.origin}/oidc/session/end/confirm`, {
       form: { xsrf, logout: 'yes' },
     });
     expect(confirmed.status).toBe(303);
@@ -215,19 +189,21 @@ describe('back-channel logout', () => {
 
   it('an admin ending the session sends a token with its sid', async () => {
     const { user, sid } = await signedInToConsoleAndApp(wiki);
-    const { id } = await server.db
+    const { id } = await world.server.db
       .selectFrom('console_sessions')
       .select('id')
       .where('user_id', '=', user.id)
       .executeTakeFirstOrThrow();
-    const ended = await as(server, admin).delete(`/api/users/${user.id}/sessions/${encodeURIComponent(id)}`);
+    const ended = await as(world.server, admin).delete(
+      `/api/users/${user.id}/sessions/${encodeURIComponent(id)}`,
+    );
     expect(ended.status).toBe(200);
     expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
   });
 
   it('suspending the user sends a token', async () => {
     const { user, sid } = await signedInToConsoleAndApp(wiki);
-    expect((await as(server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    expect((await as(world.server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
     const token = await logoutTokenFor(wiki, user.id);
     expect(token.sub).toBe(user.id);
     expect(token.sid).toBe(sid);
@@ -239,10 +215,10 @@ describe('back-channel logout', () => {
     await browser.request('/api/sso/logout', { method: 'POST', headers: { 'x-csrf-token': csrf } });
     await logoutTokenFor(wiki, user.id);
 
-    expect((await as(server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    expect((await as(world.server, admin).post(`/api/users/${user.id}/suspend`)).status).toBe(200);
     const received = await receiver.waitFor((c) => c.sub === user.id && !('sid' in c));
     const { payload } = await jwtVerify(received.token, jwks, {
-      issuer: `${origin}/oidc`,
+      issuer: `${world.origin}/oidc`,
       audience: wiki.clientId,
     });
     expect(payload.events).toEqual({ [EVENT]: {} });
@@ -250,15 +226,15 @@ describe('back-channel logout', () => {
 
   it('deleting the user sends a token', async () => {
     const { user, sid } = await signedInToConsoleAndApp(wiki);
-    expect((await as(server, admin).delete(`/api/users/${user.id}`)).status).toBe(200);
+    expect((await as(world.server, admin).delete(`/api/users/${user.id}`)).status).toBe(200);
     expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
   });
 
   it('losing access to the app (left its group, or the app’s groups changed) sends a token', async () => {
-    const member = await createUser(server.db, org.id, { passwordHash });
-    const other = await createUser(server.db, org.id, { passwordHash });
-    const staff = await createGroup(server.db, org.id, 'Staff', [member.id, other.id]);
-    const board = await createGroup(server.db, org.id, 'Board', []);
+    const member = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const other = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const staff = await createGroup(world.server.db, world.org.id, 'Staff', [member.id, other.id]);
+    const board = await createGroup(world.server.db, world.org.id, 'Board', []);
     const restricted = await install({
       title: 'Staff wiki',
       openToEveryone: false,
@@ -268,11 +244,11 @@ describe('back-channel logout', () => {
     const first = await signedInToConsoleAndApp(restricted, member);
     const second = await signedInToConsoleAndApp(restricted, other);
 
-    const left = await as(server, admin).delete(`/api/groups/${staff}/members/${member.id}`);
+    const left = await as(world.server, admin).delete(`/api/groups/${staff}/members/${member.id}`);
     expect(left.status).toBeLessThan(300);
     expect((await logoutTokenFor(restricted, member.id)).sid).toBe(first.sid);
 
-    const moved = await as(server, admin).put(`/api/apps/${restricted.id}`, {
+    const moved = await as(world.server, admin).put(`/api/apps/${restricted.id}`, {
       ...installBody({ title: 'Staff wiki', openToEveryone: false, groupIds: [board] }),
       templateKey: undefined,
     });
@@ -293,15 +269,15 @@ describe('back-channel logout', () => {
     const job = await waitForRetry(user.id);
     expect(job.attempts).toBe(1);
     expect(job.last_error).toContain('500');
-    await server.db.updateTable('jobs').set({ run_at: new Date() }).where('id', '=', job.id).execute();
-    server.app.jobs.wake();
+    await world.server.db.updateTable('jobs').set({ run_at: new Date() }).where('id', '=', job.id).execute();
+    world.server.app.jobs.wake();
 
     expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
   });
 
   async function waitForRetry(userId: string) {
     for (;;) {
-      const job = await server.db
+      const job = await world.server.db
         .selectFrom('jobs')
         .selectAll()
         .where('kind', '=', 'oidc.backchannel-logout')

@@ -1,13 +1,11 @@
-import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signInAs, type TestOrganization, type TestSession } from '../support/fixtures.ts';
-import type { Mailbox } from '../support/mailbox.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser, signInAs, type TestSession } from '../support/fixtures.ts';
 import { enrolAuthenticator } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
+import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { SoftPasskey } from './support/passkey.ts';
 import { uidOf } from './support/sign-in.ts';
+import { pkceAuthorization } from './support/relying-party.ts';
 
 const PASSWORD = RP_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
@@ -16,30 +14,17 @@ const MFA = 'urn:atrium:acr:mfa';
 type Options = { challenge: string; user: { id: string }; allowCredentials?: { id: string }[] };
 
 describe('passkeys: on /profile, and signing in with one alone or after the password', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let rp: client.Configuration;
-  let origin: string;
+  const world = useRelyingParty({ redirectUri: REDIRECT });
   let rpID: string;
-  let passwordHash: string;
-
-  let world: RelyingPartyWorld;
 
   beforeAll(async () => {
-    world = await startRelyingParty({ redirectUri: REDIRECT });
-    ({ mailbox, server, origin, org, rp, passwordHash } = world);
-    rpID = server.config.publicUrl.hostname;
-  });
-
-  afterAll(async () => {
-    await world?.close();
+    rpID = world.server.config.publicUrl.hostname;
   });
 
   // Each member calls from an address of their own: /profile's per-address limits stay out of the way.
   const addresses = new Map<TestSession, string>();
   const call = (session: TestSession, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    server.app.inject({
+    world.server.app.inject({
       method,
       url,
       headers: session.headers,
@@ -48,8 +33,8 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     });
 
   async function newMember() {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const session = await signInAs(server.db, user);
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const session = await signInAs(world.server.db, user);
     addresses.set(session, `10.0.${addresses.size >> 8}.${addresses.size & 255}`);
     return { user, session };
   }
@@ -65,23 +50,15 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
   }
 
   async function authorize(browser: TestBrowser, extra: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(rp, {
+    const { url, codeGrant } = await pkceAuthorization(world.rp, {
       redirect_uri: REDIRECT,
       scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
       ...extra,
     });
     const hop = await browser.follow(url.href, (u) => u.pathname === '/login');
     const tokensFrom = async (redirectTo: string) => {
       const last = await browser.follow(redirectTo, (u) => u.href.startsWith(REDIRECT));
-      return client.authorizationCodeGrant(rp, new URL(last.location!), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-      });
+      return codeGrant(last.location!);
     };
     return { uid: uidOf(hop.location), tokensFrom };
   }
@@ -101,10 +78,14 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.fields.currentPassword).toBe('Your current password is not correct');
 
-    const first = await register(session, new SoftPasskey({ rpID, origin }), 'Laptop');
+    const first = await register(session, new SoftPasskey({ rpID, origin: world.origin }), 'Laptop');
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().recoveryCodes).toHaveLength(10);
-    const second = await register(session, new SoftPasskey({ rpID, origin, synced: true }), 'Phone');
+    const second = await register(
+      session,
+      new SoftPasskey({ rpID, origin: world.origin, synced: true }),
+      'Phone',
+    );
     expect(second.json()).toEqual({ recoveryCodes: null });
 
     const list = (await call(session, 'GET', '/api/profile/passkeys')).json();
@@ -113,20 +94,20 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
       { name: 'Laptop', synced: false, lastUsedAt: null },
       { name: 'Phone', synced: true, lastUsedAt: null },
     ]);
-    const activity = await server.db
+    const activity = await world.server.db
       .selectFrom('activity_log')
       .select('action')
       .where('actor_user_id', '=', user.id)
       .execute();
     expect(activity.filter((a) => a.action === 'user.passkey_added')).toHaveLength(2);
-    const notice = await mailbox.waitFor(user.email, { subject: /A passkey was added/ });
+    const notice = await world.mailbox.waitFor(user.email, { subject: /A passkey was added/ });
     expect(notice.text).toContain('A passkey was added');
   });
 
   it('keeps the recovery codes while a strong factor remains, and makes new ones for a passkey alone', async () => {
     const { session } = await newMember();
-    await enrolAuthenticator(server, session);
-    const added = await register(session, new SoftPasskey({ rpID, origin }));
+    await enrolAuthenticator(world.server, session);
+    const added = await register(session, new SoftPasskey({ rpID, origin: world.origin }));
     // The app brought the codes already: the passkey brings none.
     expect(added.json()).toEqual({ recoveryCodes: null });
     expect((await call(session, 'GET', '/api/profile/passkeys')).json().recoveryCodesLeft).toBeNull();
@@ -146,7 +127,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
       currentPassword: PASSWORD,
     });
     const { options } = started.json() as { options: Options };
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     const elsewhere = await call(session, 'POST', '/api/profile/passkeys', {
       name: 'Evil',
       response: passkey.register(options, 'https://evil.example.test'),
@@ -160,7 +141,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     });
     expect(again.statusCode).toBe(400);
 
-    const other = await signInAs(server.db, (await newMember()).user);
+    const other = await signInAs(world.server.db, (await newMember()).user);
     const fresh = (
       await call(session, 'POST', '/api/profile/passkeys/options', { currentPassword: PASSWORD })
     ).json() as { options: Options };
@@ -174,10 +155,10 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
   it('signs in with the passkey alone: amr hwk + mfa, or swk for a synced one, and acr mfa', async () => {
     for (const synced of [false, true]) {
       const { user, session } = await newMember();
-      const passkey = new SoftPasskey({ rpID, origin, synced });
+      const passkey = new SoftPasskey({ rpID, origin: world.origin, synced });
       expect((await register(session, passkey)).statusCode).toBe(200);
 
-      const browser = new TestBrowser(origin);
+      const browser = new TestBrowser(world.origin);
       const { uid, tokensFrom } = await authorize(browser);
       const options = await signInOptions(browser, uid);
       // Before the password the options name no account (conditional UI, no enumeration).
@@ -197,9 +178,9 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('asks for the passkey after the password, with the other ways, and says pwd + hwk + mfa', async () => {
     const { user, session } = await newMember();
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     await register(session, passkey);
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { uid, tokensFrom } = await authorize(browser, { acr_values: MFA });
     const pw = await post(browser, uid, 'password', { email: user.email, password: PASSWORD });
     expect(JSON.parse(pw.body)).toMatchObject({ stage: 'passkey', otherWays: ['recovery'] });
@@ -208,7 +189,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
     // Another account's passkey does not finish this one's sign-in.
     const { session: otherSession } = await newMember();
-    const stranger = new SoftPasskey({ rpID, origin });
+    const stranger = new SoftPasskey({ rpID, origin: world.origin });
     await register(otherSession, stranger);
     const wrong = await post(browser, uid, 'passkey', { response: stranger.authenticate(options) });
     expect(wrong.status).toBe(400);
@@ -222,9 +203,9 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('trusts the browser after the password and the passkey when asked, and never after the passkey alone', async () => {
     const { user, session } = await newMember();
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     await register(session, passkey);
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const first = await authorize(browser);
     const pw = await post(browser, first.uid, 'password', { email: user.email, password: PASSWORD });
     expect(JSON.parse(pw.body)).toMatchObject({ stage: 'passkey', canTrustBrowser: true });
@@ -245,9 +226,9 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
     // A passkey alone skips no second factor, so it trusts nothing.
     const { user: other, session: otherSession } = await newMember();
-    const otherKey = new SoftPasskey({ rpID, origin });
+    const otherKey = new SoftPasskey({ rpID, origin: world.origin });
     await register(otherSession, otherKey);
-    const elsewhere = new TestBrowser(origin);
+    const elsewhere = new TestBrowser(world.origin);
     const alone = await authorize(elsewhere);
     const aloneDone = await post(elsewhere, alone.uid, 'passkey', {
       response: otherKey.authenticate(await signInOptions(elsewhere, alone.uid)),
@@ -262,9 +243,9 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('offers the passkey first, then the authenticator app, to a user with both', async () => {
     const { user, session } = await newMember();
-    await enrolAuthenticator(server, session);
-    await register(session, new SoftPasskey({ rpID, origin }));
-    const browser = new TestBrowser(origin);
+    await enrolAuthenticator(world.server, session);
+    await register(session, new SoftPasskey({ rpID, origin: world.origin }));
+    const browser = new TestBrowser(world.origin);
     const { uid } = await authorize(browser);
     const pw = await post(browser, uid, 'password', { email: user.email, password: PASSWORD });
     expect(JSON.parse(pw.body)).toMatchObject({
@@ -280,9 +261,9 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('refuses a sign-in challenge used twice, another origin, an old counter, and missing user verification', async () => {
     const { session } = await newMember();
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     await register(session, passkey);
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { uid } = await authorize(browser);
 
     const options = await signInOptions(browser, uid);
@@ -305,7 +286,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(ok.status, ok.body).toBe(200);
 
     // A clone that still counts from before: refused.
-    const next = new TestBrowser(origin);
+    const next = new TestBrowser(world.origin);
     const second = await authorize(next);
     const cloned = await post(next, second.uid, 'passkey', {
       response: passkey.authenticate(await signInOptions(next, second.uid), { counter: 5 }),
@@ -315,11 +296,11 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('meets the account’s throttling: a failed passkey counts, and a locked account is refused', async () => {
     const { user, session } = await newMember();
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     await register(session, passkey);
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const { uid } = await authorize(browser);
-    const before = await server.db
+    const before = await world.server.db
       .selectFrom('sign_in_failures')
       .select('ip')
       .where('identifier', '=', user.email)
@@ -328,7 +309,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
       response: passkey.authenticate(await signInOptions(browser, uid), { userVerified: false }),
     });
     expect(wrong.status).toBe(400);
-    const after = await server.db
+    const after = await world.server.db
       .selectFrom('sign_in_failures')
       .select('ip')
       .where('identifier', '=', user.email)
@@ -336,7 +317,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     expect(after).toHaveLength(before.length + 1);
 
     // A hundred failures from this address lock the account here, for a passkey too.
-    await server.db
+    await world.server.db
       .insertInto('sign_in_failures')
       .values(Array.from({ length: 100 }, () => ({ identifier: user.email, ip: after[0]!.ip })))
       .execute();
@@ -349,18 +330,22 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
 
   it('refuses a removed passkey and one of a suspended account; removing asks for the password', async () => {
     const { user, session } = await newMember();
-    const passkey = new SoftPasskey({ rpID, origin });
+    const passkey = new SoftPasskey({ rpID, origin: world.origin });
     await register(session, passkey);
     const [row] = (await call(session, 'GET', '/api/profile/passkeys')).json().passkeys;
 
-    await server.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
-    const browser = new TestBrowser(origin);
+    await world.server.db
+      .updateTable('users')
+      .set({ status: 'suspended' })
+      .where('id', '=', user.id)
+      .execute();
+    const browser = new TestBrowser(world.origin);
     const { uid } = await authorize(browser);
     const suspended = await post(browser, uid, 'passkey', {
       response: passkey.authenticate(await signInOptions(browser, uid)),
     });
     expect(suspended.status).toBe(403);
-    await server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
+    await world.server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
 
     const noPassword = await call(session, 'POST', `/api/profile/passkeys/${row.id}/remove`, {
       currentPassword: 'no',
@@ -375,7 +360,7 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
       recoveryCodesLeft: null,
     });
 
-    const later = new TestBrowser(origin);
+    const later = new TestBrowser(world.origin);
     const again = await authorize(later);
     const refused = await post(later, again.uid, 'passkey', {
       response: passkey.authenticate(await signInOptions(later, again.uid)),

@@ -1,57 +1,38 @@
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-} from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs } from '../support/fixtures.ts';
 import { TestBrowser } from './support/browser.ts';
 import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
-import { signInThroughLogin } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { signInToConsole } from './support/sign-in.ts';
 
-const OLD = 'correct horse battery staple';
+const OLD = WORLD_PASSWORD;
 const NEW = 'a brand new passphrase 42';
 const REDIRECT = 'https://app.example.test/callback';
 
 describe('forgot password', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
-
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    org = await createOrganizationWithAdmin(server.db, { passwordHash: await hashPassword(OLD) });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
+  const world = useSignInWorld();
 
   const start = (email: string) =>
-    server.app.inject({ method: 'POST', url: '/api/password-reset/start', payload: { email } });
+    world.server.app.inject({ method: 'POST', url: '/api/password-reset/start', payload: { email } });
   const complete = (payload: Record<string, string>) =>
-    server.app.inject({ method: 'POST', url: '/api/password-reset/complete', payload });
+    world.server.app.inject({ method: 'POST', url: '/api/password-reset/complete', payload });
 
   it('answers the same for an unknown address and sends nothing', async () => {
-    const before = mailbox.count;
+    const before = world.mailbox.count;
     const unknown = await start('nobody-here@example.com');
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: await hashPassword(OLD) });
     const known = await start(user.email);
     expect(unknown.statusCode).toBe(200);
     expect(known.statusCode).toBe(200);
     expect(unknown.json().message).toBe('If an account exists for this address, we sent a code to it.');
     expect(known.json().message).toBe(unknown.json().message);
-    await mailbox.waitFor(user.email, { after: before, subject: /password reset/ });
-    expect(mailbox.messages.slice(before).some((m) => m.to.includes('nobody-here@example.com'))).toBe(false);
+    await world.mailbox.waitFor(user.email, { after: before, subject: /password reset/ });
+    expect(world.mailbox.messages.slice(before).some((m) => m.to.includes('nobody-here@example.com'))).toBe(
+      false,
+    );
     // A code for an address without an account is simply wrong.
     const guess = await complete({ email: 'nobody-here@example.com', code: '123456', password: NEW });
     expect(guess.statusCode).toBe(400);
@@ -59,14 +40,14 @@ describe('forgot password', () => {
   });
 
   it('answers a wrong code for an existing account exactly as for an unknown address', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
-    const before = mailbox.count;
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: await hashPassword(OLD) });
+    const before = world.mailbox.count;
     await start(user.email);
-    const code = await mailbox.waitForCode(user.email, { after: before, subject: /password reset/ });
+    const code = await world.mailbox.waitForCode(user.email, { after: before, subject: /password reset/ });
     const wrongCode = code === '000000' ? '111111' : '000000';
     // From an address of its own, so these tries stay under the per-address limit of the others.
     const complete = (payload: Record<string, string>) =>
-      server.app.inject({
+      world.server.app.inject({
         method: 'POST',
         url: '/api/password-reset/complete',
         payload,
@@ -92,22 +73,16 @@ describe('forgot password', () => {
   });
 
   it('sets the new password with the e-mailed code and revokes every session, grant and token', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: await hashPassword(OLD) });
     // Signed in to the console and to an app (with a refresh token) before the reset.
-    const browser = new TestBrowser(origin);
-    await signInThroughLogin(
-      browser,
-      mailbox,
-      '/api/sso/start',
-      { email: user.email, password: OLD },
-      (u) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/'),
-    );
+    const browser = new TestBrowser(world.origin);
+    await signInToConsole(browser, world.mailbox, { email: user.email, password: OLD });
     expect((await browser.request('/api/session')).status).toBe(200);
-    const registered = await registerTestClient(server.db, server.config, {
-      organizationId: org.id,
+    const registered = await registerTestClient(world.server.db, world.server.config, {
+      organizationId: world.org.id,
       redirectUri: REDIRECT,
     });
-    const rp = await discoverAs(origin, registered);
+    const rp = await discoverAs(world.origin, registered);
     const verifier = client.randomPKCECodeVerifier();
     const callback = await browser.follow(
       client.buildAuthorizationUrl(rp, {
@@ -122,9 +97,9 @@ describe('forgot password', () => {
     });
     expect(tokens.refresh_token).toBeTruthy();
 
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     await start(user.email);
-    const code = await mailbox.waitForCode(user.email, { after, subject: /password reset/ });
+    const code = await world.mailbox.waitForCode(user.email, { after, subject: /password reset/ });
     const common = await complete({ email: user.email, code, password: 'password123' });
     expect(common.statusCode).toBe(400);
     expect(common.json().error.fields.password).toMatch(/too common/);
@@ -153,12 +128,12 @@ describe('forgot password', () => {
       400,
     );
     // Signed in again, the user finds a notification of the reset; nobody else has one.
-    const again = await signInAs(server.db, user);
-    const notes = await server.app.inject({ url: '/api/notifications', headers: again.headers });
+    const again = await signInAs(world.server.db, user);
+    const notes = await world.server.app.inject({ url: '/api/notifications', headers: again.headers });
     expect(notes.json().items).toEqual([
       expect.objectContaining({ kind: 'password.changed', title: 'Your password was reset' }),
     ]);
-    const others = await server.db
+    const others = await world.server.db
       .selectFrom('notifications')
       .select('user_id')
       .where('kind', '=', 'password.changed')

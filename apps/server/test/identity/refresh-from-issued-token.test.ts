@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storedIdOf } from '../../src/oidc/adapter.ts';
 import { createUser, type TestUser } from '../support/fixtures.ts';
 import { TestBrowser } from './support/browser.ts';
-import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
+import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
 const REDIRECT = 'https://app.example.test/callback';
@@ -16,15 +16,7 @@ const REDIRECT = 'https://app.example.test/callback';
  * server process would, right before the refresh.
  */
 describe('a refresh grant after a change made elsewhere', () => {
-  let world: RelyingPartyWorld;
-
-  beforeAll(async () => {
-    world = await startRelyingParty({ redirectUri: REDIRECT });
-  });
-
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useRelyingParty({ redirectUri: REDIRECT });
 
   /** A new user of the organisation, signed in to the app: their first tokens. */
   async function signedIn(): Promise<{ user: TestUser; tokens: client.TokenEndpointResponse }> {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, type TestOrganization } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from './support/browser.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 
 /**
  * returnTo values an attacker would put in a link to /api/sso/start. Each must end, after a real
@@ -40,31 +37,19 @@ const HOSTILE = [
 ];
 
 describe('returnTo after sign-in', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
+  const world = useSignInWorld();
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    org = await createOrganizationWithAdmin(server.db, { passwordHash: await hashPassword(PASSWORD) });
-    browser = new TestBrowser(origin);
+    browser = new TestBrowser(world.origin);
     const landed = await signInThroughLogin(
       browser,
-      mailbox,
+      world.mailbox,
       '/api/sso/start?returnTo=%2Fusers%3Fpage%3D2%23top',
-      { email: org.admin.email, password: PASSWORD },
+      { email: world.org.admin.email, password: PASSWORD },
       (u) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/'),
     );
-    expect(landed).toBe(`${origin}/users?page=2#top`);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    expect(landed).toBe(`${world.origin}/users?page=2#top`);
   });
 
   const cases = [
@@ -86,8 +71,8 @@ describe('returnTo after sign-in', () => {
     expect(raw).toMatch(/^\/(?![/\\])/);
     expect(raw).not.toMatch(/[\s\\]/);
     // Resolved as the browser resolves it: this origin, a console page.
-    const target = new URL(raw, origin);
-    expect(target.origin).toBe(origin);
+    const target = new URL(raw, world.origin);
+    expect(target.origin).toBe(world.origin);
     expect(target.pathname).not.toMatch(/^\/(api|oidc|login)/);
   });
 
@@ -96,7 +81,7 @@ describe('returnTo after sign-in', () => {
       `/api/sso/start?returnTo=${encodeURIComponent('/\t/evil.example/x')}`,
       (u) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/'),
     );
-    expect(hop.location).toBe(`${origin}/`);
+    expect(hop.location).toBe(`${world.origin}/`);
   });
 
   it('refuses a NUL in returnTo with a 400 naming it, as every API input', async () => {

@@ -1,12 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser, type TestUser } from '../support/fixtures.ts';
 import { openSignIn } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 
 /**
  * Someone who knows the password can start one sign-in after another, each with a fresh code.
@@ -14,34 +12,17 @@ const PASSWORD = 'correct horse battery staple';
  * count toward the identifier's throttling and lockout like wrong passwords (PRODUCT.md §4.2).
  */
 describe('sign-in code limits across sign-ins', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let organizationId: string;
-  let origin: string;
-  let passwordHash: string;
+  const world = useSignInWorld();
 
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    organizationId = (await createOrganizationWithAdmin(server.db, { passwordHash })).id;
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
-
-  const openLogin = async () => (await openSignIn(origin)).post;
+  const openLogin = async () => (await openSignIn(world.origin)).post;
 
   /** A fresh sign-in taken past the password: its `post` and the code e-mailed for it. */
   async function reachCodeStep(user: TestUser) {
     const post = await openLogin();
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     const res = await post('password', { email: user.email, password: PASSWORD });
     expect(res.status, res.body).toBe(200);
-    return { post, code: await mailbox.waitForCode(user.email, { after }) };
+    return { post, code: await world.mailbox.waitForCode(user.email, { after }) };
   }
 
   const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
@@ -50,7 +31,7 @@ describe('sign-in code limits across sign-ins', () => {
 
   /** Time passes for this identifier's failures (the growing delay runs from the latest one). */
   async function letFailuresAge(email: string, seconds: number) {
-    await server.db
+    await world.server.db
       .updateTable('sign_in_failures')
       .set({ failed_at: sql`failed_at - make_interval(secs => ${seconds})` })
       .where('identifier', '=', email)
@@ -58,7 +39,7 @@ describe('sign-in code limits across sign-ins', () => {
   }
 
   it('refuses a seventh code for one account within the hour, even for fresh sign-ins, and says when to try again', async () => {
-    const user = await createUser(server.db, organizationId, { passwordHash });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     const sent = [];
     for (let i = 0; i < 6; i++) sent.push(await reachCodeStep(user));
 
@@ -71,7 +52,7 @@ describe('sign-in code limits across sign-ins', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(58 * 60);
 
     // Re-sending in an earlier sign-in counts against the same limit once its 60 s are over.
-    await server.db
+    await world.server.db
       .updateTable('email_codes')
       .set({ created_at: sql`created_at - interval '61 seconds'` })
       .where('identifier', '=', user.email)
@@ -85,19 +66,19 @@ describe('sign-in code limits across sign-ins', () => {
     expect(done.status, done.body).toBe(200);
 
     // Once the first code is an hour old, one more may be sent.
-    await server.db
+    await world.server.db
       .updateTable('email_codes')
       .set({ created_at: sql`created_at - interval '59 minutes'` })
       .where('identifier', '=', user.email)
       .execute();
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     const later = await seventh('password', { email: user.email, password: PASSWORD });
     expect(later.status, later.body).toBe(200);
-    expect(await mailbox.waitForCode(user.email, { after })).toMatch(/^\d{6}$/);
+    expect(await world.mailbox.waitForCode(user.email, { after })).toMatch(/^\d{6}$/);
   });
 
   it('counts wrong codes as failed sign-ins, so guessing across sign-ins is slowed down like password guessing', async () => {
-    const user = await createUser(server.db, organizationId, { passwordHash });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     const first = await reachCodeStep(user);
     for (let i = 0; i < 5; i++) {
       expect((await first.post('code', { code: wrongFor(first.code) })).status).toBe(400);
@@ -135,9 +116,9 @@ describe('sign-in code limits across sign-ins', () => {
   });
 
   it('locks the identifier for this address when wrong codes bring it to 100 failures in an hour', async () => {
-    const user = await createUser(server.db, organizationId, { passwordHash });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     // 99 earlier failures from this address, far enough apart that the growing delay has passed.
-    await server.db
+    await world.server.db
       .insertInto('sign_in_failures')
       .values(
         Array.from({ length: 99 }, () => ({

@@ -1,65 +1,54 @@
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMailer } from '../../src/lib/mail.ts';
-import { hashPassword } from '../../src/lib/passwords.ts';
 import { checkSignInCode } from '../../src/modules/auth/sign-in/sign-in.service.ts';
 import { findCodeStep } from '../../src/modules/auth/sign-in/sign-in.repository.ts';
 import { JobWorker } from '../../src/modules/jobs/job-worker.ts';
-import { createOrganizationWithAdmin, createUser, type TestOrganization } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser } from '../support/fixtures.ts';
 import { openSignIn } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
 // The code step uses the code up with the sign-in's other writes, in one statement (issue 18):
 // a code still signs in once only, and a code used up signs nobody in.
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 
 describe('using up the e-mailed code', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let passwordHash: string;
-
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
+  const world = useSignInWorld();
 
   /** A new user at the code step of a sign-in: its `post` and the code it was e-mailed. */
   async function atCodeStep() {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const { post, uid } = await openSignIn(server.config.publicUrl.origin);
-    const after = mailbox.count;
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const { post, uid } = await openSignIn(world.server.config.publicUrl.origin);
+    const after = world.mailbox.count;
     expect((await post('password', { email: user.email, password: PASSWORD })).status).toBe(200);
-    return { user, post, uid, code: await mailbox.waitForCode(user.email, { after }) };
+    return { user, post, uid, code: await world.mailbox.waitForCode(user.email, { after }) };
   }
 
   it('signs nobody in with a code another request used after this one read it', async () => {
     const { user, post, uid, code } = await atCodeStep();
     // This request reads the code step; another one uses the code first.
-    const step = await findCodeStep(server.db, { context: uid, ip: '127.0.0.1' });
+    const step = await findCodeStep(world.server.db, { context: uid, ip: '127.0.0.1' });
     expect(step.open).toBeDefined();
     expect((await post('code', { code })).status).toBe(200);
 
     const log = Fastify({ logger: { level: 'silent' } }).log;
-    const mailer = createMailer(server.config, server.db, log, new JobWorker(server.db, log), async () => {});
+    const mailer = createMailer(
+      world.server.config,
+      world.server.db,
+      log,
+      new JobWorker(world.server.db, log),
+      async () => {},
+    );
     const late = checkSignInCode(
-      { db: server.db, config: server.config, mailer },
+      { db: world.server.db, config: world.server.config, mailer },
       { step, context: uid, code, ip: '127.0.0.1', device: { token: 'a-browser-of-its-own' } },
     );
     await expect(late).rejects.toMatchObject({
       code: 'code_invalid',
       fields: { code: 'This code is no longer valid. Send a new code.' },
     });
-    const devices = await server.db
+    const devices = await world.server.db
       .selectFrom('known_devices')
       .select('device_hash')
       .where('user_id', '=', user.id)
@@ -80,16 +69,20 @@ describe('using up the e-mailed code', () => {
 
   it('uses up the code of an account suspended after its password, and signs it in nowhere', async () => {
     const { user, post, code } = await atCodeStep();
-    await server.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
+    await world.server.db
+      .updateTable('users')
+      .set({ status: 'suspended' })
+      .where('id', '=', user.id)
+      .execute();
     const suspended = await post('code', { code });
     expect(suspended.status).toBe(403);
     expect(JSON.parse(suspended.body).error.message).toBe(
       'This account cannot sign in. Ask your administrator.',
     );
 
-    await server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
+    await world.server.db.updateTable('users').set({ status: 'active' }).where('id', '=', user.id).execute();
     expect(JSON.parse((await post('code', { code })).body).error.code).toBe('code_invalid');
-    const row = await server.db
+    const row = await world.server.db
       .selectFrom('users')
       .select('last_sign_in_at')
       .where('id', '=', user.id)

@@ -1,6 +1,4 @@
-import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
+import { describe, expect, it } from 'vitest';
 import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import {
   createOrganizationWithAdmin,
@@ -9,15 +7,15 @@ import {
   type TestOrganization,
   type TestUser,
 } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
 import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
 import { openSignIn, uidOf } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { pkceAuthorization } from './support/relying-party.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const MFA = 'urn:atrium:acr:mfa';
 const RESET_MAIL = /^An administrator reset how you sign in to Atrium$/;
@@ -34,22 +32,7 @@ const DEFAULTS: Policy = {
 };
 
 describe('the organisation’s sign-in policy, forced enrolment and the admin’s factor reset', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let origin: string;
-  let passwordHash: string;
-
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
+  const world = useSignInWorld();
 
   const inject = async (
     user: TestUser,
@@ -57,13 +40,18 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     url: string,
     payload?: Record<string, unknown>,
   ) => {
-    const session = await signInAs(server.db, user);
-    return server.app.inject({ method, url, headers: session.headers, ...(payload ? { payload } : {}) });
+    const session = await signInAs(world.server.db, user);
+    return world.server.app.inject({
+      method,
+      url,
+      headers: session.headers,
+      ...(payload ? { payload } : {}),
+    });
   };
 
   /** An organisation with this policy, set by its admin through the API. */
   async function orgWithPolicy(policy: Partial<Policy> = {}): Promise<TestOrganization> {
-    const org = await createOrganizationWithAdmin(server.db, { passwordHash });
+    const org = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
     const res = await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', {
       ...DEFAULTS,
       ...policy,
@@ -73,8 +61,8 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
   }
 
   async function pastPassword(email: string) {
-    const login = await openSignIn(origin);
-    const after = mailbox.count;
+    const login = await openSignIn(world.origin);
+    const after = world.mailbox.count;
     const res = await login.post('password', { email, password: PASSWORD });
     expect(res.status, res.body).toBe(200);
     return { ...login, after, state: JSON.parse(res.body) as Record<string, unknown> };
@@ -84,8 +72,8 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     JSON.parse((await browser.request(`/api/interactions/${uid}/state`)).body) as Record<string, unknown>;
 
   it('lets only admins read and change the policy, defaults to today’s behaviour, and logs changes', async () => {
-    const org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    const member = await createUser(server.db, org.id, { passwordHash });
+    const org = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
+    const member = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     expect((await inject(member, 'GET', '/api/organization/sign-in-policy')).statusCode).toBe(403);
     const refused = await inject(member, 'PUT', '/api/organization/sign-in-policy', {
       ...DEFAULTS,
@@ -109,7 +97,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     });
     expect(bad.statusCode).toBe(400);
 
-    const logged = await server.db
+    const logged = await world.server.db
       .selectFrom('activity_log')
       .select('action')
       .where('organization_id', '=', org.id)
@@ -117,36 +105,28 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       .execute();
     expect(logged).toHaveLength(1);
     // Another organisation keeps its own (default) policy.
-    const other = await createOrganizationWithAdmin(server.db, { passwordHash });
+    const other = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
     expect((await inject(other.admin, 'GET', '/api/organization/sign-in-policy')).json()).toEqual(DEFAULTS);
   });
 
   it('takes a user who must have a strong factor through enrolment after the code; the ID token says so', async () => {
     const org = await orgWithPolicy({ strongFactorRequired: 'everyone' });
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const registered = await registerTestClient(server.db, server.config, {
+    const user = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
+    const registered = await registerTestClient(world.server.db, world.server.config, {
       organizationId: org.id,
       redirectUri: REDIRECT,
     });
-    const rp = await discoverAs(origin, registered);
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(rp, {
-      redirect_uri: REDIRECT,
-      scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-    });
-    const browser = new TestBrowser(origin);
+    const rp = await discoverAs(world.origin, registered);
+    const { url, codeGrant } = await pkceAuthorization(rp, { redirect_uri: REDIRECT, scope: 'openid email' });
+    const browser = new TestBrowser(world.origin);
     const uid = uidOf((await browser.follow(url.href, (u) => u.pathname === '/login')).location);
     const post = (step: string, json?: unknown) =>
       browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
 
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     const password = await post('password', { email: user.email, password: PASSWORD });
     expect(JSON.parse(password.body).stage).toBe('code');
-    const code = await mailbox.waitForCode(user.email, { after });
+    const code = await world.mailbox.waitForCode(user.email, { after });
     const coded = await post('code', { code });
     expect(coded.status, coded.body).toBe(200);
     // Not yet signed in: back to /login, which now shows the enrolment.
@@ -166,10 +146,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     const done = JSON.parse(confirmed.body) as { recoveryCodes: string[]; redirectTo: string };
     expect(done.recoveryCodes).toHaveLength(10);
     const last = await browser.follow(done.redirectTo, (u) => u.href.startsWith(REDIRECT));
-    const tokens = await client.authorizationCodeGrant(rp, new URL(last.location!), {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
-    });
+    const tokens = await codeGrant(last.location!);
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'otp', 'mfa'], acr: MFA });
 
     // The next sign-in asks for the app.
@@ -179,13 +156,13 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
 
   it('requires the strong factor of admins only when the policy says admins', async () => {
     const org = await orgWithPolicy({ strongFactorRequired: 'admins' });
-    const member = await createUser(server.db, org.id, { passwordHash });
+    const member = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     for (const [who, expected] of [
       [member, 'https:'],
       [org.admin, 'enrol'],
     ] as const) {
       const { post, browser, uid, after } = await pastPassword(who.email);
-      const done = await post('code', { code: await mailbox.waitForCode(who.email, { after }) });
+      const done = await post('code', { code: await world.mailbox.waitForCode(who.email, { after }) });
       expect(done.status, done.body).toBe(200);
       const { redirectTo } = JSON.parse(done.body) as { redirectTo: string };
       if (expected === 'enrol') {
@@ -199,9 +176,9 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
 
   it('holds a sign-in by ticket (after an invitation or a reset link) at the enrolment too', async () => {
     const org = await orgWithPolicy({ strongFactorRequired: 'everyone' });
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const ticket = await issueSignInTicket(server.db, user.id);
-    const browser = new TestBrowser(origin);
+    const user = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
+    const ticket = await issueSignInTicket(world.server.db, user.id);
+    const browser = new TestBrowser(world.origin);
     browser.cookies.set(TICKET_COOKIE, ticket);
     const hop = await browser.follow(
       `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
@@ -214,8 +191,8 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
 
   it('without the e-mail code: not offered nor accepted as another way; once, then enrolment, for those without an app', async () => {
     const org = await orgWithPolicy({ emailCodeAllowed: false });
-    const withApp = await createUser(server.db, org.id, { passwordHash });
-    await enrolAuthenticator(server, await signInAs(server.db, withApp));
+    const withApp = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
+    await enrolAuthenticator(world.server, await signInAs(world.server.db, withApp));
     const first = await pastPassword(withApp.email);
     expect(first.state).toMatchObject({ stage: 'totp', otherWays: ['recovery'] });
     const chosen = await first.post('factor', { factor: 'email' });
@@ -224,12 +201,12 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     expect(JSON.parse((await first.post('factor', { factor: 'recovery' })).body).otherWays).toEqual(['totp']);
 
     // An e-mailed code chosen before the policy changed is refused by the code step too.
-    const member = await createUser(server.db, org.id, { passwordHash });
-    await enrolAuthenticator(server, await signInAs(server.db, member));
+    const member = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
+    await enrolAuthenticator(world.server, await signInAs(world.server.db, member));
     await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', DEFAULTS);
     const earlier = await pastPassword(member.email);
     expect((await earlier.post('factor', { factor: 'email' })).status).toBe(200);
-    const code = await mailbox.waitForCode(member.email, { after: earlier.after });
+    const code = await world.mailbox.waitForCode(member.email, { after: earlier.after });
     await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', {
       ...DEFAULTS,
       emailCodeAllowed: false,
@@ -239,10 +216,10 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     expect(JSON.parse(refused.body).error.code).toBe('factor_not_allowed');
 
     // No strong factor yet: the e-mailed code this once, then an app must be set up.
-    const newcomer = await createUser(server.db, org.id, { passwordHash });
+    const newcomer = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     const { post, browser, uid, after, state } = await pastPassword(newcomer.email);
     expect(state.stage).toBe('code');
-    const done = await post('code', { code: await mailbox.waitForCode(newcomer.email, { after }) });
+    const done = await post('code', { code: await world.mailbox.waitForCode(newcomer.email, { after }) });
     expect(JSON.parse(done.body).redirectTo).toBe(`/login?uid=${uid}`);
     expect((await stateOf(browser, uid)).stage).toBe('enrol');
     // Confirming needs an app being set up first: no way around the enrolment.
@@ -250,10 +227,10 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
   });
 
   it('lets an admin reset a user’s factors: removed, logged, e-mailed; others get 403 or 404', async () => {
-    const org = await createOrganizationWithAdmin(server.db, { passwordHash });
-    const user = await createUser(server.db, org.id, { passwordHash });
-    await enrolAuthenticator(server, await signInAs(server.db, user));
-    await server.db
+    const org = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
+    const user = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
+    await enrolAuthenticator(world.server, await signInAs(world.server.db, user));
+    await world.server.db
       .insertInto('trusted_browsers')
       .values({
         organization_id: org.id,
@@ -263,22 +240,26 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       })
       .execute();
     const url = `/api/users/${user.id}/reset-sign-in-factors`;
-    const member = await createUser(server.db, org.id, { passwordHash });
+    const member = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     expect((await inject(member, 'POST', url)).statusCode).toBe(403);
-    const other = await createOrganizationWithAdmin(server.db, { passwordHash });
+    const other = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
     expect((await inject(other.admin, 'POST', url)).statusCode).toBe(404);
     expect((await pastPassword(user.email)).state.stage).toBe('totp');
 
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     const reset = await inject(org.admin, 'POST', url);
     expect(reset.statusCode, reset.body).toBe(200);
     for (const table of ['authenticator_apps', 'recovery_codes', 'trusted_browsers'] as const) {
-      const left = await server.db.selectFrom(table).select('id').where('user_id', '=', user.id).execute();
+      const left = await world.server.db
+        .selectFrom(table)
+        .select('id')
+        .where('user_id', '=', user.id)
+        .execute();
       expect(left, table).toHaveLength(0);
     }
-    const mail = await mailbox.waitFor(user.email, { subject: RESET_MAIL, after });
+    const mail = await world.mailbox.waitFor(user.email, { subject: RESET_MAIL, after });
     expect(mail.text).toContain('An administrator removed your authenticator app');
-    const logged = await server.db
+    const logged = await world.server.db
       .selectFrom('activity_log')
       .select(['actor_user_id', 'target_id'])
       .where('action', '=', 'user.sign_in_factors_reset')

@@ -1,38 +1,19 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, createUser, type TestOrganization } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser } from '../support/fixtures.ts';
 import { TestBrowser } from './support/browser.ts';
 import { openSignIn } from './support/sign-in.ts';
+import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
-const PASSWORD = 'correct horse battery staple';
+const PASSWORD = WORLD_PASSWORD;
 
 describe('sign-in rules at /login', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
-  let passwordHash: string;
+  const world = useSignInWorld();
 
-  beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    passwordHash = await hashPassword(PASSWORD);
-    org = await createOrganizationWithAdmin(server.db, { passwordHash });
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
-  });
-
-  const openLogin = () => openSignIn(origin);
+  const openLogin = () => openSignIn(world.origin);
 
   async function newUser() {
-    return createUser(server.db, org.id, { passwordHash });
+    return createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
   }
 
   it('answers a wrong password and an unknown e-mail alike', async () => {
@@ -51,11 +32,11 @@ describe('sign-in rules at /login', () => {
   it('e-mails a code after the right password, and the page picks up at the code step after a reload', async () => {
     const user = await newUser();
     const { post, browser, uid } = await openLogin();
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     const res = await post('password', { email: user.email.toUpperCase(), password: PASSWORD });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ stage: 'code', email: user.email });
-    const mail = await mailbox.waitFor(user.email, { after });
+    const mail = await world.mailbox.waitFor(user.email, { after });
     expect(mail.subject).toBe('Your Atrium sign-in code');
     expect(mail.text).toMatch(/\b\d{6}\b/);
     expect(mail.html).toMatch(/\d{6}/);
@@ -66,9 +47,9 @@ describe('sign-in rules at /login', () => {
   it('kills a code after 5 wrong tries, even for the right code afterwards', async () => {
     const user = await newUser();
     const { post } = await openLogin();
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     await post('password', { email: user.email, password: PASSWORD });
-    const code = await mailbox.waitForCode(user.email, { after });
+    const code = await world.mailbox.waitForCode(user.email, { after });
     const wrong = code === '000000' ? '111111' : '000000';
     const messages: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -87,10 +68,10 @@ describe('sign-in rules at /login', () => {
   it('refuses an expired code', async () => {
     const user = await newUser();
     const { post } = await openLogin();
-    const after = mailbox.count;
+    const after = world.mailbox.count;
     await post('password', { email: user.email, password: PASSWORD });
-    const code = await mailbox.waitForCode(user.email, { after });
-    await server.db
+    const code = await world.mailbox.waitForCode(user.email, { after });
+    await world.server.db
       .updateTable('email_codes')
       .set({ expires_at: sql`now() - interval '1 second'` })
       .where('identifier', '=', user.email)
@@ -106,24 +87,24 @@ describe('sign-in rules at /login', () => {
   it('refuses a re-send before 60 seconds, then sends a new code that replaces the old one', async () => {
     const user = await newUser();
     const { post } = await openLogin();
-    let after = mailbox.count;
+    let after = world.mailbox.count;
     await post('password', { email: user.email, password: PASSWORD });
-    const first = await mailbox.waitForCode(user.email, { after });
+    const first = await world.mailbox.waitForCode(user.email, { after });
 
     const early = await post('resend');
     expect(early.status).toBe(429);
     expect(JSON.parse(early.body).error.message).toMatch(/^You can ask for a new code in (60|59) seconds\.$/);
     expect(Number(early.headers.get('retry-after'))).toBeGreaterThan(50);
 
-    await server.db
+    await world.server.db
       .updateTable('email_codes')
       .set({ created_at: sql`created_at - interval '61 seconds'` })
       .where('identifier', '=', user.email)
       .execute();
-    after = mailbox.count;
+    after = world.mailbox.count;
     const resent = await post('resend');
     expect(resent.status).toBe(200);
-    const second = await mailbox.waitForCode(user.email, { after });
+    const second = await world.mailbox.waitForCode(user.email, { after });
     if (second !== first) {
       expect((await post('code', { code: first })).status).toBe(400);
     }
@@ -149,7 +130,7 @@ describe('sign-in rules at /login', () => {
   it('locks an identifier for one address after 100 failures in an hour, says until when, and unlocks after the hour', async () => {
     const user = await newUser();
     // 99 earlier failures from this address, far enough apart that the growing delay has passed.
-    await server.db
+    await world.server.db
       .insertInto('sign_in_failures')
       .values(
         Array.from({ length: 99 }, () => ({
@@ -168,7 +149,7 @@ describe('sign-in rules at /login', () => {
     expect(error.code).toBe('sign_in_locked');
     expect(error.message).toMatch(/locked until \d\d:\d\d UTC \(in (59|60) minutes\)/);
 
-    await server.db
+    await world.server.db
       .updateTable('sign_in_failures')
       .set({ failed_at: sql`failed_at - interval '61 minutes'` })
       .where('identifier', '=', user.email)
@@ -179,7 +160,7 @@ describe('sign-in rules at /login', () => {
 
   it('does not let failures from another address lock the owner out', async () => {
     const user = await newUser();
-    await server.db
+    await world.server.db
       .insertInto('sign_in_failures')
       .values(
         Array.from({ length: 100 }, () => ({
@@ -196,7 +177,11 @@ describe('sign-in rules at /login', () => {
 
   it('tells a suspended user with the right password that the account is suspended, and nobody else', async () => {
     const user = await newUser();
-    await server.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
+    await world.server.db
+      .updateTable('users')
+      .set({ status: 'suspended' })
+      .where('id', '=', user.id)
+      .execute();
     const { post } = await openLogin();
     const wrong = await post('password', { email: user.email, password: 'not the password' });
     expect(JSON.parse(wrong.body).error.code).toBe('invalid_credentials');
@@ -207,9 +192,9 @@ describe('sign-in rules at /login', () => {
 
   it('refuses interaction calls from a browser that did not start the sign-in', async () => {
     const { uid } = await openLogin();
-    const stranger = new TestBrowser(origin);
+    const stranger = new TestBrowser(world.origin);
     const res = await stranger.request(`/api/interactions/${uid}/password`, {
-      json: { email: org.admin.email, password: PASSWORD },
+      json: { email: world.org.admin.email, password: PASSWORD },
     });
     expect(res.status).toBe(410);
     expect(JSON.parse(res.body).error.code).toBe('interaction_expired');

@@ -1,34 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
-import { Mailbox } from '../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signInAs } from '../support/fixtures.ts';
 import { addDomain, as } from '../users/helpers.ts';
 import { TestBrowser } from './support/browser.ts';
-
-const leavesProviderAndApi = (u: URL) => !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
+import { useSignInWorld } from './support/sign-in-world.ts';
+import { leavesProviderAndApi } from './support/sign-in.ts';
 
 describe('sign-in tickets belong to the browser that earned them', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let origin: string;
+  const world = useSignInWorld({ adminPassword: false });
 
   beforeAll(async () => {
-    mailbox = await Mailbox.start();
-    server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true });
-    origin = server.config.publicUrl.origin;
-    org = await createOrganizationWithAdmin(server.db);
-    await addDomain(server.db, org.id, 'tickets.test');
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await mailbox?.close();
+    await addDomain(world.server.db, world.org.id, 'tickets.test');
   });
 
   /** An invitation accepted in `browser` (the attacker's own); returns the `next` link it answered. */
   async function acceptInvitation(browser: TestBrowser, localPart: string): Promise<string> {
-    const admin = as(server, await signInAs(server.db, org.admin));
+    const admin = as(world.server, await signInAs(world.server.db, world.org.admin));
     const created = await admin.post('/api/users', {
       firstName: 'Mal',
       lastName: 'Lory',
@@ -38,7 +24,9 @@ describe('sign-in tickets belong to the browser that earned them', () => {
       credential: 'invitation',
     });
     expect(created.status).toBe(201);
-    const token = new URL(await mailbox.waitForLink(`${localPart}@tickets.test`)).pathname.split('/').at(-1)!;
+    const token = new URL(await world.mailbox.waitForLink(`${localPart}@tickets.test`)).pathname
+      .split('/')
+      .at(-1)!;
     const password = 'a long enough passphrase';
     const accepted = await browser.request(`/api/invitations/${token}/accept`, {
       json: { password, confirmPassword: password },
@@ -48,19 +36,19 @@ describe('sign-in tickets belong to the browser that earned them', () => {
   }
 
   it("a ticket link opened in another browser leads to the sign-in page, not into the earner's account", async () => {
-    const attacker = new TestBrowser(origin);
+    const attacker = new TestBrowser(world.origin);
     const next = await acceptInvitation(attacker, 'mal');
-    const victim = new TestBrowser(origin);
+    const victim = new TestBrowser(world.origin);
     const hop = await victim.follow(next, (u) => u.pathname === '/login' || leavesProviderAndApi(u));
     expect(new URL(hop.location!).pathname).toBe('/login');
     expect((await victim.request('/api/session')).status).toBe(401);
   });
 
   it('the browser that accepted the invitation is signed straight in', async () => {
-    const invitee = new TestBrowser(origin);
+    const invitee = new TestBrowser(world.origin);
     const next = await acceptInvitation(invitee, 'ivy');
     const landed = await invitee.follow(next, leavesProviderAndApi);
-    expect(landed.location).toBe(`${origin}/application`);
+    expect(landed.location).toBe(`${world.origin}/application`);
     const session = JSON.parse((await invitee.request('/api/session')).body) as { user: { email: string } };
     expect(session.user.email).toBe('ivy@tickets.test');
   });

@@ -1,11 +1,8 @@
 import { sql } from 'kysely';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestOrganization } from '../support/fixtures.ts';
-import type { Mailbox } from '../support/mailbox.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
 import { TestBrowser } from './support/browser.ts';
-import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
+import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
 const PASSWORD = RP_PASSWORD;
@@ -18,35 +15,20 @@ const REDIRECT = 'https://app.example.test/callback';
  * leaves the old token as it was.
  */
 describe("the token endpoint's writes", () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let org: TestOrganization;
-  let rp: client.Configuration;
-  let origin: string;
-
-  let world: RelyingPartyWorld;
-
-  beforeAll(async () => {
-    world = await startRelyingParty({ redirectUri: REDIRECT });
-    ({ mailbox, server, origin, org, rp } = world);
-  });
-
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useRelyingParty({ redirectUri: REDIRECT });
 
   /** Signs in from a new browser and returns the callback URL and the PKCE verifier. */
   async function authorize() {
-    const browser = new TestBrowser(origin);
+    const browser = new TestBrowser(world.origin);
     const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(rp, {
+    const url = client.buildAuthorizationUrl(world.rp, {
       redirect_uri: REDIRECT,
       scope: 'openid email offline_access',
       code_challenge: await client.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
     });
-    const callback = await signInThroughLogin(browser, mailbox, url.href, {
-      email: org.admin.email,
+    const callback = await signInThroughLogin(browser, world.mailbox, url.href, {
+      email: world.org.admin.email,
       password: PASSWORD,
     });
     return { callback: new URL(callback), verifier };
@@ -59,17 +41,17 @@ describe("the token endpoint's writes", () => {
     for (let round = 0; round < 3; round++) {
       // A fresh chain each round: the race below ends the grant it is run on.
       const { callback, verifier } = await authorize();
-      const start = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier });
+      const start = await client.authorizationCodeGrant(world.rp, callback, { pkceCodeVerifier: verifier });
       const outcomes = await Promise.allSettled([
-        client.refreshTokenGrant(rp, start.refresh_token!),
-        client.refreshTokenGrant(rp, start.refresh_token!),
+        client.refreshTokenGrant(world.rp, start.refresh_token!),
+        client.refreshTokenGrant(world.rp, start.refresh_token!),
       ]);
       const won = outcomes.filter((o) => o.status === 'fulfilled');
       expect(won).toHaveLength(1);
       expect(outcomes.filter(refusedAsInvalidGrant)).toHaveLength(1);
       // As with any replay, the grant is gone: the winner's new refresh token is refused too.
       const winner = (won[0] as PromiseFulfilledResult<client.TokenEndpointResponse>).value;
-      await expect(client.refreshTokenGrant(rp, winner.refresh_token!)).rejects.toMatchObject({
+      await expect(client.refreshTokenGrant(world.rp, winner.refresh_token!)).rejects.toMatchObject({
         error: 'invalid_grant',
       });
     }
@@ -79,8 +61,8 @@ describe("the token endpoint's writes", () => {
     for (let round = 0; round < 3; round++) {
       const { callback, verifier } = await authorize();
       const outcomes = await Promise.allSettled([
-        client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier }),
-        client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier }),
+        client.authorizationCodeGrant(world.rp, callback, { pkceCodeVerifier: verifier }),
+        client.authorizationCodeGrant(world.rp, callback, { pkceCodeVerifier: verifier }),
       ]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
       expect(outcomes.filter(refusedAsInvalidGrant)).toHaveLength(1);
@@ -89,12 +71,12 @@ describe("the token endpoint's writes", () => {
 
   it('stores nothing when its writes fail: server_error, and the refresh token still works after', async () => {
     const { callback, verifier } = await authorize();
-    const tokens = await client.authorizationCodeGrant(rp, callback, { pkceCodeVerifier: verifier });
+    const tokens = await client.authorizationCodeGrant(world.rp, callback, { pkceCodeVerifier: verifier });
     // Reads and the refresh token's own writes still work; storing the access token fails.
     await sql`alter table oidc_payloads add constraint refuse_access_tokens
-      check (type <> 'AccessToken') not valid`.execute(server.db);
+      check (type <> 'AccessToken') not valid`.execute(world.server.db);
     try {
-      const failed = await client.refreshTokenGrant(rp, tokens.refresh_token!).then(
+      const failed = await client.refreshTokenGrant(world.rp, tokens.refresh_token!).then(
         () => undefined,
         (error: unknown) => error as { cause?: unknown },
       );
@@ -103,10 +85,10 @@ describe("the token endpoint's writes", () => {
       expect(answer.status).toBe(500);
       expect(await answer.json()).toMatchObject({ error: 'server_error' });
     } finally {
-      await sql`alter table oidc_payloads drop constraint refuse_access_tokens`.execute(server.db);
+      await sql`alter table oidc_payloads drop constraint refuse_access_tokens`.execute(world.server.db);
     }
     // Not consumed by the failed request (the writes are one statement): the app stays signed in.
-    const refreshed = await client.refreshTokenGrant(rp, tokens.refresh_token!);
+    const refreshed = await client.refreshTokenGrant(world.rp, tokens.refresh_token!);
     expect(refreshed.refresh_token).toBeTruthy();
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
   });

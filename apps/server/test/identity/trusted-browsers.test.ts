@@ -1,12 +1,10 @@
-import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, signInAs, type TestOrganization, type TestUser } from '../support/fixtures.ts';
-import type { Mailbox } from '../support/mailbox.ts';
-import type { TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
-import { RP_PASSWORD, startRelyingParty, type RelyingPartyWorld } from './support/relying-party.ts';
+import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { uidOf } from './support/sign-in.ts';
+import { pkceAuthorization } from './support/relying-party.ts';
 
 const PASSWORD = RP_PASSWORD;
 const NEW_PASSWORD = 'a quite different passphrase 42';
@@ -15,34 +13,13 @@ const BASIC = 'urn:atrium:acr:basic';
 const MFA = 'urn:atrium:acr:mfa';
 
 describe('trusted browsers', () => {
-  let mailbox: Mailbox;
-  let server: TestApp;
-  let origin: string;
-  let passwordHash: string;
-  let org: TestOrganization;
-  let rp: client.Configuration;
-
-  let world: RelyingPartyWorld;
-
-  beforeAll(async () => {
-    world = await startRelyingParty({ redirectUri: REDIRECT });
-    ({ mailbox, server, origin, org, rp, passwordHash } = world);
-  });
-
-  afterAll(async () => {
-    await world?.close();
-  });
+  const world = useRelyingParty({ redirectUri: REDIRECT });
 
   /** An app's authorization in `browser`, up to /login; `tokensFrom` finishes it. */
   async function authorize(browser: TestBrowser, extra: Record<string, string> = {}) {
-    const verifier = client.randomPKCECodeVerifier();
-    const state = client.randomState();
-    const url = client.buildAuthorizationUrl(rp, {
+    const { url, codeGrant } = await pkceAuthorization(world.rp, {
       redirect_uri: REDIRECT,
       scope: 'openid email',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
       prompt: 'login',
       ...extra,
     });
@@ -51,19 +28,19 @@ describe('trusted browsers', () => {
       browser.request(`/api/interactions/${uid}/${step}`, { json });
     const tokensFrom = async (redirectTo: string) => {
       const last = await browser.follow(redirectTo, (u) => u.href.startsWith(REDIRECT));
-      return client.authorizationCodeGrant(rp, new URL(last.location!), {
-        pkceCodeVerifier: verifier,
-        expectedState: state,
-      });
+      return codeGrant(last.location!);
     };
     return { uid, post, tokensFrom };
   }
 
   /** A member with an authenticator app, and a browser that trusted itself at a sign-in with it. */
   async function trustedMember() {
-    const user = await createUser(server.db, org.id, { passwordHash });
-    const { secret, recoveryCodes } = await enrolAuthenticator(server, await signInAs(server.db, user));
-    const browser = new TestBrowser(origin);
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+    const { secret, recoveryCodes } = await enrolAuthenticator(
+      world.server,
+      await signInAs(world.server.db, user),
+    );
+    const browser = new TestBrowser(world.origin);
     const first = await authorize(browser);
     const password = await first.post('password', { email: user.email, password: PASSWORD });
     expect(JSON.parse(password.body)).toMatchObject({ stage: 'totp', canTrustBrowser: true });
@@ -82,18 +59,18 @@ describe('trusted browsers', () => {
   }
 
   const profile = async (user: TestUser) => {
-    const session = await signInAs(server.db, user);
+    const session = await signInAs(world.server.db, user);
     return {
       list: async () =>
         (
-          await server.app.inject({
+          await world.server.app.inject({
             method: 'GET',
             url: '/api/profile/trusted-browsers',
             headers: session.headers,
           })
         ).json() as { browsers: { id: string; browser: string; lastUsedAt: string | null }[] },
       remove: (id?: string) =>
-        server.app.inject({
+        world.server.app.inject({
           method: 'DELETE',
           url: `/api/profile/trusted-browsers${id ? `/${id}` : ''}`,
           headers: session.headers,
@@ -110,7 +87,7 @@ describe('trusted browsers', () => {
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd'], acr: BASIC });
 
     // Another browser is asked for the app.
-    expect((await passwordFrom(new TestBrowser(origin), user)).state.stage).toBe('totp');
+    expect((await passwordFrom(new TestBrowser(world.origin), user)).state.stage).toBe('totp');
     const { browsers } = await (await profile(user)).list();
     expect(browsers).toHaveLength(1);
     expect(browsers[0]!.lastUsedAt).not.toBeNull();
@@ -139,7 +116,7 @@ describe('trusted browsers', () => {
   it('forgets every trusted browser when the password changes', async () => {
     const { user, browser } = await trustedMember();
     const { session } = await profile(user);
-    const changed = await server.app.inject({
+    const changed = await world.server.app.inject({
       method: 'POST',
       url: '/api/profile/password',
       headers: session.headers,
@@ -151,15 +128,15 @@ describe('trusted browsers', () => {
 
   it('forgets every trusted browser when the password is reset with an e-mailed code', async () => {
     const { user, browser } = await trustedMember();
-    const after = mailbox.count;
-    const started = await server.app.inject({
+    const after = world.mailbox.count;
+    const started = await world.server.app.inject({
       method: 'POST',
       url: '/api/password-reset/start',
       payload: { email: user.email },
     });
     expect(started.statusCode, started.body).toBe(200);
-    const code = await mailbox.waitForCode(user.email, { after });
-    const reset = await server.app.inject({
+    const code = await world.mailbox.waitForCode(user.email, { after });
+    const reset = await world.server.app.inject({
       method: 'POST',
       url: '/api/password-reset/complete',
       payload: { email: user.email, code, password: NEW_PASSWORD },
@@ -170,9 +147,9 @@ describe('trusted browsers', () => {
 
   it('is neither offered nor honoured when the policy forbids it', async () => {
     const { user, browser, recoveryCodes } = await trustedMember();
-    const admin = await signInAs(server.db, org.admin);
+    const admin = await signInAs(world.server.db, world.org.admin);
     const put = (trustedBrowsersAllowed: boolean) =>
-      server.app.inject({
+      world.server.app.inject({
         method: 'PUT',
         url: '/api/organization/sign-in-policy',
         headers: admin.headers,
@@ -183,7 +160,7 @@ describe('trusted browsers', () => {
       const asked = await passwordFrom(browser, user);
       expect(asked.state).toMatchObject({ stage: 'totp', canTrustBrowser: false });
       // Ticking it anyway trusts nothing.
-      const other = new TestBrowser(origin);
+      const other = new TestBrowser(world.origin);
       const sign = await passwordFrom(other, user);
       await sign.post('factor', { factor: 'recovery' });
       const done = await sign.post('recovery', { code: recoveryCodes[0], trustBrowser: true });

@@ -1,45 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAIL_JOB } from '../../src/lib/mail.ts';
 import { verifyPassword } from '../../src/lib/passwords.ts';
 import { INVITE_INTERVAL_MS } from '../../src/modules/migration/user-import.job.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
 import { addDomain, as } from '../users/helpers.ts';
 import { finishImport, fixture, startImport, usersOf } from './helpers.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 
-let t: TestApp;
-let org: TestOrganization;
-let admin: TestSession;
+const t = useAdminWorld();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await createOrganizationWithAdmin(t.db);
   const other = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
-  await addDomain(t.db, org.id, 'acme.test', 'verified');
+  await addDomain(t.db, t.org.id, 'acme.test', 'verified');
   await addDomain(t.db, other.id, 'other.test', 'verified');
   await createUser(t.db, other.id, { email: 'taken@other.test' });
 });
 
-afterAll(async () => {
-  await t.close();
-});
-
 async function importAndWait(csv: string | Buffer, fileName = 'users.csv') {
-  const started = await startImport(t, admin, csv, fileName);
+  const started = await startImport(t, t.adminSession, csv, fileName);
   expect(started.status).toBe(202);
   await finishImport(t, started.body.id);
-  return (await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`)).body;
+  return (await as(t, t.adminSession).get(`/api/migration/user-imports/${started.body.id}`)).body;
 }
 
 async function resultFile(id: string) {
-  const response = await as(t, admin).get(`/api/migration/user-imports/${id}/result.csv`);
+  const response = await as(t, t.adminSession).get(`/api/migration/user-imports/${id}/result.csv`);
   expect(response.status).toBe(200);
   expect(response.response.headers['content-type']).toBe('text/csv; charset=utf-8');
   return response.response.body
@@ -50,7 +35,7 @@ async function resultFile(id: string) {
 
 describe('importing users from a file', () => {
   it('imports Atrium’s export in the background, creating the missing groups', async () => {
-    const started = await startImport(t, admin, fixture('atrium-export.csv'), 'atrium-export.csv');
+    const started = await startImport(t, t.adminSession, fixture('atrium-export.csv'), 'atrium-export.csv');
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({
       kind: 'user-import',
@@ -62,14 +47,14 @@ describe('importing users from a file', () => {
       startedBy: 'Ada Admin',
     });
     await finishImport(t, started.body.id);
-    const job = (await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`)).body;
+    const job = (await as(t, t.adminSession).get(`/api/migration/user-imports/${started.body.id}`)).body;
     expect(job).toMatchObject({
       status: 'done',
       rowsDone: 4,
       counts: { create: 4, update: 0, unchanged: 0, errors: 0 },
     });
     expect(job.finishedAt).not.toBeNull();
-    const users = await usersOf(t, org.id);
+    const users = await usersOf(t, t.org.id);
     expect(users['ada@acme.test']).toEqual({
       name: 'Ada Lovelace',
       status: 'invited',
@@ -82,23 +67,23 @@ describe('importing users from a file', () => {
     const groups = await t.db
       .selectFrom('groups')
       .select('name')
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .orderBy('name')
       .execute();
     expect(groups.map((g) => g.name)).toEqual(['Dashboard', 'Engineering', 'Research']);
   });
 
   it('running the same file again changes nothing', async () => {
-    const before = await usersOf(t, org.id);
+    const before = await usersOf(t, t.org.id);
     const again = await importAndWait(fixture('atrium-export.csv'));
     expect(again.counts).toEqual({ create: 0, update: 0, unchanged: 4, errors: 0 });
-    expect(await usersOf(t, org.id)).toEqual(before);
+    expect(await usersOf(t, t.org.id)).toEqual(before);
   });
 
   it('imports Google Workspace’s export: the org unit becomes a group', async () => {
     const job = await importAndWait(fixture('google-export.csv'));
     expect(job.counts).toEqual({ create: 3, update: 0, unchanged: 0, errors: 0 });
-    const users = await usersOf(t, org.id);
+    const users = await usersOf(t, t.org.id);
     expect(users['margaret@acme.test']).toMatchObject({ name: 'Margaret Hamilton', groups: [] });
     expect(users['linus@acme.test']).toMatchObject({ groups: ['Engineering'] });
     expect(users['barbara@acme.test']).toMatchObject({ groups: ['Research'] });
@@ -107,7 +92,7 @@ describe('importing users from a file', () => {
   it('imports Microsoft 365’s export', async () => {
     const job = await importAndWait(fixture('microsoft-export.csv'));
     expect(job.counts).toEqual({ create: 3, update: 0, unchanged: 0, errors: 0 });
-    const users = await usersOf(t, org.id);
+    const users = await usersOf(t, t.org.id);
     expect(users['marie@acme.test']).toMatchObject({ name: 'Marie Curie', status: 'invited' });
     expect(users['berlin@acme.test']).toMatchObject({ name: 'Room Berlin' });
   });
@@ -122,7 +107,7 @@ describe('importing users from a file', () => {
       .executeTakeFirstOrThrow();
     expect(jose).toMatchObject({ first_name: 'José', last_name: 'Müller', status: 'active' });
     expect(await verifyPassword(jose.password_hash!, 'correct; horse battery')).toBe(true);
-    const users = await usersOf(t, org.id);
+    const users = await usersOf(t, t.org.id);
     expect(users['jose@acme.test']!.groups).toEqual(['Sales', 'Support']);
     expect(users['zoe@acme.test']).toMatchObject({
       name: 'Zoë O"Brien',
@@ -161,7 +146,7 @@ describe('importing users from a file', () => {
       ...[1, 2, 3, 4].map((i) => `In,Vited${i},invited${i}@acme.test,yes`),
     ].join('\n');
     const before = new Date();
-    const started = await startImport(t, admin, csv);
+    const started = await startImport(t, t.adminSession, csv);
     expect(started.status).toBe(202);
     await finishImport(t, started.body.id);
     const mails = await t.db
@@ -198,21 +183,21 @@ describe('importing users from a file', () => {
       .select('organization_id')
       .where('email', '=', 'taken@other.test')
       .executeTakeFirstOrThrow();
-    expect(taken.organization_id).not.toBe(org.id);
+    expect(taken.organization_id).not.toBe(t.org.id);
   });
 
   it('updates names and adds groups of existing users, never removing any', async () => {
     const csv = ['First name,Last name,E-mail,Groups', 'Ada,King,ada@acme.test,Founders'].join('\n');
     const job = await importAndWait(csv);
     expect(job.counts).toEqual({ create: 0, update: 1, unchanged: 0, errors: 0 });
-    expect((await usersOf(t, org.id))['ada@acme.test']).toMatchObject({
+    expect((await usersOf(t, t.org.id))['ada@acme.test']).toMatchObject({
       name: 'Ada King',
       groups: ['Dashboard', 'Engineering', 'Founders'],
     });
   });
 
   it('lists the imports on the migration page, newest first', async () => {
-    const list = await as(t, admin).get('/api/migration/jobs');
+    const list = await as(t, t.adminSession).get('/api/migration/jobs');
     expect(list.status).toBe(200);
     expect(list.body.jobs.length).toBeGreaterThanOrEqual(8);
     expect(list.body.jobs.at(-1)).toMatchObject({
@@ -226,7 +211,7 @@ describe('importing users from a file', () => {
     const entries = await t.db
       .selectFrom('activity_log')
       .select(['action', 'target_label', 'details'])
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', t.org.id)
       .where('target_label', '=', 'atrium-export.csv')
       .orderBy('created_at')
       .execute();
@@ -240,7 +225,7 @@ describe('importing users from a file', () => {
   it('hides other organisations’ imports', async () => {
     const other = await createOrganizationWithAdmin(t.db);
     const otherAdmin = as(t, await signInAs(t.db, other.admin));
-    const mine = (await as(t, admin).get('/api/migration/jobs')).body.jobs[0].id;
+    const mine = (await as(t, t.adminSession).get('/api/migration/jobs')).body.jobs[0].id;
     expect((await otherAdmin.get(`/api/migration/user-imports/${mine}`)).status).toBe(404);
     expect((await otherAdmin.get(`/api/migration/user-imports/${mine}/result.csv`)).status).toBe(404);
     expect((await otherAdmin.post(`/api/migration/user-imports/${mine}/cancel`)).status).toBe(404);
@@ -248,8 +233,8 @@ describe('importing users from a file', () => {
   });
 
   it('refuses to cancel a finished import', async () => {
-    const mine = (await as(t, admin).get('/api/migration/jobs')).body.jobs[0].id;
-    const cancel = await as(t, admin).post(`/api/migration/user-imports/${mine}/cancel`);
+    const mine = (await as(t, t.adminSession).get('/api/migration/jobs')).body.jobs[0].id;
+    const cancel = await as(t, t.adminSession).post(`/api/migration/user-imports/${mine}/cancel`);
     expect(cancel.status).toBe(409);
     expect(cancel.body.error.message).toBe('This import has already finished');
   });

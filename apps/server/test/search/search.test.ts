@@ -1,39 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { installBody } from '../apps/helpers.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
 import { addDomain, as } from '../users/helpers.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 
-let t: TestApp;
-let org: TestOrganization;
-let adminSession: TestSession;
-let admin: ReturnType<typeof as>;
+const t = useAdminWorld();
 let bobId: string;
 
 type Hit = { id: string; label: string; secondary: string | null };
 type Results = { users: Hit[]; groups: Hit[]; domains: Hit[]; apps: Hit[] };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  org = await createOrganizationWithAdmin(t.db);
-  adminSession = await signInAs(t.db, org.admin);
-  admin = as(t, adminSession);
   bobId = (
-    await createUser(t.db, org.id, { firstName: 'Bob', lastName: 'Marley', email: 'robert.m@acme.test' })
+    await createUser(t.db, t.org.id, { firstName: 'Bob', lastName: 'Marley', email: 'robert.m@acme.test' })
   ).id;
-  await createUser(t.db, org.id, { firstName: 'Carla', lastName: 'Bobbins', email: 'carla@acme.test' });
-  await createUser(t.db, org.id, { firstName: 'Dora', lastName: 'Explorer', email: 'bobcat@acme.test' });
-  await createUser(t.db, org.id, { firstName: 'Per_cent', lastName: '100%', email: 'percent@acme.test' });
-  await admin.post('/api/groups', { name: 'Bob fans' });
-  await addDomain(t.db, org.id, 'bobs-burgers.example');
-  await addDomain(t.db, org.id, 'other.example', 'pending');
-  expect((await admin.post('/api/apps', installBody({ title: 'Bobtail Wiki' }))).status).toBe(201);
+  await createUser(t.db, t.org.id, { firstName: 'Carla', lastName: 'Bobbins', email: 'carla@acme.test' });
+  await createUser(t.db, t.org.id, { firstName: 'Dora', lastName: 'Explorer', email: 'bobcat@acme.test' });
+  await createUser(t.db, t.org.id, { firstName: 'Per_cent', lastName: '100%', email: 'percent@acme.test' });
+  await t.admin.post('/api/groups', { name: 'Bob fans' });
+  await addDomain(t.db, t.org.id, 'bobs-burgers.example');
+  await addDomain(t.db, t.org.id, 'other.example', 'pending');
+  expect((await t.admin.post('/api/apps', installBody({ title: 'Bobtail Wiki' }))).status).toBe(201);
 
   // Another organisation with things that match every search below.
   const other = await createOrganizationWithAdmin(t.db);
@@ -51,11 +38,9 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => t.close());
-
 async function search(q: string, limit?: number): Promise<Results> {
   const query = new URLSearchParams({ q, ...(limit ? { limit: String(limit) } : {}) });
-  const res = await admin.get(`/api/search?${query}`);
+  const res = await t.admin.get(`/api/search?${query}`);
   expect(res.status).toBe(200);
   return res.body as Results;
 }
@@ -125,7 +110,7 @@ describe('who may search', () => {
   it('is for admins only: 401 when signed out, 403 for a member', async () => {
     const anonymous = await t.app.inject({ url: '/api/search?q=bob' });
     expect(anonymous.statusCode).toBe(401);
-    const member = as(t, await signInAs(t.db, await createUser(t.db, org.id)));
+    const member = as(t, await signInAs(t.db, await createUser(t.db, t.org.id)));
     const refused = await member.get('/api/search?q=bob');
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
@@ -142,20 +127,20 @@ describe('bad search text', () => {
     ['a NUL', 'q=bob%00'],
     ['a text-direction override', 'q=bob%E2%80%AE'],
   ])('answers 400 naming q when it is %s', async (_case, query) => {
-    const res = await admin.get(`/api/search?${query}`);
+    const res = await t.admin.get(`/api/search?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(Object.keys(res.body.error.fields)).toEqual(['q']);
   });
 
   it('answers 400 naming limit when it is out of range', async () => {
-    const res = await admin.get('/api/search?q=bob&limit=11');
+    const res = await t.admin.get('/api/search?q=bob&limit=11');
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.error.fields)).toEqual(['limit']);
   });
 
   it('takes 100 characters', async () => {
-    expect((await admin.get(`/api/search?q=${'a'.repeat(100)}`)).status).toBe(200);
+    expect((await t.admin.get(`/api/search?q=${'a'.repeat(100)}`)).status).toBe(200);
   });
 });
 
@@ -163,7 +148,11 @@ describe('per-address request limit', () => {
   it('counts searches against the address’s API limit', async () => {
     const from = { remoteAddress: '203.0.113.90' };
     for (let i = 0; i < 600; i++) await t.app.inject({ url: '/api/health', ...from });
-    const limited = await t.app.inject({ url: '/api/search?q=bob', headers: adminSession.headers, ...from });
+    const limited = await t.app.inject({
+      url: '/api/search?q=bob',
+      headers: t.adminSession.headers,
+      ...from,
+    });
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error.code).toBe('rate_limited');
   });

@@ -1,32 +1,17 @@
 import { SETUP_STEP_NOT_DONE } from '@atrium/contracts/setup';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertSetupRecord } from '../../src/modules/setup/setup.repository.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestSession,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser } from '../support/fixtures.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 
-let server: TestApp;
-let org: TestOrganization;
-let admin: TestSession;
+const server = useAdminWorld();
 
 beforeAll(async () => {
-  server = await createTestApp();
-  org = await createOrganizationWithAdmin(server.db);
-  await insertSetupRecord(server.db, org.id);
-  admin = await signInAs(server.db, org.admin);
-});
-
-afterAll(async () => {
-  await server?.close();
+  await insertSetupRecord(server.db, server.org.id);
 });
 
 const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-  server.app.inject({ method, url, headers: admin.headers, ...(payload && { payload }) });
+  server.app.inject({ method, url, headers: server.adminSession.headers, ...(payload && { payload }) });
 const mark = (step: string, outcome: 'done' | 'skipped') =>
   call('POST', `/api/setup/steps/${step}`, { outcome });
 const openSteps = async () => (await call('GET', '/api/dashboard')).json().setup.openSteps;
@@ -35,7 +20,7 @@ async function insertDomain(name: string, state: 'pending' | 'verified') {
   await server.db
     .insertInto('domains')
     .values({
-      organization_id: org.id,
+      organization_id: server.org.id,
       name,
       state,
       verification_token: `token-${name}`,
@@ -90,10 +75,10 @@ describe('setup steps judged from the data', () => {
     expect(skipped.json()).toMatchObject({ currentStep: 'apps', skipped: ['verify', 'users'] });
     expect(await openSteps()).toEqual(['verify', 'users', 'apps']);
 
-    const coAdmin = await createUser(server.db, org.id);
+    const coAdmin = await createUser(server.db, server.org.id);
     await server.db
       .insertInto('group_members')
-      .values({ group_id: org.dashboardGroupId, user_id: coAdmin.id, organization_id: org.id })
+      .values({ group_id: server.org.dashboardGroupId, user_id: coAdmin.id, organization_id: server.org.id })
       .execute();
     expect((await call('GET', '/api/setup')).json()).toMatchObject({
       done: ['profile', 'domain', 'users'],

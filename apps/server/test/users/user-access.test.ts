@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/lib/passwords.ts';
 import { removeUser, suspendUser } from '../../src/modules/users/user-access.service.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createOrganizationWithAdmin, createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { installBody } from '../apps/helpers.ts';
 import { as } from './helpers.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 
-let t: TestApp;
-let org: TestOrganization;
-let admin: ReturnType<typeof as>;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  org = await createOrganizationWithAdmin(t.db);
-  admin = as(t, await signInAs(t.db, org.admin));
-});
-
-afterAll(() => t.close());
+const t = useAdminWorld();
 
 const status = async (userId: string) =>
   (await t.db.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst())?.status;
@@ -30,7 +14,7 @@ const status = async (userId: string) =>
 async function makeAdmin(user: TestUser) {
   await t.db
     .insertInto('group_members')
-    .values({ group_id: org.dashboardGroupId, user_id: user.id, organization_id: org.id })
+    .values({ group_id: t.org.dashboardGroupId, user_id: user.id, organization_id: t.org.id })
     .execute();
 }
 
@@ -58,9 +42,9 @@ const providerTokens = async (userId: string) =>
 
 describe('a user’s page', () => {
   it('shows details, groups, active sessions and the apps the user can open', async () => {
-    const user = await createUser(t.db, org.id, { firstName: 'Vera', lastName: 'View' });
+    const user = await createUser(t.db, t.org.id, { firstName: 'Vera', lastName: 'View' });
     await signInAs(t.db, user);
-    const detail = await admin.get(`/api/users/${user.id}`);
+    const detail = await t.admin.get(`/api/users/${user.id}`);
     expect(detail.status).toBe(200);
     expect(detail.body).toMatchObject({
       id: user.id,
@@ -73,41 +57,41 @@ describe('a user’s page', () => {
       apps: [],
     });
     expect(detail.body.sessions).toHaveLength(1);
-    expect((await admin.get(`/api/users/${org.admin.id}`)).body.isSelf).toBe(true);
+    expect((await t.admin.get(`/api/users/${t.org.admin.id}`)).body.isSelf).toBe(true);
   });
 
   it('lists the apps open to everyone for an invited user too, and none while suspended', async () => {
-    const installed = await admin.post('/api/apps', installBody({ title: 'Team Wiki' }));
+    const installed = await t.admin.post('/api/apps', installBody({ title: 'Team Wiki' }));
     expect(installed.status).toBe(201);
-    const invited = await createUser(t.db, org.id, { firstName: 'Ivy', lastName: 'Invitee' });
+    const invited = await createUser(t.db, t.org.id, { firstName: 'Ivy', lastName: 'Invitee' });
     await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', invited.id).execute();
-    const detail = await admin.get(`/api/users/${invited.id}`);
+    const detail = await t.admin.get(`/api/users/${invited.id}`);
     expect(detail.body.status).toBe('invited');
     expect(detail.body.apps).toEqual([{ id: installed.body.app.id, name: 'Team Wiki' }]);
 
     await t.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', invited.id).execute();
-    expect((await admin.get(`/api/users/${invited.id}`)).body.apps).toEqual([]);
-    await admin.delete(`/api/apps/${installed.body.app.id}`);
+    expect((await t.admin.get(`/api/users/${invited.id}`)).body.apps).toEqual([]);
+    await t.admin.delete(`/api/apps/${installed.body.app.id}`);
   });
 
   it('renames a user', async () => {
-    const user = await createUser(t.db, org.id);
-    expect((await admin.patch(`/api/users/${user.id}`, { firstName: 'New', lastName: 'Name' })).status).toBe(
-      200,
-    );
-    expect((await admin.get(`/api/users/${user.id}`)).body.name).toBe('New Name');
-    const found = await admin.get('/api/users?q=new%20na');
+    const user = await createUser(t.db, t.org.id);
+    expect(
+      (await t.admin.patch(`/api/users/${user.id}`, { firstName: 'New', lastName: 'Name' })).status,
+    ).toBe(200);
+    expect((await t.admin.get(`/api/users/${user.id}`)).body.name).toBe('New Name');
+    const found = await t.admin.get('/api/users?q=new%20na');
     expect(found.body.users.map((u: { id: string }) => u.id)).toContain(user.id);
   });
 
   it('ends one session; the other keeps working', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     await makeAdmin(user);
     const one = await signInAs(t.db, user);
     const two = await signInAs(t.db, user);
-    const detail = await admin.get(`/api/users/${user.id}`);
+    const detail = await t.admin.get(`/api/users/${user.id}`);
     expect(detail.body.sessions).toHaveLength(2);
-    const ended = await admin.delete(
+    const ended = await t.admin.delete(
       `/api/users/${user.id}/sessions/${encodeURIComponent(detail.body.sessions[0].id)}`,
     );
     expect(ended.status).toBe(200);
@@ -115,19 +99,19 @@ describe('a user’s page', () => {
       [one, two].map((s) => t.app.inject({ url: '/api/users', headers: s.headers })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
-    expect((await admin.delete(`/api/users/${user.id}/sessions/nope`)).status).toBe(404);
+    expect((await t.admin.delete(`/api/users/${user.id}/sessions/nope`)).status).toBe(404);
   });
 });
 
 describe('suspend and reactivate', () => {
   it('suspends: the user’s next request ends their session; reactivation lets them back', async () => {
-    const user = await createUser(t.db, org.id, { passwordHash: 'has-a-password' });
+    const user = await createUser(t.db, t.org.id, { passwordHash: 'has-a-password' });
     await makeAdmin(user);
     const session = await signInAs(t.db, user);
     await giveProviderTokens(user.id);
     expect(await providerTokens(user.id)).toHaveLength(2);
     expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(200);
-    expect((await admin.post(`/api/users/${user.id}/suspend`)).status).toBe(200);
+    expect((await t.admin.post(`/api/users/${user.id}/suspend`)).status).toBe(200);
     expect(await status(user.id)).toBe('suspended');
     expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(401);
     const sessions = await t.db
@@ -137,23 +121,23 @@ describe('suspend and reactivate', () => {
       .execute();
     expect(sessions).toEqual([]);
     expect(await providerTokens(user.id)).toEqual([]);
-    expect((await admin.post(`/api/users/${user.id}/reactivate`)).status).toBe(200);
+    expect((await t.admin.post(`/api/users/${user.id}/reactivate`)).status).toBe(200);
     expect(await status(user.id)).toBe('active');
   });
 
   it('a user who never set a password goes back to invited when reactivated', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', user.id).execute();
-    await admin.post(`/api/users/${user.id}/suspend`);
-    await admin.post(`/api/users/${user.id}/reactivate`);
+    await t.admin.post(`/api/users/${user.id}/suspend`);
+    await t.admin.post(`/api/users/${user.id}/reactivate`);
     expect(await status(user.id)).toBe('invited');
   });
 
   it('refuses to suspend or delete yourself', async () => {
-    const suspend = await admin.post(`/api/users/${org.admin.id}/suspend`);
+    const suspend = await t.admin.post(`/api/users/${t.org.admin.id}/suspend`);
     expect(suspend.status).toBe(403);
     expect(suspend.body.error.message).toBe('You cannot suspend yourself');
-    const remove = await admin.delete(`/api/users/${org.admin.id}`);
+    const remove = await t.admin.delete(`/api/users/${t.org.admin.id}`);
     expect(remove.status).toBe(403);
     expect(remove.body.error.message).toBe('You cannot delete yourself');
   });
@@ -196,15 +180,15 @@ describe('suspend and reactivate', () => {
 
 describe('delete', () => {
   it('deletes the user with their memberships, sessions and provider tokens', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     await makeAdmin(user);
     const session = await signInAs(t.db, user);
     await giveProviderTokens(user.id);
-    expect((await admin.delete(`/api/users/${user.id}`)).status).toBe(200);
+    expect((await t.admin.delete(`/api/users/${user.id}`)).status).toBe(200);
     expect(await status(user.id)).toBeUndefined();
     expect(await providerTokens(user.id)).toEqual([]);
     expect((await t.app.inject({ url: '/api/users', headers: session.headers })).statusCode).toBe(401);
-    expect((await admin.get(`/api/users/${user.id}`)).status).toBe(404);
+    expect((await t.admin.get(`/api/users/${user.id}`)).status).toBe(404);
     const activity = await t.db
       .selectFrom('activity_log')
       .select('action')
@@ -216,10 +200,10 @@ describe('delete', () => {
 
 describe('password set by an admin', () => {
   it('sets a new password and ends the user’s sessions', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     await makeAdmin(user);
     const session = await signInAs(t.db, user);
-    const set = await admin.put(`/api/users/${user.id}/password`, { password: 'brand new passphrase' });
+    const set = await t.admin.put(`/api/users/${user.id}/password`, { password: 'brand new passphrase' });
     expect(set.status).toBe(200);
     const row = await t.db
       .selectFrom('users')
@@ -232,11 +216,13 @@ describe('password set by an admin', () => {
   });
 
   it('applies the password rules, and sends you to your profile for your own', async () => {
-    const user = await createUser(t.db, org.id);
-    const weak = await admin.put(`/api/users/${user.id}/password`, { password: 'qwertyuiop' });
+    const user = await createUser(t.db, t.org.id);
+    const weak = await t.admin.put(`/api/users/${user.id}/password`, { password: 'qwertyuiop' });
     expect(weak.status).toBe(400);
     expect(weak.body.error.fields.password).toMatch(/too common/);
-    const self = await admin.put(`/api/users/${org.admin.id}/password`, { password: 'brand new passphrase' });
+    const self = await t.admin.put(`/api/users/${t.org.admin.id}/password`, {
+      password: 'brand new passphrase',
+    });
     expect(self.status).toBe(403);
     expect(self.body.error.message).toMatch(/profile/);
   });
@@ -244,7 +230,7 @@ describe('password set by an admin', () => {
 
 describe('roles', () => {
   it('refuses every users endpoint to a signed-in non-admin and to a signed-out visitor', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     const plain = as(t, await signInAs(t.db, user));
     for (const [method, url] of [
       ['GET', '/api/users'],
@@ -252,8 +238,8 @@ describe('roles', () => {
       ['GET', '/api/users/email-domains'],
       ['POST', '/api/users'],
       ['GET', `/api/users/${user.id}`],
-      ['POST', `/api/users/${org.admin.id}/suspend`],
-      ['DELETE', `/api/users/${org.admin.id}`],
+      ['POST', `/api/users/${t.org.admin.id}/suspend`],
+      ['DELETE', `/api/users/${t.org.admin.id}`],
       ['GET', '/api/groups'],
       ['POST', '/api/groups'],
     ] as const) {

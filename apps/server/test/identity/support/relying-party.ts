@@ -1,63 +1,37 @@
 import * as client from 'openid-client';
-import { hashPassword } from '../../../src/lib/passwords.ts';
-import { createOrganizationWithAdmin, type TestOrganization } from '../../support/fixtures.ts';
-import { Mailbox } from '../../support/mailbox.ts';
-import { createTestApp, type TestApp } from '../../support/test-app.ts';
+import { useStarted } from '../../support/use-started.ts';
 import { registerTestClient } from './clients.ts';
+import { startSignInWorld, WORLD_PASSWORD, type SignInWorld } from './sign-in-world.ts';
 
-export const RP_PASSWORD = 'correct horse battery staple';
+export const RP_PASSWORD = WORLD_PASSWORD;
 
-/** A listening Atrium with a mailbox, an organisation whose admin has `RP_PASSWORD`, and an app. */
-export interface RelyingPartyWorld {
-  mailbox: Mailbox;
-  server: TestApp;
-  origin: string;
-  org: TestOrganization;
-  /** The argon2id hash of `RP_PASSWORD`, for more users. */
-  passwordHash: string;
+/** A sign-in world (the admin has `RP_PASSWORD`) with an app registered by the organisation. */
+export interface RelyingPartyWorld extends SignInWorld {
   /** openid-client's view of the provider, as the registered app (client_secret_basic). */
   rp: client.Configuration;
   registered: { clientId: string; clientSecret: string };
-  close(): Promise<void>;
 }
 
-/**
- * The set-up of the identity tests that play an app with openid-client: started in `beforeAll`,
- * closed in `afterAll`.
- */
-export async function startRelyingParty(options: {
+interface RelyingPartyOptions {
   redirectUri: string;
   postLogoutRedirectUri?: string;
-}): Promise<RelyingPartyWorld> {
-  const mailbox = await Mailbox.start();
-  const server = await createTestApp({ env: { SMTP_URL: mailbox.url }, listen: true }).catch(
-    async (error: unknown) => {
-      await mailbox.close();
-      throw error;
-    },
-  );
-  const origin = server.config.publicUrl.origin;
-  const passwordHash = await hashPassword(RP_PASSWORD);
-  const org = await createOrganizationWithAdmin(server.db, { passwordHash });
-  const registered = await registerTestClient(server.db, server.config, {
-    organizationId: org.id,
+}
+
+/** The set-up of the identity tests that play an app with openid-client. */
+export async function startRelyingParty(options: RelyingPartyOptions): Promise<RelyingPartyWorld> {
+  const world = await startSignInWorld();
+  const registered = await registerTestClient(world.server.db, world.server.config, {
+    organizationId: world.org.id,
     redirectUri: options.redirectUri,
     ...(options.postLogoutRedirectUri ? { postLogoutRedirectUri: options.postLogoutRedirectUri } : {}),
   });
-  const rp = await discoverAs(origin, registered);
-  return {
-    mailbox,
-    server,
-    origin,
-    org,
-    passwordHash,
-    rp,
-    registered,
-    async close() {
-      await server.close();
-      await mailbox.close();
-    },
-  };
+  const rp = await discoverAs(world.origin, registered);
+  return { ...world, rp, registered };
+}
+
+/** A relying-party world for the tests of a describe block (see `useStarted`). */
+export function useRelyingParty(options: RelyingPartyOptions): RelyingPartyWorld {
+  return useStarted(() => startRelyingParty(options));
 }
 
 /** openid-client's view of the provider at `origin`, as a registered app (client_secret_basic, http). */
@@ -72,4 +46,25 @@ export function discoverAs(
     client.ClientSecretBasic(registered.clientSecret),
     { execute: [client.allowInsecureRequests] },
   );
+}
+
+/**
+ * An authorization request of the app with PKCE and a state (`params` adds redirect_uri, scope…),
+ * and `codeGrant` to exchange the callback URL it ends at for tokens.
+ */
+export async function pkceAuthorization(rp: client.Configuration, params: Record<string, string>) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(rp, {
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    ...params,
+  });
+  const codeGrant = (callback: string) =>
+    client.authorizationCodeGrant(rp, new URL(callback), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+  return { url, verifier, state, codeGrant };
 }

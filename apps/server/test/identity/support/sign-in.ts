@@ -48,3 +48,16 @@ export async function openSignIn(origin: string) {
     browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
   return { browser, uid, post };
 }
+
+/** Where a console sign-in ends: the first address outside the provider and the API. */
+export const leavesProviderAndApi = (u: URL) =>
+  !u.pathname.startsWith('/oidc') && !u.pathname.startsWith('/api/');
+
+/** Signs `browser` in to the console (/api/sso/start, then /login); returns where it lands. */
+export function signInToConsole(
+  browser: TestBrowser,
+  mailbox: Mailbox,
+  credentials: { email: string; password: string },
+): Promise<string> {
+  return signInThroughLogin(browser, mailbox, '/api/sso/start', credentials, leavesProviderAndApi);
+}
