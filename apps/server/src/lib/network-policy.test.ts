@@ -1,10 +1,15 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
+  addressRefusedIn,
   AddressRefused,
+  guardedDispatcher,
   HostNotFound,
   judgeAddress,
   parseAddress,
   parseIPv4,
+  refusedWithoutLookup,
   resolveAllowed,
   type AddressPolicy,
 } from './network-policy.ts';
@@ -197,15 +202,15 @@ describe('network policy: judging addresses', () => {
 
 describe('network policy: resolving a host', () => {
   it('judges a literal without looking it up, and answers the form to connect to', async () => {
-    await expect(resolveAllowed('0x5db8d822', strict, noLookup)).resolves.toEqual({
+    await expect(resolveAllowed('0x5db8d822', strict, noLookup)).resolves.toMatchObject({
       address: '93.184.216.34',
       family: 4,
     });
-    await expect(resolveAllowed('[2606:4700::1111]', strict, noLookup)).resolves.toEqual({
+    await expect(resolveAllowed('[2606:4700::1111]', strict, noLookup)).resolves.toMatchObject({
       address: '2606:4700::1111',
       family: 6,
     });
-    await expect(resolveAllowed('127.1', lenient, noLookup)).resolves.toEqual({
+    await expect(resolveAllowed('127.1', lenient, noLookup)).resolves.toMatchObject({
       address: '127.0.0.1',
       family: 4,
     });
@@ -231,6 +236,10 @@ describe('network policy: resolving a host', () => {
     ).resolves.toEqual({
       address: '93.184.216.34',
       family: 4,
+      all: [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:4700::1', family: 6 },
+      ],
     });
     await expect(
       resolveAllowed('imap.example.com', strict, answers('93.184.216.34', '10.0.0.5')),
@@ -256,5 +265,44 @@ describe('network policy: resolving a host', () => {
   it('reads this host’s addresses from its network interfaces by default', () => {
     expect(judgeAddress(parseAddress('127.0.0.1')!, { allowPrivate: false })?.kind).toBe('loopback');
     expect(judgeAddress(parseAddress('::1')!, { allowPrivate: false })?.kind).toBe('loopback');
+  });
+});
+
+describe('network policy: without a lookup, and for fetch', () => {
+  it('judges literals and localhost names without resolving; other names wait for their lookup', () => {
+    expect(refusedWithoutLookup('127.0.0.1', strict)?.message).toBe('127.0.0.1 is a loopback address');
+    expect(refusedWithoutLookup('[::1]', strict)?.message).toBe('[::1] is a loopback address');
+    expect(refusedWithoutLookup('localhost', strict)?.message).toBe(
+      'localhost resolves to 127.0.0.1, a loopback address',
+    );
+    expect(refusedWithoutLookup('app.localhost', strict)?.judgement.kind).toBe('loopback');
+    expect(refusedWithoutLookup('localhost', lenient)).toBeNull();
+    expect(refusedWithoutLookup('wiki.example.com', strict)).toBeNull();
+    expect(refusedWithoutLookup('93.184.216.34', strict)).toBeNull();
+  });
+
+  it('fetch through the guarded dispatcher never connects to a refused address, and connects where allowed', async () => {
+    let connections = 0;
+    const server = createServer((_request, response) => response.end('reached'));
+    server.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://localhost:${(server.address() as AddressInfo).port}/`;
+    try {
+      const refused = await fetch(url, { dispatcher: guardedDispatcher(strict) } as RequestInit).catch(
+        (e: unknown) => e,
+      );
+      expect(addressRefusedIn(refused)?.message).toMatch(
+        /^localhost resolves to 127\.0\.0\.1, a loopback address$/,
+      );
+      expect(connections).toBe(0);
+      const allowed = await fetch(url, {
+        dispatcher: guardedDispatcher({ allowPrivate: true, hostAddresses: () => HOST }),
+      } as RequestInit);
+      expect(await allowed.text()).toBe('reached');
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

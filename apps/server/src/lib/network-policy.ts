@@ -238,18 +238,23 @@ export function judgeAddress(parsed: ParsedAddress, policy: AddressPolicy): Judg
 export class NetworkPolicyError extends Error {}
 
 export class HostNotFound extends NetworkPolicyError {
-  constructor(readonly host: string) {
+  readonly host: string;
+  constructor(host: string) {
     super(`${host} was not found`);
+    this.host = host;
   }
 }
 
 export class AddressRefused extends NetworkPolicyError {
-  constructor(
-    readonly host: string,
-    readonly address: string,
-    readonly judgement: Judgement,
-  ) {
+  readonly host: string;
+  /** The address refused, as connected to (dotted IPv4, or IPv6). */
+  readonly address: string;
+  readonly judgement: Judgement;
+  constructor(host: string, address: string, judgement: Judgement) {
     super(`${host} ${describeRefusal(host, address, judgement)}`);
+    this.host = host;
+    this.address = address;
+    this.judgement = judgement;
   }
 
   /** Whether the operator's private-network setting would allow it. */
@@ -279,6 +284,9 @@ export interface Resolved {
   family: 4 | 6;
 }
 
+/** The first address to connect to, and every address checked (to try in turn, as a resolver's answer). */
+export type ResolvedAll = Resolved & { all: Resolved[] };
+
 type Lookup = (host: string) => Promise<Array<{ address: string; family: number }>>;
 const systemLookup: Lookup = (host) => dnsLookup(host, { all: true, verbatim: true });
 
@@ -292,7 +300,7 @@ export async function resolveAllowed(
   host: string,
   policy: AddressPolicy,
   lookup: Lookup = systemLookup,
-): Promise<Resolved> {
+): Promise<ResolvedAll> {
   const literal = parseAddress(host);
   let candidates: Array<{ text: string; parsed: ParsedAddress }>;
   if (literal) {
@@ -314,6 +322,61 @@ export async function resolveAllowed(
     const judgement = judgeAddress(parsed, policy);
     if (judgement) throw new AddressRefused(host, text, judgement);
   }
-  const first = candidates[0]!;
-  return { address: first.text, family: first.parsed.family };
+  const all = candidates.map(({ text, parsed }) => ({ address: text, family: parsed.family }));
+  return { ...all[0]!, all };
+}
+
+const LOOPBACK_NAME = /^(localhost|.+\.localhost)\.?$/i;
+
+/**
+ * The refusal of `host` that needs no lookup: an address literal in any form, or a name that is
+ * loopback by definition (localhost, *.localhost). Other names are judged when resolved.
+ */
+export function refusedWithoutLookup(host: string, policy: AddressPolicy): AddressRefused | null {
+  const literal = parseAddress(host);
+  const parsed = literal ?? (LOOPBACK_NAME.test(host) ? parseAddress('127.0.0.1') : null);
+  if (!parsed) return null;
+  const judgement = judgeAddress(parsed, policy);
+  const address = literal ? connectForm(host, literal) : '127.0.0.1';
+  return judgement ? new AddressRefused(host, address, judgement) : null;
+}
+
+/** The AddressRefused behind a failed request (fetch wraps it as the cause of its TypeError). */
+export function addressRefusedIn(error: unknown): AddressRefused | null {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof AddressRefused) return e;
+  }
+  return null;
+}
+
+type LookupCallback = (
+  error: Error | null,
+  address?: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
+
+/**
+ * An undici dispatcher (fetch's `dispatcher` option) that connects only where the policy allows:
+ * every name is resolved and judged by `resolveAllowed` when the connection is made, and the
+ * socket goes to the addresses judged (no other lookup). Address literals are not looked up, so check them (and get
+ * a clear error before any connection) with `resolveAllowed` before the request.
+ */
+export function guardedDispatcher(policy: AddressPolicy): object {
+  // Node's fetch is undici; its Agent class is that of the global dispatcher (loaded with fetch).
+  void Response;
+  const slots = globalThis as unknown as Record<symbol, { constructor: unknown } | undefined>;
+  const global =
+    slots[Symbol.for('undici.globalDispatcher.2')] ?? slots[Symbol.for('undici.globalDispatcher.1')];
+  const Agent = global?.constructor as (new (options: object) => object) | undefined;
+  if (!Agent || Agent.name !== 'Agent') throw new Error('fetch’s undici Agent is not available');
+  return new Agent({
+    connect: {
+      lookup(hostname: string, options: { all?: boolean }, callback: LookupCallback) {
+        resolveAllowed(hostname, policy).then(
+          ({ address, family, all }) => (options.all ? callback(null, all) : callback(null, address, family)),
+          (error: Error) => callback(error),
+        );
+      },
+    },
+  });
 }

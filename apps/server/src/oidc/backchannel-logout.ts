@@ -1,8 +1,17 @@
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { Db, DbOrTrx } from '../db/database.ts';
+import {
+  addressRefusedIn,
+  guardedDispatcher,
+  refusedWithoutLookup,
+  resolveAllowed,
+  type AddressPolicy,
+  type AddressRefused,
+} from '../lib/network-policy.ts';
 import { enqueue } from '../modules/jobs/jobs.repository.ts';
-import type { JobWorker } from '../modules/jobs/job-worker.ts';
+import { PermanentJobError, type JobWorker } from '../modules/jobs/job-worker.ts';
+import { notifyAdmins } from '../modules/notifications/notify.ts';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0: when a user's session at an app must end, the app's
@@ -69,24 +78,109 @@ export function sendBackchannelLogoutsThroughQueue(provider: Provider, db: Db, w
       const client = await provider.Client.find(notice.clientId);
       // Uninstalled since, or its URI removed: nobody is listening any more.
       if (!client?.backchannelLogoutUri) return;
-      await send.call(client, notice.accountId, notice.sid);
+      try {
+        await send.call(client, notice.accountId, notice.sid);
+      } catch (error) {
+        // An address Atrium does not connect to stays refused however often it is tried.
+        const refused = addressRefusedIn(error);
+        if (!refused) throw error;
+        const message = refusedDeliveryMessage(refused);
+        await tellAdminsOfRefusedLogouts(db, notice.clientId, message);
+        throw new PermanentJobError(message);
+      }
       log.info({ clientId: notice.clientId }, 'back-channel logout delivered');
     },
     { backoff: BACKOFF, lockSeconds: 30 },
   );
 }
 
+const PRIVATE_NETWORKS_SETTING = 'BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS';
+
+function refusalAdvice(refused: AddressRefused): string {
+  return refused.privateNetwork
+    ? `Atrium sends logout tokens there only when the operator sets ${PRIVATE_NETWORKS_SETTING}=true (apps on Atrium’s own host or network).`
+    : 'Atrium never sends logout tokens there.';
+}
+
 /**
- * The provider's outgoing requests (logout tokens) refuse loopback and private addresses, so a
- * URI cannot point Atrium at its own network. Apps on the same host or network (and tests) need
- * BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS=true.
+ * Why an app may not have this back-channel logout URI (checked at install and change), or null:
+ * its host is an address, or localhost, that the address policy refuses (lib/network-policy.ts).
+ * Names are judged by what they resolve to when a logout is delivered.
+ */
+export function backchannelLogoutUriProblem(
+  uri: string,
+  config: Pick<Config, 'backchannelLogoutPrivateNetworks'>,
+): string | null {
+  let host: string;
+  try {
+    // The URL parser writes 127.1, 0x7f000001, 2130706433 and 0177.0.0.1 as 127.0.0.1.
+    host = new URL(uri).hostname;
+  } catch {
+    return null;
+  }
+  const refused = refusedWithoutLookup(host, { allowPrivate: config.backchannelLogoutPrivateNetworks });
+  return refused ? `The URI’s host ${refused.message}: ${refusalAdvice(refused)}` : null;
+}
+
+function refusedDeliveryMessage(refused: AddressRefused): string {
+  return `The back-channel logout URI’s host ${refused.message}: ${refusalAdvice(refused)}`;
+}
+
+/**
+ * A delivery refused for its address fails for good, and the organisation's admins are told once
+ * (while an earlier notice about the app is unread, no other is added): the app's URI needs
+ * changing, or the operator's setting.
+ */
+async function tellAdminsOfRefusedLogouts(db: Db, clientId: string, message: string): Promise<void> {
+  const app = await db
+    .selectFrom('apps')
+    .select(['id', 'organization_id', 'title'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  if (!app) return;
+  const link = `/apps/${app.id}`;
+  const unread = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('organization_id', '=', app.organization_id)
+    .where('kind', '=', LOGOUT_REFUSED)
+    .where('link', '=', link)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
+  if (unread) return;
+  await notifyAdmins(db, {
+    organizationId: app.organization_id,
+    kind: LOGOUT_REFUSED,
+    title: `Logouts are not sent to ${app.title}`,
+    body: message,
+    link,
+  });
+}
+
+export const LOGOUT_REFUSED = 'app.logout_refused';
+
+/**
+ * The provider's outgoing requests (logout tokens) go only where the address policy allows
+ * (lib/network-policy.ts): never to loopback, private or this host's addresses unless the operator
+ * sets BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS=true (apps on the same host or network, and tests), and
+ * never to link-local, documentation, multicast or reserved ones. The host is judged before any
+ * connection, and the connection goes to the address judged (no second lookup).
  */
 export function providerFetch(config: Pick<Config, 'backchannelLogoutPrivateNetworks'>) {
-  return (url: string | URL | Request, options?: RequestInit) => {
-    if (!config.backchannelLogoutPrivateNetworks || !options) return fetch(url, options);
-    // oidc-provider passes its guarded dispatcher here; the global one reaches every address.
-    const { dispatcher: _guarded, ...rest } = options as RequestInit & { dispatcher?: unknown };
-    return fetch(url, rest);
+  const policy: AddressPolicy = {
+    // Read at each request, so the setting as it is now decides (tests turn it off on a running app).
+    get allowPrivate() {
+      return config.backchannelLogoutPrivateNetworks;
+    },
+  };
+  let dispatcher: object | undefined;
+  return async (url: string | URL | Request, options?: RequestInit) => {
+    const target = new URL(url instanceof Request ? url.url : url);
+    await resolveAllowed(target.hostname, policy);
+    // oidc-provider passes its own dispatcher, which checks the address only once connected.
+    const { dispatcher: _theirs, ...rest } = (options ?? {}) as RequestInit & { dispatcher?: unknown };
+    dispatcher ??= guardedDispatcher(policy);
+    return fetch(url, { ...rest, dispatcher } as RequestInit);
   };
 }
 

@@ -1,6 +1,9 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueBackchannelLogouts } from '../../src/oidc/backchannel-logout.ts';
 import { createGroup, installBody } from '../apps/helpers.ts';
 import { createUser, signInAs, type TestSession, type TestUser } from '../support/fixtures.ts';
 import { as } from '../users/helpers.ts';
@@ -274,6 +277,80 @@ describe('back-channel logout', () => {
 
     expect((await logoutTokenFor(wiki, user.id)).sid).toBe(sid);
   });
+
+  it('without BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS, a URI on this host is refused before connecting: failed for good, and the admins are told once', async () => {
+    // Every address of this host reaches this listener (dual-stack): any connection shows here.
+    const connections: string[] = [];
+    const tripwire = createServer((socket) => {
+      connections.push(socket.remoteAddress ?? '');
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tripwire.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
+    const port = (tripwire.address() as AddressInfo).port;
+    try {
+      // Installed while the operator allowed it (or before installs were checked).
+      const apps: Array<{ id: string; clientId: string }> = [];
+      for (const host of ['127.1', '0x7f000001', '2130706433', '0177.0.0.1', '[::1]', 'localhost']) {
+        const res = await as(world.server, admin).post(
+          '/api/apps',
+          installBody({ title: `Logout at ${host}`, backchannelLogoutUri: `http://${host}:${port}/logout` }),
+        );
+        expect(res.status, host).toBe(201);
+        apps.push(res.body.app);
+      }
+      const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
+      world.server.config.backchannelLogoutPrivateNetworks = false;
+      try {
+        for (let round = 0; round < 2; round++) {
+          await queueBackchannelLogouts(
+            world.server.db,
+            apps.map((app) => ({ clientId: app.clientId, accountId: user.id, sid: `round-${round}` })),
+          );
+          world.server.app.jobs.wake();
+          const jobs = await settledJobs(user.id, apps.length * (round + 1));
+          for (const job of jobs) {
+            expect(job.status).toBe('failed');
+            expect(job.attempts).toBe(1);
+            expect(job.last_error).toMatch(
+              /^The back-channel logout URI’s host .* a loopback address: Atrium sends logout tokens there only when the operator sets BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS=true/,
+            );
+          }
+        }
+      } finally {
+        world.server.config.backchannelLogoutPrivateNetworks = true;
+      }
+      expect(connections).toEqual([]);
+      // One notice per app for each admin, however many logouts failed.
+      const notices = await world.server.db
+        .selectFrom('notifications')
+        .select(['link', 'title', 'body'])
+        .where('user_id', '=', world.org.admin.id)
+        .where('kind', '=', 'app.logout_refused')
+        .execute();
+      expect(notices.map((n) => n.link).sort()).toEqual(apps.map((app) => `/apps/${app.id}`).sort());
+      expect(notices[0]!.title).toMatch(/^Logouts are not sent to Logout at /);
+      expect(notices[0]!.body).toMatch(/BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS=true/);
+    } finally {
+      await new Promise((resolve) => tripwire.close(resolve));
+    }
+  });
+
+  /** The user's logout jobs once `count` of them have run to an end (done or failed). */
+  async function settledJobs(userId: string, count: number) {
+    for (;;) {
+      const jobs = (
+        await world.server.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('kind', '=', 'oidc.backchannel-logout')
+          .execute()
+      ).filter((j) => (j.payload as { accountId?: string }).accountId === userId);
+      // Done, failed, or waiting to be retried (queued again after a try).
+      const settled = jobs.filter((j) => j.status !== 'running' && (j.status !== 'queued' || j.attempts > 0));
+      if (settled.length >= count) return settled;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 
   async function waitForRetry(userId: string) {
     for (;;) {

@@ -13,6 +13,7 @@ import type { Db, DbOrTrx } from '../../db/database.ts';
 import type { Actor } from '../organizations/actor.ts';
 import { randomToken } from '../../lib/crypto.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
+import { backchannelLogoutUriProblem } from '../../oidc/backchannel-logout.ts';
 import { newClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
@@ -98,6 +99,15 @@ async function checkedGroupIds(
   return ids;
 }
 
+/**
+ * A back-channel logout URI Atrium would never deliver to (loopback, this host, a private network
+ * without BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS…) is refused now rather than failing every logout.
+ */
+function checkBackchannelLogoutUri(deps: AppsDeps, uri: string | null | undefined): void {
+  const problem = uri ? backchannelLogoutUriProblem(uri, deps.config) : null;
+  if (problem) throw fieldError('backchannelLogoutUri', problem);
+}
+
 /** The template's post-logout URIs for this launch URL, keeping only those that pass the rules. */
 function defaultPostLogoutUris(template: CatalogTemplate, launchUrl: string, site: string): string[] {
   const base = launchUrl.trim().replace(/\/+$/, '');
@@ -118,6 +128,7 @@ export async function installApp(
 ): Promise<AppWithSecretResponse> {
   const template = deps.catalog.find(body.templateKey);
   if (!template) throw fieldError('templateKey', 'This app is not in the catalog');
+  checkBackchannelLogoutUri(deps, body.backchannelLogoutUri);
   const clientSecret = newClientSecret();
   const postLogoutRedirectUris =
     body.postLogoutRedirectUris ??
@@ -176,6 +187,7 @@ export async function updateApp(
   appId: string,
   body: UpdateAppBody,
 ): Promise<AppDetail> {
+  checkBackchannelLogoutUri(deps, body.backchannelLogoutUri);
   await deps.db.transaction().execute(async (trx) => {
     const row = await repo.findApp(trx, actor.organizationId, appId);
     if (!row) throw notFound('The app');
