@@ -62,7 +62,7 @@ const envSchema = z.object({
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
   BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
-  // Mail migration: old providers on loopback or private addresses (SSRF guard off; tests, intranets).
+  // Mail migration: old providers on loopback, private or this host's addresses (tests, intranets).
   MIGRATION_PRIVATE_HOSTS: booleanSetting.default(false),
   ACCOUNT_PORTAL_URL: z
     .string()
@@ -136,7 +136,8 @@ export interface Config {
   secret: string;
   allowUnverifiedDomains: boolean;
   /**
-   * Logout tokens may go to loopback and private addresses (apps on Atrium's own host or network).
+   * Logout tokens may go to loopback, private and this host's addresses (apps on Atrium's own host
+   * or network; lib/network-policy.ts), and such back-channel logout URIs may be installed.
    * Off by default: an admin's back-channel URI could otherwise reach services behind Atrium.
    */
   backchannelLogoutPrivateNetworks: boolean;
@@ -159,7 +160,10 @@ export interface Config {
     /** Dovecot's IMAP, which mail migration writes into as Atrium's master user. */
     imap?: { host: string; port: number };
   };
-  /** Mail migration may reach loopback and private addresses (MIGRATION_PRIVATE_HOSTS). */
+  /**
+   * Mail migration may reach loopback, private and this host's addresses (MIGRATION_PRIVATE_HOSTS;
+   * lib/network-policy.ts).
+   */
   migrationPrivateHosts?: boolean;
   /**
    * Fastify's `trustProxy`: false, the proxies' addresses and CIDRs, or a number of proxy hops
