@@ -173,6 +173,8 @@ export interface SignInFailuresTable {
   identifier: string;
   ip: string;
   failed_at: Timestamp;
+  /** Made from a browser the account had signed in with before (throttle.ts counts these apart). */
+  known_device: Defaulted<boolean>;
 }
 
 export interface SignInTicketsTable {

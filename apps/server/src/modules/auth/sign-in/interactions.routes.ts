@@ -14,7 +14,13 @@ import { requestsStrongSignIn } from '../../../oidc/authentication-methods.ts';
 import { checkClientAccess } from '../../../oidc/client-access.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { findLatestCode } from './codes/email-codes.ts';
-import { DEVICE_COOKIE, deviceTokenOf, keepDeviceCookie, rememberDevice } from './known-devices.ts';
+import {
+  DEVICE_COOKIE,
+  deviceHashOf,
+  deviceTokenOf,
+  keepDeviceCookie,
+  rememberDevice,
+} from './known-devices.ts';
 import {
   checkPasswordAndSendCode,
   checkSignInCode,
@@ -174,6 +180,7 @@ export const interactionsRoutes =
           email: request.body.email,
           password: request.body.password,
           ip: request.ip,
+          deviceHash: deviceHashOf(request),
           ...(mayBeTrusted ? { trustedBrowser: (userId) => useTrustedBrowser(db, userId, device) } : {}),
         });
         if (sent.factor === 'trusted') {
@@ -182,6 +189,7 @@ export const interactionsRoutes =
             identifier: sent.email,
             ip: request.ip,
             device: { token: device, userAgent: request.headers['user-agent'] },
+            knownDevice: sent.knownDevice,
           });
           keepDeviceCookie(reply, deps.config, device);
           const redirectTo = await finishOrEnrol(db, helpers, request, reply, {
@@ -226,7 +234,11 @@ export const interactionsRoutes =
         const interaction = await details(request, reply, request.params.uid);
         // An account with an app chose the e-mail as another way, and the policy forbids that since.
         // What the step needs before the code is checked, in one statement (sign-in.repository.ts).
-        const step = await findCodeStep(db, { context: interaction.uid, ip: request.ip });
+        const step = await findCodeStep(db, {
+          context: interaction.uid,
+          ip: request.ip,
+          deviceHash: deviceHashOf(request),
+        });
         const pending = step.progress;
         if (pending && (await emailCodeRefused(db, pending.userId, interaction.params))) {
           throw new AppError(400, 'factor_not_allowed', 'This way of signing in is not available here.');

@@ -33,6 +33,12 @@ export function deviceTokenOf(request: FastifyRequest): string {
   return cookie && WELL_FORMED.test(cookie) ? cookie : randomToken();
 }
 
+/** The sha256 of this browser's device cookie, as `known_devices` keeps it; null without one. */
+export function deviceHashOf(request: FastifyRequest): string | null {
+  const cookie = request.cookies[DEVICE_COOKIE];
+  return cookie && WELL_FORMED.test(cookie) ? sha256(cookie) : null;
+}
+
 /** On a completed sign-in: sets the device cookie, or renews its life. */
 export function keepDeviceCookie(reply: FastifyReply, config: Config, token: string): void {
   void reply.setCookie(DEVICE_COOKIE, token, deviceCookieOptions(config));

@@ -21,7 +21,7 @@ import {
 import { liveProgress, type SignInProgress } from './sign-in-progress.ts';
 import { isAdminOf, toPolicyOfUser, type PolicyOfUser } from '../policy/sign-in-policy.repository.ts';
 import { strongFactorColumns, type StrongFactors } from '../factors/strong-factors.ts';
-import { failureCounts, type FailureCounts } from './throttle.ts';
+import { clearedBy, failureCounts, type FailureCounts } from './throttle.ts';
 
 /** The account a password step names, with everything the step goes on to need. */
 export interface PasswordStepAccount {
@@ -41,14 +41,15 @@ export interface PasswordStepAccount {
  */
 export async function findPasswordStepAccount(
   db: Db,
-  input: { identifier: string; ip: string; context: string },
+  /** `deviceHash`: the sha256 of the browser's device cookie, if it sent one (throttle.ts). */
+  input: { identifier: string; ip: string; context: string; deviceHash: string | null },
 ): Promise<{
   failures: FailureCounts;
   account: PasswordStepAccount | undefined;
   /** This sign-in's latest code (going back to the password step reuses it). */
   latest: LatestCode | undefined;
 }> {
-  const { identifier, ip, context } = input;
+  const { identifier, ip, context, deviceHash } = input;
   const { rows } = await sql<
     FailureCounts & {
       id: string | null;
@@ -70,7 +71,7 @@ export async function findPasswordStepAccount(
       ${strongFactorColumns(sql.ref('u.id'))}, ${isAdminOf(sql.ref('u.id'))} as is_admin,
       p.strong_factor_required, p.email_code_allowed, p.trusted_browsers_allowed,
       (select to_jsonb(l) from (${latestCode({ purpose: 'sign-in', context })}) l) as latest
-    from (${failureCounts(identifier, ip)}) f
+    from (${failureCounts(identifier, ip, deviceHash)}) f
     left join (users u join organizations o on o.id = u.organization_id) on u.email = ${identifier}
     left join sign_in_policies p on p.organization_id = u.organization_id`.execute(db);
   const row = rows[0]!;
@@ -80,6 +81,7 @@ export async function findPasswordStepAccount(
     allCount: row.allCount,
     allLast: row.allLast,
     now: row.now,
+    knownDevice: row.knownDevice,
   };
   const latest = row.latest ? latestFromJson(row.latest) : undefined;
   if (!row.id) return { failures, account: undefined, latest };
@@ -120,8 +122,8 @@ export interface CompletedSignIn {
 
 /**
  * The writes of a completed sign-in, in one statement (issue 18: four, one after another): the
- * account's last sign-in, the end of its sign-in in progress and of its run of failures (old rows
- * of anyone's are pruned on the way), and this browser among its known devices. Nothing is written
+ * account's last sign-in, the end of its sign-in in progress and of the run of failures it was
+ * judged by (throttle.ts `clearedBy`; old rows of anyone's are pruned on the way), and this browser among its known devices. Nothing is written
  * when the account is no longer active. With `codeId`, the e-mail code is used up in the same
  * statement and nothing else is written unless it was still unused; with `notice`, the message
  * telling the owner of a new browser is stored there too, only for a new browser.
@@ -132,6 +134,9 @@ export async function recordCompletedSignIn(
     context: string;
     identifier: string;
     deviceHash: string;
+    /** The address, and whether the browser was known before: which failures the success ends. */
+    ip: string;
+    knownDevice: boolean;
     codeId?: string;
     notice?: { job: NewJob; claim: ClaimHere };
   },
@@ -169,7 +174,7 @@ export async function recordCompletedSignIn(
       delete from sign_in_progress where context = ${input.context} and exists (select 1 from signed_in)
     ), failures as (
       delete from sign_in_failures
-      where (identifier = ${input.identifier} or failed_at < now() - interval '1 day')
+      where (${clearedBy(input)} or failed_at < now() - interval '1 day')
         and exists (select 1 from signed_in)
     ), device as (
       insert into known_devices (user_id, device_hash) select id, ${input.deviceHash} from signed_in
@@ -222,8 +227,12 @@ export interface CodeStep {
  * progress, its latest code, the throttling of that code's address, the code still open and the
  * names a "new sign-in" notice to that address would carry.
  */
-export async function findCodeStep(db: Db, input: { context: string; ip: string }): Promise<CodeStep> {
-  const { context, ip } = input;
+export async function findCodeStep(
+  db: Db,
+  /** `deviceHash`: the sha256 of the browser's device cookie, if it sent one (throttle.ts). */
+  input: { context: string; ip: string; deviceHash?: string | null },
+): Promise<CodeStep> {
+  const { context, ip, deviceHash = null } = input;
   const { rows } = await sql<{
     progress: SignInProgress | null;
     latest: LatestCodeRow | null;
@@ -235,7 +244,7 @@ export async function findCodeStep(db: Db, input: { context: string; ip: string 
       to_jsonb(l) as latest, to_jsonb(f) as failures, to_jsonb(c) as open, to_jsonb(r) as recipient
     from (select 1 as none) one
     left join lateral (${latestCode({ purpose: 'sign-in', context })}) l on true
-    cross join lateral (${failureCounts(sql.ref('l.identifier'), ip)}) f
+    cross join lateral (${failureCounts(sql.ref('l.identifier'), ip, deviceHash)}) f
     left join lateral (${openCode({ purpose: 'sign-in', identifier: sql.ref('l.identifier'), context })}) c on true
     left join lateral (
       select u.email, u.first_name as "firstName", o.name as "organizationName"

@@ -55,6 +55,8 @@ export async function checkPasswordAndSendCode(
     email: string;
     password: string;
     ip: string;
+    /** The sha256 of the browser's device cookie, if it sent one (throttle.ts: known devices). */
+    deviceHash: string | null;
     trustedBrowser?: (userId: string) => Promise<boolean>;
   },
 ): Promise<
@@ -67,7 +69,7 @@ export async function checkPasswordAndSendCode(
       policy: PolicyOfUser;
     }
   | { factor: 'passkey' | 'totp'; email: string; has: StrongFactors; policy: PolicyOfUser }
-  | { factor: 'trusted'; email: string }
+  | { factor: 'trusted'; email: string; knownDevice: boolean }
 > {
   const { db } = deps;
   const identifier = input.email.trim().toLowerCase();
@@ -80,6 +82,7 @@ export async function checkPasswordAndSendCode(
     identifier,
     ip: input.ip,
     context: input.context,
+    deviceHash: input.deviceHash,
   });
   const throttle = throttleOf(failures);
   if (throttle.blocked) throw throttleError(throttle.blocked);
@@ -89,7 +92,7 @@ export async function checkPasswordAndSendCode(
     ? await verifyPassword(user.passwordHash!, input.password)
     : await verifyAgainstDummy(input.password);
   if (!ok) {
-    await recordFailure(db, identifier, input.ip);
+    await recordFailure(db, identifier, input.ip, failures.knownDevice);
     throw invalidCredentials();
   }
   // Failures are not cleared here but once the code is right too: otherwise someone who knows
@@ -101,7 +104,7 @@ export async function checkPasswordAndSendCode(
   }
 
   if (input.trustedBrowser && (await input.trustedBrowser(user!.id))) {
-    return { factor: 'trusted', email: identifier };
+    return { factor: 'trusted', email: identifier, knownDevice: failures.knownDevice };
   }
   // With a passkey or an authenticator app, the strongest comes next instead of an e-mail (issue
   // 17): only now, after the password, does the answer say which factors the account has.
@@ -211,12 +214,18 @@ export async function checkSignInCode(
     db,
     config,
     { purpose: 'sign-in', identifier, context: input.context, code: input.code },
-    (trx) => recordFailure(trx, identifier, input.ip),
+    (trx) => recordFailure(trx, identifier, input.ip, failures.knownDevice),
     { open },
   );
   // The code is used up with the sign-in's other writes, and the notice to a new browser's owner
   // stored with them, in one statement (issue 18).
-  return completeSignIn(deps, { ...input, identifier, codeId, recipient: input.step.recipient });
+  return completeSignIn(deps, {
+    ...input,
+    identifier,
+    codeId,
+    recipient: input.step.recipient,
+    knownDevice: failures.knownDevice,
+  });
 }
 
 /**
@@ -230,6 +239,8 @@ export async function completeSignIn(
     identifier: string;
     ip: string;
     device: { token: string; userAgent?: string };
+    /** The browser was known to the account before (which failures the success ends, throttle.ts). */
+    knownDevice?: boolean;
     /** The e-mail code to use up with the sign-in (checked right, not yet used). */
     codeId?: string;
     /** The address's names, when read already: the notice then goes in the same statement. */
@@ -245,6 +256,8 @@ export async function completeSignIn(
     context: input.context,
     identifier: input.identifier,
     deviceHash: sha256(input.device.token),
+    ip: input.ip,
+    knownDevice: input.knownDevice ?? false,
     codeId: input.codeId,
   };
   // From a browser this account has not used, its owner hears of it: with the names known, the

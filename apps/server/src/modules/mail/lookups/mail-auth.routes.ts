@@ -94,7 +94,8 @@ export const mailAuthRoutes =
             .status(400)
             .send({ error: 'invalid_grant', error_description: 'invalid username or app password' });
         }
-        await clearFailures(db, identifier);
+        // Ends this address's run of failures only (throttle.ts `clearedBy`).
+        await clearFailures(db, { identifier, ip: request.ip, knownDevice: false });
         return {
           access_token: randomBytes(24).toString('base64url'),
           token_type: 'Bearer' as const,

@@ -4,6 +4,7 @@ import {
   type AuthenticationResponseJSON,
 } from '@simplewebauthn/server';
 import { AppError } from '../../../../lib/errors.ts';
+import { sha256 } from '../../../../lib/crypto.ts';
 import {
   consumeChallenge,
   findPasskeyByCredential,
@@ -84,11 +85,13 @@ export async function checkPasskey(
   const identifier = owner.email;
 
   // After the password: only a passkey of that account, and the tries of this sign-in count.
-  const progress = await findSecondFactor(db, input.context);
-  if (progress) await progressForCode(deps, input.context, input.ip);
-  else {
-    const throttle = await throttleState(db, identifier, input.ip);
+  const found = await findSecondFactor(db, input.context);
+  const progress = found && (await progressForCode(deps, input.context, input.ip, input.device));
+  let knownDevice = progress ? progress.knownDevice : false;
+  if (!progress) {
+    const throttle = await throttleState(db, identifier, input.ip, sha256(input.device.token));
     if (throttle.blocked) throw throttleError(throttle.blocked);
+    knownDevice = throttle.knownDevice;
   }
 
   const { rpID, origin } = relyingParty(deps.config);
@@ -137,9 +140,15 @@ export async function checkPasskey(
     ));
   if (!counted) {
     if (progress) await wrongCode(deps, input.context, progress, input.ip);
-    else await recordFailure(db, identifier, input.ip);
+    else await recordFailure(db, identifier, input.ip, knownDevice);
     throw failed();
   }
-  await completeSignIn(deps, { context: input.context, identifier, ip: input.ip, device: input.device });
+  await completeSignIn(deps, {
+    context: input.context,
+    identifier,
+    ip: input.ip,
+    device: input.device,
+    knownDevice,
+  });
   return { userId: passkey.user_id, withPassword: !!progress, kind: keyKindOf(passkey.backup_eligible) };
 }

@@ -1,5 +1,5 @@
 import type { SecondFactor } from '@atrium/contracts/authenticator';
-import { decryptSecret, deriveKey } from '../../../../lib/crypto.ts';
+import { decryptSecret, deriveKey, sha256 } from '../../../../lib/crypto.ts';
 import { AppError, fieldError } from '../../../../lib/errors.ts';
 import { recordActivity } from '../../../activity/activity.repository.ts';
 import {
@@ -28,26 +28,39 @@ type Device = { token: string; userAgent?: string };
 
 const passwordFirst = () => fieldError('code', 'Enter your e-mail and password first.', 'code_invalid');
 
-/** The sign-in's progress, if its password was right and it is not locked or throttled. */
+/** A sign-in's progress, and whether its browser was known to the account (throttle.ts). */
+export type JudgedProgress = SignInProgress & { knownDevice: boolean };
+
+/**
+ * The sign-in's progress, if its password was right and it is not locked or throttled; a browser
+ * the account has signed in with is judged by its known devices' failures (throttle.ts).
+ */
 export async function progressForCode(
   deps: SignInDeps,
   context: string,
   ip: string,
-): Promise<SignInProgress> {
+  device?: Device,
+): Promise<JudgedProgress> {
   const progress = await findSecondFactor(deps.db, context);
   if (!progress) throw passwordFirst();
-  const throttle = await throttleState(deps.db, progress.identifier, ip);
+  const deviceHash = device ? sha256(device.token) : null;
+  const throttle = await throttleState(deps.db, progress.identifier, ip, deviceHash);
   if (throttle.blocked) throw throttleError(throttle.blocked);
-  return progress;
+  return { ...progress, knownDevice: throttle.knownDevice };
 }
 
 /**
  * A wrong code (authenticator or recovery) is a failed sign-in for the identifier's throttling,
  * like a wrong password or e-mailed code, and one of the 5 tries this sign-in has.
  */
-export async function wrongCode(deps: SignInDeps, context: string, progress: SignInProgress, ip: string) {
+export async function wrongCode(
+  deps: SignInDeps,
+  context: string,
+  progress: SignInProgress & { knownDevice?: boolean },
+  ip: string,
+) {
   const left = await deps.db.transaction().execute(async (trx) => {
-    await recordFailure(trx, progress.identifier, ip);
+    await recordFailure(trx, progress.identifier, ip, progress.knownDevice);
     return countWrongFactor(trx, context);
   });
   if (left <= 0) {
@@ -78,13 +91,17 @@ export async function checkAuthenticatorCode(
   deps: SignInDeps,
   input: { context: string; code: string; ip: string; device: Device },
 ): Promise<SignedIn> {
-  const progress = await progressForCode(deps, input.context, input.ip);
+  const progress = await progressForCode(deps, input.context, input.ip, input.device);
   const app = await findConfirmedAuthenticatorOfUser(deps.db, progress.userId);
   if (!app) throw passwordFirst();
   const secret = decryptSecret(authenticatorKey(deps.config.secret), app.secret_sealed);
   const step = matchingStep(secret, input.code);
   if (step !== null && (await useTimeStep(deps.db, app.id, step))) {
-    return completeSignIn(deps, { ...input, identifier: progress.identifier });
+    return completeSignIn(deps, {
+      ...input,
+      identifier: progress.identifier,
+      knownDevice: progress.knownDevice,
+    });
   }
   const left = await wrongCode(deps, input.context, progress, input.ip);
   // A code already used (seen over a shoulder, or sent twice) is refused like a wrong one.
@@ -97,7 +114,7 @@ export async function checkRecoveryCode(
   deps: SignInDeps,
   input: { context: string; code: string; ip: string; device: Device },
 ): Promise<SignedIn> {
-  const progress = await progressForCode(deps, input.context, input.ip);
+  const progress = await progressForCode(deps, input.context, input.ip, input.device);
   const hash = hashRecoveryCode(deps.config, progress.userId, input.code);
   const used = await deps.db.transaction().execute(async (trx) => {
     if (!(await useRecoveryCode(trx, progress.userId, hash))) return undefined;
@@ -128,7 +145,12 @@ export async function checkRecoveryCode(
     );
     return true;
   });
-  if (used) return completeSignIn(deps, { ...input, identifier: progress.identifier });
+  if (used)
+    return completeSignIn(deps, {
+      ...input,
+      identifier: progress.identifier,
+      knownDevice: progress.knownDevice,
+    });
   const left = await wrongCode(deps, input.context, progress, input.ip);
   throw fieldError(
     'code',
