@@ -6,6 +6,7 @@ import {
   createUser,
   signInAs,
   type TestOrganization,
+  type TestUser,
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -143,13 +144,29 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
     await server?.close();
   });
 
-  const grant = (fields: Record<string, string>) =>
+  /** Dovecot's request (always from its own address, 127.0.0.1); `client`: the address it names. */
+  const grant = (fields: Record<string, string>, client?: string) =>
     server.app.inject({
       method: 'POST',
       url: '/api/mail/password-grant',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(client ? { 'x-dovecot-auth-remote': client } : {}),
+      },
       payload: new URLSearchParams(fields).toString(),
+      remoteAddress: '127.0.0.1',
     });
+
+  async function appPasswordOf(user: TestUser) {
+    const session = await signInAs(server.db, user);
+    const created = await server.app.inject({
+      method: 'POST',
+      url: '/api/profile/app-passwords',
+      headers: session.headers,
+      payload: { name: 'Phone' },
+    });
+    return (created.json() as { password: string }).password;
+  }
 
   it('answers the mail client with the address for a good app password, and the same refusal for every bad one', async () => {
     const user = await createUser(server.db, org.id);
@@ -228,5 +245,46 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
     expect(wrongType.json().error.fields).toHaveProperty('grant_type');
     const noUser = await grant({ grant_type: 'password', password: 'x' });
     expect(noUser.json().error.fields).toHaveProperty('username');
+  });
+
+  // Issue 30 item 2: every mail client reaches Atrium through Dovecot's one address, so wrong app
+  // passwords counted by that address held up every mail client of the account.
+  it('counts wrong app passwords by the client address Dovecot names, so one client’s guesses do not hold up another', async () => {
+    const user = await createUser(server.db, org.id);
+    const password = await appPasswordOf(user);
+    const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
+    const wrong = { ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' };
+    const right = { ...base, username: user.email, password };
+
+    // A guesser's client at 203.0.113.5: five wrong app passwords, then it waits, even for a right one.
+    for (let i = 0; i < 5; i++) expect((await grant(wrong, '203.0.113.5:50123')).statusCode).toBe(400);
+    const slowed = await grant(right, '203.0.113.5:50124');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().error.code).toBe('sign_in_throttled');
+
+    // The owner's phone and laptop, elsewhere (IPv4 and IPv6 as Dovecot writes them), get in.
+    expect((await grant(right, '198.51.100.7:41000')).statusCode).toBe(200);
+    expect((await grant(right, '[2001:db8::7]:41001')).statusCode).toBe(200);
+    // The owner's success does not end the guesser's wait.
+    expect((await grant(right, '203.0.113.5:50125')).statusCode).toBe(429);
+  });
+
+  it('counts by Dovecot’s own address when it names no client, and believes the header from Dovecot only', async () => {
+    const user = await createUser(server.db, org.id);
+    const password = await appPasswordOf(user);
+    const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await grant({ ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' })).statusCode,
+      ).toBe(400);
+    }
+    expect((await grant({ ...base, username: user.email, password })).statusCode).toBe(429);
+    expect((await grant({ ...base, username: user.email, password }, 'not an address')).statusCode).toBe(429);
+    // Anyone else naming a client address is refused before any counting.
+    const stranger = await grant(
+      { ...base, client_secret: 'not-the-secret', username: user.email, password },
+      '198.51.100.8:1',
+    );
+    expect(stranger.statusCode).toBe(401);
   });
 });

@@ -79,6 +79,8 @@ describe('mail-config', () => {
     expect(read('dovecot/atrium-oauth2-password.conf.ext')).toContain(
       'grant_url = http://127.0.0.1:8080/api/mail/password-grant',
     );
+    // The mail client's address goes with each app-password check (X-Dovecot-Auth-Remote).
+    expect(read('dovecot/atrium-oauth2-password.conf.ext')).toMatch(/^send_auth_headers = yes$/m);
     expect(statSync(path.join(out, 'dovecot/atrium-oauth2-password.conf.ext')).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(out, 'postfix/main.cf')).mode & 0o777).toBe(0o644);
     // Mail migration's master user: only the hash of a password derived from ATRIUM_SECRET.

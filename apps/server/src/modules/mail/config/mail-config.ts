@@ -330,6 +330,9 @@ grant_url = ${base}/api/mail/password-grant
 client_id = ${o.client.clientId}
 client_secret = ${o.client.clientSecret}
 use_grant_password = yes
+# X-Dovecot-Auth-Remote: the mail client's address (%{rip}), so Atrium counts a client's wrong
+# app passwords against that client rather than against Dovecot's own address.
+send_auth_headers = yes
 username_attribute = email
 `;
   }

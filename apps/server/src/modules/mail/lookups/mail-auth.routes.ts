@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@atrium/contracts/api-error';
@@ -37,11 +38,28 @@ function basicCredentials(header: string | undefined): { id?: string; secret?: s
 }
 
 /**
+ * The mail client's own address as Dovecot passes it on (`send_auth_headers = yes`, mail-config.ts):
+ * `X-Dovecot-Auth-Remote: 192.0.2.7:51234` or `[2001:db8::7]:51234` (its %{rip} and port).
+ * Undefined when missing or not an address.
+ */
+export function dovecotRemoteAddress(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const value = header.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
+  const address = bracketed ? bracketed[1]! : isIP(value) ? value : value.replace(/:\d+$/, '');
+  return isIP(address) ? address.toLowerCase() : undefined;
+}
+
+/**
  * The OAuth 2.0 password grant that Dovecot's second `passdb oauth2` (use_grant_password = yes)
  * sends for PLAIN/LOGIN sign-ins: it accepts app passwords only, never the account password,
  * and only from the mail client. Every refusal is the same invalid_grant (no enumeration), and
  * failures count in the sign-in throttle under their own identifier (`mail:<address>`), so
- * guessing at IMAP cannot lock the console sign-in. The token in the answer unlocks nothing:
+ * guessing at IMAP cannot lock the console sign-in. Every mail client reaches Atrium through
+ * Dovecot's one address, so failures are counted by the client address Dovecot passes on (its
+ * `rip`, in X-Dovecot-Auth-Remote), believed only from Dovecot (the client secret): wrong app
+ * passwords from one client then hold up that client, not every mail client of the account.
+ * Without the header, the request's own address counts, as before. The token in the answer unlocks nothing:
  * Dovecot wants one, and reads the address from `email`.
  */
 export const mailAuthRoutes =
@@ -85,17 +103,19 @@ export const mailAuthRoutes =
         }
         const email = body.username.trim().toLowerCase();
         const identifier = `mail:${email}`;
-        const { blocked } = await throttleState(db, identifier, request.ip);
+        // Only now, with Dovecot's secret checked, is the client address it names believed.
+        const ip = dovecotRemoteAddress(request.headers['x-dovecot-auth-remote']) ?? request.ip;
+        const { blocked } = await throttleState(db, identifier, ip);
         if (blocked) throw throttleError(blocked);
         const owner = await verifyAppPassword(db, email, body.password);
         if (!owner) {
-          await recordFailure(db, identifier, request.ip);
+          await recordFailure(db, identifier, ip);
           return reply
             .status(400)
             .send({ error: 'invalid_grant', error_description: 'invalid username or app password' });
         }
-        // Ends this address's run of failures only (throttle.ts `clearedBy`).
-        await clearFailures(db, { identifier, ip: request.ip, knownDevice: false });
+        // Ends this client's run of failures only: another client's wrong guesses stay counted.
+        await clearFailures(db, { identifier, ip, knownDevice: false });
         return {
           access_token: randomBytes(24).toString('base64url'),
           token_type: 'Bearer' as const,
