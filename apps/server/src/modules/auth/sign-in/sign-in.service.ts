@@ -20,6 +20,7 @@ import type { EnrolmentFacts } from '../policy/sign-in-policy.service.ts';
 import { findPasswordStepAccount, recordCompletedSignIn, type CodeStep } from './sign-in.repository.ts';
 import { strongestOf, type StrongFactors } from '../factors/strong-factors.ts';
 import { recordFailure, throttleError, throttleOf } from './throttle.ts';
+import type { AddressFailureBudget } from './address-failures.ts';
 
 export interface SignInDeps {
   db: Db;
@@ -57,6 +58,8 @@ export async function checkPasswordAndSendCode(
     ip: string;
     /** The sha256 of the browser's device cookie, if it sent one (throttle.ts: known devices). */
     deviceHash: string | null;
+    /** Wrong steps an address may make in a minute (address-failures.ts); known devices are spared. */
+    budget?: AddressFailureBudget;
     trustedBrowser?: (userId: string) => Promise<boolean>;
   },
 ): Promise<
@@ -87,10 +90,18 @@ export async function checkPasswordAndSendCode(
   const throttle = throttleOf(failures);
   if (throttle.blocked) throw throttleError(throttle.blocked);
 
+  // Held before the password is checked, given back if it is right (address-failures.ts).
+  const hold = failures.knownDevice ? undefined : input.budget?.hold(input.ip);
   const canSignIn = user?.passwordHash && user.status !== 'invited';
-  const ok = canSignIn
-    ? await verifyPassword(user.passwordHash!, input.password)
-    : await verifyAgainstDummy(input.password);
+  let ok = false;
+  try {
+    ok = canSignIn
+      ? await verifyPassword(user.passwordHash!, input.password)
+      : await verifyAgainstDummy(input.password);
+  } finally {
+    if (ok) hold?.release();
+    else hold?.fail();
+  }
   if (!ok) {
     await recordFailure(db, identifier, input.ip, failures.knownDevice);
     throw invalidCredentials();
@@ -199,6 +210,8 @@ export async function checkSignInCode(
     code: string;
     ip: string;
     device: { token: string; userAgent?: string };
+    /** Wrong steps an address may make in a minute (address-failures.ts); known devices are spared. */
+    budget?: AddressFailureBudget;
   },
 ): Promise<SignedIn> {
   const { db, config } = deps;
@@ -210,13 +223,24 @@ export async function checkSignInCode(
     const throttle = throttleOf(failures);
     if (throttle.blocked) throw throttleError(throttle.blocked);
   }
-  const codeId = await checkEmailCode(
-    db,
-    config,
-    { purpose: 'sign-in', identifier, context: input.context, code: input.code },
-    (trx) => recordFailure(trx, identifier, input.ip, failures.knownDevice),
-    { open },
-  );
+  const hold = failures.knownDevice ? undefined : input.budget?.hold(input.ip);
+  let wrong = false;
+  let codeId: string;
+  try {
+    codeId = await checkEmailCode(
+      db,
+      config,
+      { purpose: 'sign-in', identifier, context: input.context, code: input.code },
+      (trx) => {
+        wrong = true;
+        return recordFailure(trx, identifier, input.ip, failures.knownDevice);
+      },
+      { open },
+    );
+  } finally {
+    if (wrong) hold?.fail();
+    else hold?.release();
+  }
   // The code is used up with the sign-in's other writes, and the notice to a new browser's owner
   // stored with them, in one statement (issue 18).
   return completeSignIn(deps, {
