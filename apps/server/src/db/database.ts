@@ -166,6 +166,10 @@ export interface EmailCodesTable {
   used_at: NullableTimestamp;
   /** The queued message carrying the code (modules/jobs); null for codes sent before the queue. */
   mail_job_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The code sealed with a key derived from ATRIUM_SECRET, to send it again; null for older codes. */
+  code_sealed: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When its message was last queued. */
+  sent_at: Timestamp;
 }
 
 export interface SignInFailuresTable {

@@ -66,13 +66,23 @@ describe('sign-in while the mail server is down, then back', () => {
     expect(done.status, done.body).toBe(200);
 
     // Codes that reached nobody do not count, and neither does the delivered one, which was used
-    // (issue 17 item 6): the hour still has all its codes.
+    // (issue 17 item 6): the hour still has all its codes. (Each dies before the next sign-in,
+    // which would otherwise be sent the same one again: sign-in-code-reuse.test.ts.)
+    const codesDie = () =>
+      server.db
+        .updateTable('email_codes')
+        .set({ expires_at: sql`now() - interval '1 second'` })
+        .where('identifier', '=', org.admin.email)
+        .where('consumed_at', 'is', null)
+        .execute();
     for (let i = 0; i < MAX_CODES_PER_HOUR; i++) {
+      await codesDie();
       const next = await openSignIn(server.config.publicUrl.origin);
       const sent = await next.post('password', { email: org.admin.email, password: PASSWORD });
       expect(sent.status, sent.body).toBe(200);
       expect(JSON.parse(sent.body)).toMatchObject({ codeSent: true });
     }
+    await codesDie();
     const over = await openSignIn(server.config.publicUrl.origin);
     const refused = await over.post('password', { email: org.admin.email, password: PASSWORD });
     expect(refused.status, refused.body).toBe(429);

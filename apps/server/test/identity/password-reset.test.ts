@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
@@ -139,5 +140,42 @@ describe('forgot password', () => {
       .where('kind', '=', 'password.changed')
       .execute();
     expect(others.map((n) => n.user_id)).toEqual([user.id]);
+  });
+
+  // Issue 30 item 2: asking once a minute used up the hour's 6 codes, and the owner then got "we sent
+  // a code" and no code.
+  it('sends the code that still lives when asked again, so asking never uses up the hour', async () => {
+    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
+    const received: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      // A minute passes since the last message.
+      await server.db
+        .updateTable('email_codes')
+        .set({
+          sent_at: sql`sent_at - interval '61 seconds'`,
+          created_at: sql`created_at - interval '61 seconds'`,
+        })
+        .where('identifier', '=', user.email)
+        .execute();
+      const before = mailbox.count;
+      // From an address of its own, so these requests stay under the per-address limit of the others.
+      const res = await server.app.inject({
+        method: 'POST',
+        url: '/api/password-reset/start',
+        payload: { email: user.email },
+        remoteAddress: '192.0.2.30',
+      });
+      expect(res.json().message).toBe('If an account exists for this address, we sent a code to it.');
+      received.push(await mailbox.waitForCode(user.email, { after: before, subject: /password reset/ }));
+    }
+    expect(new Set(received).size).toBe(1);
+    const codes = await server.db
+      .selectFrom('email_codes')
+      .select('id')
+      .where('identifier', '=', user.email)
+      .execute();
+    expect(codes).toHaveLength(1);
+    const done = await complete({ email: user.email, code: received[0]!, password: NEW });
+    expect(done.statusCode, done.body).toBe(200);
   });
 });

@@ -38,11 +38,27 @@ describe('sign-in code limits across sign-ins', () => {
       .execute();
   }
 
+  /** The account's live codes die (expired, or 5 wrong tries): a fresh sign-in then needs a new one. */
+  async function killCodes(email: string) {
+    await server.db
+      .updateTable('email_codes')
+      .set({ expires_at: sql`now() - interval '1 second'` })
+      .where('identifier', '=', email)
+      .where('consumed_at', 'is', null)
+      .execute();
+  }
+
   it('refuses a seventh code for one account within the hour, even for fresh sign-ins, and says when to try again', async () => {
     const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     const sent = [];
-    for (let i = 0; i < 6; i++) sent.push(await reachCodeStep(user));
+    // While a code lives, a fresh sign-in gets that code again (sign-in-code-reuse.test.ts): each
+    // of these sign-ins comes after the last one's code has died.
+    for (let i = 0; i < 6; i++) {
+      if (i > 0) await killCodes(user.email);
+      sent.push(await reachCodeStep(user));
+    }
 
+    await killCodes(user.email);
     const seventh = await openLogin();
     const refused = await seventh('password', { email: user.email, password: PASSWORD });
     expect(refused.status).toBe(429);
@@ -60,10 +76,6 @@ describe('sign-in code limits across sign-ins', () => {
     const resend = await sent[0]!.post('resend');
     expect(resend.status).toBe(429);
     expect(errorOf(resend).message).toMatch(/^Too many codes were sent to this address\. Try again in/);
-
-    // The codes already sent still work.
-    const done = await sent[5]!.post('code', { code: sent[5]!.code });
-    expect(done.status, done.body).toBe(200);
 
     // Once the first code is an hour old, one more may be sent.
     await world.server.db

@@ -7,7 +7,12 @@ import type { Mailer } from '../../../lib/mail.ts';
 import { hashPassword, passwordProblem } from '../../../lib/passwords.ts';
 import { recordActivity } from '../../activity/activity.repository.ts';
 import { passwordResetCodeMail } from '../sign-in/codes/auth-mail.ts';
-import { consumeEmailCode, issueEmailCode, RESEND_AFTER_SECONDS } from '../sign-in/codes/email-codes.ts';
+import {
+  consumeEmailCode,
+  issueEmailCode,
+  RESEND_AFTER_SECONDS,
+  resendLiveCode,
+} from '../sign-in/codes/email-codes.ts';
 import { revokeUserAccess } from '../revoke-user-access.ts';
 import { notifyPasswordChanged } from '../../notifications/notify.ts';
 
@@ -19,7 +24,10 @@ interface Deps {
 
 /**
  * Answers at once and the same way whether or not the account exists; the lookup, the code
- * and the e-mail happen after the answer, so neither the reply nor its timing tells.
+ * and the e-mail happen after the answer, so neither the reply nor its timing tells. While the
+ * last code still lives, that code is sent again (same code, same expiry; once a minute at most)
+ * rather than a new one: asking again never uses up the hour's codes (issue 30), and re-sending
+ * gives a guesser nothing new to guess.
  */
 export function startPasswordReset(
   deps: Deps,
@@ -36,17 +44,21 @@ export function startPasswordReset(
       .where('u.status', '=', 'active')
       .executeTakeFirst();
     if (!user) return;
+    const mail = {
+      mailer: deps.mailer,
+      message: (code: string) =>
+        passwordResetCodeMail({ email: identifier, organizationName: user.organizationName }, code),
+    };
+    const target = { purpose: 'password-reset', identifier };
+    const again = await resendLiveCode(deps.db, deps.config, target, mail);
+    if (again) {
+      if (again.mailJob) await deps.mailer.deliverClaimed(again.mailJob);
+      else if (!again.last.mailSent && again.last.mailJobId)
+        await deps.mailer.deliverNow(again.last.mailJobId);
+      return;
+    }
     // Queued with the code: a mail server that is down delays the message, never drops it.
-    const { mailJob } = await issueEmailCode(
-      deps.db,
-      deps.config,
-      { purpose: 'password-reset', identifier },
-      {
-        mailer: deps.mailer,
-        message: (code) =>
-          passwordResetCodeMail({ email: identifier, organizationName: user.organizationName }, code),
-      },
-    );
+    const { mailJob } = await issueEmailCode(deps.db, deps.config, target, mail);
     await deps.mailer.deliverClaimed(mailJob!);
   })().catch((error: unknown) => {
     // Too early or too many re-sends end here too: the caller must not learn the difference.
@@ -89,6 +101,13 @@ export async function completePasswordReset(
       .executeTakeFirst();
     if (!user) throw resetCodeRefused();
     await revokeUserAccess(trx, user.id);
+    // The sign-in codes of the hour go too (issue 30): sign-ins abandoned after the old password
+    // no longer count against the hourly cap, and a code sent for one of them dies with it.
+    await trx
+      .deleteFrom('email_codes')
+      .where('purpose', '=', 'sign-in')
+      .where('identifier', '=', identifier)
+      .execute();
     const label = `${user.first_name} ${user.last_name}`.trim();
     await recordActivity(trx, {
       organizationId: user.organization_id,

@@ -19,6 +19,7 @@ import {
   DEVICE_COOKIE,
   deviceHashOf,
   deviceTokenOf,
+  isKnownDevice,
   keepDeviceCookie,
   rememberDevice,
 } from './known-devices.ts';
@@ -290,7 +291,10 @@ export const interactionsRoutes =
       }),
       async (request, reply) => {
         const interaction = await details(request, reply, request.params.uid);
-        const { resendAvailableAt, codeSent } = await resendSignInCode(deps, interaction.uid);
+        const deviceHash = deviceHashOf(request);
+        const { resendAvailableAt, codeSent } = await resendSignInCode(deps, interaction.uid, (email) =>
+          isKnownDevice(db, email, deviceHash),
+        );
         return { resendAvailableAt: resendAvailableAt.toISOString(), codeSent };
       },
     );

@@ -39,6 +39,19 @@ export function deviceHashOf(request: FastifyRequest): string | null {
   return cookie && WELL_FORMED.test(cookie) ? sha256(cookie) : null;
 }
 
+/** Whether the account of `email` has signed in from the browser of this device cookie hash. */
+export async function isKnownDevice(db: DbOrTrx, email: string, deviceHash: string | null): Promise<boolean> {
+  if (!deviceHash) return false;
+  const row = await db
+    .selectFrom('known_devices as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .select('d.user_id')
+    .where('u.email', '=', email)
+    .where('d.device_hash', '=', deviceHash)
+    .executeTakeFirst();
+  return !!row;
+}
+
 /** On a completed sign-in: sets the device cookie, or renews its life. */
 export function keepDeviceCookie(reply: FastifyReply, config: Config, token: string): void {
   void reply.setCookie(DEVICE_COOKIE, token, deviceCookieOptions(config));

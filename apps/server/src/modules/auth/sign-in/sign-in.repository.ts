@@ -206,7 +206,8 @@ export async function recordCompletedSignIn(
 }
 
 /** A latest code read through `to_jsonb`: its timestamp comes back as text. */
-const latestFromJson = (row: LatestCodeRow) => toLatestCode({ ...row, created_at: new Date(row.created_at) });
+const latestFromJson = (row: LatestCodeRow) =>
+  toLatestCode({ ...row, created_at: new Date(row.created_at), sent_at: new Date(row.sent_at) });
 
 /** What the code step reads before it checks the code. */
 export interface CodeStep {

@@ -12,6 +12,7 @@ import {
   codeNoLongerValid,
   findLatestCode,
   issueEmailCode,
+  resendLiveCode,
   type LatestCode,
 } from './codes/email-codes.ts';
 import { startSecondFactor } from './sign-in-progress.ts';
@@ -130,13 +131,18 @@ export async function checkPasswordAndSendCode(
     identifier,
     recipient,
     known: { latest },
+    knownDevice: failures.knownDevice,
   });
   return { factor: 'email', has, policy, ...sent };
 }
 
 /**
  * E-mails the sign-in code for a sign-in whose password was right. Going back to the password
- * step of the same sign-in (or choosing the e-mail again) reuses the code already sent.
+ * step of the same sign-in (or choosing the e-mail again) reuses the code already sent; so does a
+ * new sign-in while another one's code still lives (issue 30): that code moves to this sign-in and
+ * is sent again (once a minute at most), so sign-ins abandoned after the password do not use up
+ * the hour's codes, and each brings no new code to guess. From a browser the account has signed in
+ * with (`knownDevice`), the hourly cap does not refuse a new code.
  */
 export async function sendSignInCode(
   deps: SignInDeps,
@@ -146,6 +152,7 @@ export async function sendSignInCode(
     identifier: string;
     recipient?: CodeRecipient;
     known?: { latest: LatestCode | undefined };
+    knownDevice?: boolean;
   },
 ): Promise<{ email: string; resendAvailableAt: Date; codeSent: boolean }> {
   const { db, config, mailer } = deps;
@@ -157,19 +164,35 @@ export async function sendSignInCode(
     return { email: identifier, resendAvailableAt: latest.resendAvailableAt, codeSent };
   }
   const recipient = input.recipient ?? (await codeRecipient(db, identifier));
+  const mail = { mailer, message: (code: string) => signInCodeMail(recipient, code) };
+  const again = await resendLiveCode(db, config, { purpose: 'sign-in', identifier, context }, mail);
+  if (again) {
+    // Not sent again within a minute of the last message, which carries the same code: one more
+    // try of that one if it is due.
+    const { mailSent, mailJobId } = again.last;
+    const codeSent = again.mailJob
+      ? await mailer.deliverClaimed(again.mailJob)
+      : mailSent || (!!mailJobId && (await mailer.deliverNow(mailJobId)));
+    return { email: identifier, resendAvailableAt: again.resendAvailableAt, codeSent };
+  }
   const { resendAvailableAt, mailJob } = await issueEmailCode(
     db,
     config,
     { purpose: 'sign-in', identifier, context },
-    { mailer, message: (code) => signInCodeMail(recipient, code) },
+    mail,
+    { beyondHourlyCap: input.knownDevice },
   );
   return { email: identifier, resendAvailableAt, codeSent: await mailer.deliverClaimed(mailJob!) };
 }
 
-/** Sends a new code for the sign-in in progress (60 s after the last, 5 times an hour). */
+/**
+ * Sends a new code for the sign-in in progress (60 s after the last, 5 times an hour; from a
+ * browser the account has signed in with, `knownDevice`, the hourly cap does not refuse it).
+ */
 export async function resendSignInCode(
   deps: SignInDeps,
   context: string,
+  knownDevice?: (email: string) => Promise<boolean>,
 ): Promise<{ resendAvailableAt: Date; codeSent: boolean }> {
   const latest = await findLatestCode(deps.db, { purpose: 'sign-in', context });
   if (!latest) throw new AppError(409, 'no_code_pending', 'Enter your e-mail and password first.');
@@ -179,6 +202,7 @@ export async function resendSignInCode(
     deps.config,
     { purpose: 'sign-in', identifier: latest.identifier, context },
     { mailer: deps.mailer, message: (code) => signInCodeMail(recipient, code) },
+    { beyondHourlyCap: !!knownDevice && (await knownDevice(latest.identifier)) },
   );
   return { resendAvailableAt, codeSent: await deps.mailer.deliverClaimed(mailJob!) };
 }

@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../../../config.ts';
 import type { Db, DbOrTrx } from '../../../../db/database.ts';
-import { deriveKey, randomDigits } from '../../../../lib/crypto.ts';
+import { decryptSecret, deriveKey, encryptSecret, randomDigits } from '../../../../lib/crypto.ts';
 import { fieldError, tooManyRequests } from '../../../../lib/errors.ts';
 import type { MailMessage, Mailer } from '../../../../lib/mail.ts';
 import { insertClaimedJob, jobFromJson, type Job } from '../../../jobs/jobs.repository.ts';
@@ -42,6 +42,9 @@ function hashCode(config: Config, id: string, code: string): string {
     .digest('base64url');
 }
 
+/** The key sealing a code so that it can be sent again (`resendLiveCode`); the HMAC is what is checked. */
+const sealKey = (config: Config) => deriveKey(config.secret, 'email-codes-sealed');
+
 /** Codes whose message was sent (or that predate the queue); SQL over `email_codes`. */
 const mailWentOut = sql<boolean>`(email_codes.mail_job_id is null or exists (
   select 1 from jobs where jobs.id = email_codes.mail_job_id and jobs.status = 'done'))`;
@@ -59,6 +62,11 @@ export async function issueEmailCode(
   config: Config,
   target: CodeTarget,
   mail?: { mailer: Mailer; message: (code: string) => MailMessage },
+  /**
+   * `beyondHourlyCap`: the hourly cap does not refuse this one (a sign-in from a browser the
+   * account has signed in with: the cap is there for codes that someone else asked for).
+   */
+  options: { beyondHourlyCap?: boolean } = {},
 ): Promise<{ code: string; resendAvailableAt: Date; mailJob: Job | null }> {
   const context = target.context ?? '';
   const id = randomUUID();
@@ -91,7 +99,7 @@ export async function issueEmailCode(
           and created_at > now() - interval '1 hour'
       ), allowed as (
         select (last is null or last + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now)
-          and not (count >= ${MAX_CODES_PER_HOUR} and first is not null) as ok
+          and (${!!options.beyondHourlyCap}::boolean or not (count >= ${MAX_CODES_PER_HOUR} and first is not null)) as ok
         from sent
       ), killed as (
         update email_codes set consumed_at = now()
@@ -105,9 +113,10 @@ export async function issueEmailCode(
       ), job as (
         ${carrier ? insertClaimedJob(carrier.job, carrier.claim, sql`(select ok from allowed)`) : sql`select null::uuid as id where false`}
       ), issued as (
-        insert into email_codes (id, purpose, identifier, context, code_hash, mail_job_id, expires_at)
+        insert into email_codes (id, purpose, identifier, context, code_hash, code_sealed, mail_job_id, expires_at)
         select ${id}, ${target.purpose}, ${target.identifier}, ${context}, ${hashCode(config, id, code)},
-          (select id from job), now() + make_interval(secs => ${CODE_TTL_SECONDS})
+          ${encryptSecret(sealKey(config), code)}, (select id from job),
+          now() + make_interval(secs => ${CODE_TTL_SECONDS})
         where (select ok from allowed)
       )
       select count, last, first, now, (select ok from allowed) as ok, (select to_jsonb(j) from job j) as job
@@ -145,10 +154,83 @@ function refusal(sent: { count: number; last: Date | null; first: Date | null },
   return undefined;
 }
 
+/**
+ * Sends the target's live code again, the same code with the same expiry, instead of issuing a new
+ * one (issue 30): a second reset request, or a new sign-in while the last one's code still lives,
+ * then uses up none of the hour's codes and gives a guesser no new code to guess. Its message is
+ * queued again only if the last was queued at least 60 s ago (otherwise that one stands).
+ * With `context`, the code moves to that sign-in (the one it was bound to no longer has it).
+ * Undefined when the target has no live code that can be sent again.
+ */
+export async function resendLiveCode(
+  db: Db,
+  config: Config,
+  target: CodeTarget,
+  mail: { mailer: Mailer; message: (code: string) => MailMessage },
+): Promise<
+  | {
+      /** The message queued now, claimed here (`mailer.deliverClaimed`); null when the last stands. */
+      mailJob: Job | null;
+      /** When the last stands: whether it went out, and its job (to try it again). */
+      last: { mailSent: boolean; mailJobId: string | null };
+      resendAvailableAt: Date;
+    }
+  | undefined
+> {
+  return db.transaction().execute(async (trx) => {
+    // The same lock as `issueEmailCode`: a code is not re-sent while another replaces it.
+    await sql`select pg_advisory_xact_lock(hashtext(${`${target.purpose}:${target.identifier}`}))`.execute(
+      trx,
+    );
+    const live = await trx
+      .selectFrom('email_codes')
+      .select([
+        'id',
+        'code_sealed',
+        'sent_at',
+        'mail_job_id',
+        sql<boolean>`${mailWentOut}`.as('mail_sent'),
+        sql<boolean>`sent_at + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now()`.as('due'),
+        sql<Date>`now()`.as('now'),
+      ])
+      .where('purpose', '=', target.purpose)
+      .where('identifier', '=', target.identifier)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .where('code_sealed', 'is not', null)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!live) return undefined;
+    let job: Job | null = null;
+    if (live.due) {
+      const carrier = mail.mailer.claimedJob(mail.message(decryptSecret(sealKey(config), live.code_sealed!)));
+      const { rows } = await insertClaimedJob(carrier.job, carrier.claim).execute(trx);
+      job = rows[0] as Job;
+    }
+    await trx
+      .updateTable('email_codes')
+      .set({
+        ...(target.context !== undefined ? { context: target.context } : {}),
+        ...(job ? { sent_at: sql<Date>`now()`, mail_job_id: job.id } : {}),
+      })
+      .where('id', '=', live.id)
+      .execute();
+    const sentAt = job ? new Date(live.now) : new Date(live.sent_at);
+    return {
+      mailJob: job,
+      last: { mailSent: live.mail_sent, mailJobId: live.mail_job_id },
+      resendAvailableAt: new Date(sentAt.getTime() + RESEND_AFTER_SECONDS * 1000),
+    };
+  });
+}
+
 /** The newest code of a purpose and context, as `findLatestCode` reads it. */
 export interface LatestCodeRow {
   identifier: string;
   created_at: Date;
+  /** When its message was last queued (a code sent again to a later sign-in: then). */
+  sent_at: Date;
   mail_job_id: string | null;
   live: boolean;
   mail_sent: boolean;
@@ -156,7 +238,7 @@ export interface LatestCodeRow {
 
 /** The statement reading `LatestCodeRow`, also a subquery of the code step's (sign-in.repository.ts). */
 export const latestCode = (target: { purpose: CodePurpose; context: string }) => sql<LatestCodeRow>`
-  select identifier, created_at, mail_job_id, consumed_at is null and expires_at > now() as live,
+  select identifier, created_at, sent_at, mail_job_id, consumed_at is null and expires_at > now() as live,
     ${mailWentOut} as mail_sent
   from email_codes
   where purpose = ${target.purpose} and context = ${target.context}
@@ -167,7 +249,7 @@ export type LatestCode = ReturnType<typeof toLatestCode>;
 
 export const toLatestCode = (row: LatestCodeRow) => ({
   identifier: row.identifier,
-  resendAvailableAt: new Date(new Date(row.created_at).getTime() + RESEND_AFTER_SECONDS * 1000),
+  resendAvailableAt: new Date(new Date(row.sent_at).getTime() + RESEND_AFTER_SECONDS * 1000),
   live: row.live,
   mailSent: row.mail_sent,
   mailJobId: row.mail_job_id,
