@@ -145,11 +145,11 @@ describe('forgot password', () => {
   // Issue 30 item 2: asking once a minute used up the hour's 6 codes, and the owner then got "we sent
   // a code" and no code.
   it('sends the code that still lives when asked again, so asking never uses up the hour', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(OLD) });
+    const user = await createUser(world.server.db, world.org.id, { passwordHash: await hashPassword(OLD) });
     const received: string[] = [];
     for (let i = 0; i < 8; i++) {
       // A minute passes since the last message.
-      await server.db
+      await world.server.db
         .updateTable('email_codes')
         .set({
           sent_at: sql`sent_at - interval '61 seconds'`,
@@ -157,19 +157,21 @@ describe('forgot password', () => {
         })
         .where('identifier', '=', user.email)
         .execute();
-      const before = mailbox.count;
+      const before = world.mailbox.count;
       // From an address of its own, so these requests stay under the per-address limit of the others.
-      const res = await server.app.inject({
+      const res = await world.server.app.inject({
         method: 'POST',
         url: '/api/password-reset/start',
         payload: { email: user.email },
         remoteAddress: '192.0.2.30',
       });
       expect(res.json().message).toBe('If an account exists for this address, we sent a code to it.');
-      received.push(await mailbox.waitForCode(user.email, { after: before, subject: /password reset/ }));
+      received.push(
+        await world.mailbox.waitForCode(user.email, { after: before, subject: /password reset/ }),
+      );
     }
     expect(new Set(received).size).toBe(1);
-    const codes = await server.db
+    const codes = await world.server.db
       .selectFrom('email_codes')
       .select('id')
       .where('identifier', '=', user.email)

@@ -40,7 +40,7 @@ describe('sign-in code limits across sign-ins', () => {
 
   /** The account's live codes die (expired, or 5 wrong tries): a fresh sign-in then needs a new one. */
   async function killCodes(email: string) {
-    await server.db
+    await world.server.db
       .updateTable('email_codes')
       .set({ expires_at: sql`now() - interval '1 second'` })
       .where('identifier', '=', email)
