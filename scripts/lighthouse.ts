@@ -8,9 +8,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
-import { createOrganization } from '../apps/server/src/modules/organizations/create-organization.ts';
-import { signInAs } from '../apps/server/test/support/fixtures.ts';
-import { createTestApp } from '../apps/server/test/support/test-app.ts';
+import { startAcmeAtrium } from './acme-atrium.ts';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
 const runsArg = process.argv.indexOf('--runs');
@@ -24,15 +22,7 @@ if (!existsSync(path.resolve(import.meta.dirname, '../apps/console/dist/index.ht
   throw new Error('Build the console first: npm run build');
 }
 
-const atrium = await createTestApp({ env: { ALLOW_UNVERIFIED_DOMAINS: 'true' }, listen: true });
-const origin = atrium.config.publicUrl.origin;
-const created = await createOrganization(atrium.db, atrium.config, {
-  name: 'Acme Ltd',
-  siteName: 'acme',
-  admin: { email: 'ada@acme.example', firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
-});
-const admin = { id: created.adminUserId, email: 'ada@acme.example', organizationId: created.organizationId };
-const session = await signInAs(atrium.db, admin);
+const { atrium, origin, session } = await startAcmeAtrium();
 async function call(url: string, payload: object) {
   const res = await atrium.app.inject({ method: 'POST', url, payload, headers: session.headers });
   if (res.statusCode >= 300) throw new Error(`POST ${url}: ${res.statusCode} ${res.body}`);

@@ -8,21 +8,13 @@ import { chromium, type Page } from '@playwright/test';
 import { createOrganization } from '../apps/server/src/modules/organizations/create-organization.ts';
 import { signInAs } from '../apps/server/test/support/fixtures.ts';
 import { insertSetupRecord, saveSetupRecord } from '../apps/server/src/modules/setup/setup.repository.ts';
-import { createTestApp } from '../apps/server/test/support/test-app.ts';
+import { startAcmeAtrium } from './acme-atrium.ts';
 
 const WIDTHS = [375, 768, 1000, 1280] as const;
 const out = path.resolve(import.meta.dirname, '../screenshots');
 const only = process.argv.slice(2);
 
-const atrium = await createTestApp({ env: { ALLOW_UNVERIFIED_DOMAINS: 'true' }, listen: true });
-const origin = atrium.config.publicUrl.origin;
-const created = await createOrganization(atrium.db, atrium.config, {
-  name: 'Acme Ltd',
-  siteName: 'acme',
-  admin: { email: 'ada@acme.example', firstName: 'Ada', lastName: 'Lovelace', passwordHash: null },
-});
-const admin = { id: created.adminUserId, email: 'ada@acme.example', organizationId: created.organizationId };
-const session = await signInAs(atrium.db, admin);
+const { atrium, origin, created, admin, session } = await startAcmeAtrium();
 
 async function call(method: 'POST' | 'GET', url: string, payload?: unknown) {
   const res = await atrium.app.inject({ method, url, payload: payload as object, headers: session.headers });

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsClient, type DnsClient } from '../../src/lib/dns.ts';
 import { queueSiteRecord, SITE_RECORD_JOB } from '../../src/modules/dns-updates/dns-updates.service.ts';
-import { createOrganization } from '../../src/modules/organizations/create-organization.ts';
 import { deleteOrganization } from '../../src/modules/organizations/delete-organization.ts';
 import { fieldsOf, SignupVisitor } from '../signup/signup-visitor.ts';
 import { TestBindServer } from '../support/bind-server.ts';
+import { createSiteOrganization } from './site-organization.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 // Issue 30, item 1: site records never touch a name the operator has in the zone.
@@ -40,19 +40,6 @@ afterAll(async () => {
   await server?.close();
   await bind?.close();
 });
-
-async function newOrganization(siteName: string) {
-  return createOrganization(server.db, server.config, {
-    name: `Org ${siteName}`,
-    siteName,
-    admin: {
-      email: `admin@${siteName}.example.com`,
-      firstName: 'Ada',
-      lastName: 'Admin',
-      passwordHash: null,
-    },
-  });
-}
 
 function jobsOf(siteName: string) {
   return server.db
@@ -136,7 +123,7 @@ describe('sign-up refuses a site name the operator has (against BIND)', () => {
 describe('site record jobs leave the operator’s names alone (against BIND)', () => {
   it('does not replace `proxy A` when an organisation `proxy` gets past the sign-up check: fails at once, with the reason', async () => {
     // As if the organisation had been created before the operator added the record (a race).
-    const created = await newOrganization('proxy');
+    const created = await createSiteOrganization(server, 'proxy');
     await server.app.jobs.drain();
 
     const [job] = await jobsOf('proxy');
@@ -152,7 +139,7 @@ describe('site record jobs leave the operator’s names alone (against BIND)', (
   });
 
   it('leaves `intranet` (A and TXT) untouched and does not retry', async () => {
-    await newOrganization('intranet');
+    await createSiteOrganization(server, 'intranet');
     await server.app.jobs.drain();
 
     const [job] = await jobsOf('intranet');
@@ -162,7 +149,7 @@ describe('site record jobs leave the operator’s names alone (against BIND)', (
   });
 
   it('publishes a free name, and a second run finds its own record there and is done', async () => {
-    await newOrganization('acme');
+    await createSiteOrganization(server, 'acme');
     await server.app.jobs.drain();
     await server.db.transaction().execute((trx) => queueSiteRecord(trx, server.config, 'acme'));
     await server.app.jobs.drain();
@@ -175,7 +162,7 @@ describe('site record jobs leave the operator’s names alone (against BIND)', (
   });
 
   it('deleting an organisation leaves a record the operator put at its name since', async () => {
-    await newOrganization('globex');
+    await createSiteOrganization(server, 'globex');
     await server.app.jobs.drain();
     expect(await dns.cname(`globex.${ZONE}`)).toEqual({ status: 'found', records: [PROXY] });
     bind.update([`update delete globex.${ZONE}. CNAME`, `update add globex.${ZONE}. 300 A 198.51.100.7`]);
@@ -188,8 +175,8 @@ describe('site record jobs leave the operator’s names alone (against BIND)', (
   });
 
   it('deleting an organisation leaves a CNAME the operator pointed elsewhere, and removes Atrium’s own', async () => {
-    await newOrganization('initech');
-    await newOrganization('hooli');
+    await createSiteOrganization(server, 'initech');
+    await createSiteOrganization(server, 'hooli');
     await server.app.jobs.drain();
     bind.update([
       `update delete initech.${ZONE}. CNAME`,

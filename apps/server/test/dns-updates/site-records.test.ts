@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsClient, type DnsClient } from '../../src/lib/dns.ts';
 import { SITE_RECORD_JOB } from '../../src/modules/dns-updates/dns-updates.service.ts';
-import { createOrganization } from '../../src/modules/organizations/create-organization.ts';
 import { deleteOrganization } from '../../src/modules/organizations/delete-organization.ts';
 import { TestBindServer } from '../support/bind-server.ts';
+import { createSiteOrganization } from './site-organization.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const ZONE = 'example.test';
@@ -30,19 +30,6 @@ afterAll(async () => {
 function startAtrium(env: Record<string, string>): Promise<TestApp> {
   return createTestApp({
     env: { PUBLIC_URL: `https://console.${ZONE}`, SITE_BASE_DOMAIN: ZONE, ...bind.env(), ...env },
-  });
-}
-
-async function newOrganization(app: TestApp, siteName: string) {
-  return createOrganization(app.db, app.config, {
-    name: `Org ${siteName}`,
-    siteName,
-    admin: {
-      email: `admin@${siteName}.example.com`,
-      firstName: 'Ada',
-      lastName: 'Admin',
-      passwordHash: null,
-    },
   });
 }
 
@@ -77,7 +64,7 @@ async function retryNow(app: TestApp): Promise<void> {
 describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIND)', () => {
   it('publishes a CNAME when an organisation is created and removes it when it is deleted', async () => {
     server = await startAtrium({ DNS_UPDATE_TARGET: 'edge.example.net' });
-    const created = await newOrganization(server, 'acme');
+    const created = await createSiteOrganization(server, 'acme');
     await server.app.jobs.drain();
 
     expect(await dns.cname(`acme.${ZONE}`)).toEqual({ status: 'found', records: ['edge.example.net'] });
@@ -100,7 +87,7 @@ describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIN
 
   it('publishes A and AAAA records when the target is addresses', async () => {
     server = await startAtrium({ DNS_UPDATE_TARGET: '192.0.2.10, 2001:db8::10' });
-    await newOrganization(server, 'globex');
+    await createSiteOrganization(server, 'globex');
     await server.app.jobs.drain();
 
     expect(await dns.a(`globex.${ZONE}`)).toEqual({ status: 'found', records: ['192.0.2.10'] });
@@ -114,7 +101,7 @@ describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIN
       DNS_UPDATE_TARGET: 'edge.example.net',
       ...bind.env({ secret: wrongSecret }),
     });
-    const created = await newOrganization(server, 'initech');
+    const created = await createSiteOrganization(server, 'initech');
     await server.app.jobs.drain();
 
     const [job] = await siteJobs(server);
@@ -132,7 +119,7 @@ describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIN
     server = await startAtrium({ DNS_UPDATE_TARGET: 'edge.example.net' });
     await bind.stop();
     try {
-      await newOrganization(server, 'umbrella');
+      await createSiteOrganization(server, 'umbrella');
       await server.app.jobs.drain();
       const [job] = await siteJobs(server);
       expect(job).toMatchObject({ status: 'queued', attempts: 1 });
@@ -152,7 +139,7 @@ describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIN
     server = await startAtrium({ DNS_UPDATE_TARGET: 'edge.example.net' });
     await bind.stop();
     try {
-      const created = await newOrganization(server, 'wonka');
+      const created = await createSiteOrganization(server, 'wonka');
       await server.app.jobs.drain();
       expect(await activityOf(server, created.organizationId)).toEqual([]);
       // The next try is the last, as if the server had stayed down through every earlier one.
@@ -177,7 +164,7 @@ describe('site records in the operator’s zone (RFC 2136 with TSIG, against BIN
 
   it('queues nothing without DNS_UPDATE_SERVER: the records are only shown to publish', async () => {
     server = await createTestApp({ env: { SITE_BASE_DOMAIN: ZONE } });
-    await newOrganization(server, 'hooli');
+    await createSiteOrganization(server, 'hooli');
     await deleteOrganization(server.db, server.config, 'hooli');
 
     expect(await siteJobs(server)).toEqual([]);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { signInAs } from '../support/fixtures.ts';
+import { useOrganizationWorld } from '../support/admin-world.ts';
 
 /**
  * What a caller reads when a value holds characters the API refuses: a 400 naming the field (or
@@ -9,8 +9,7 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const MB = 1024 * 1024;
 
-let server: TestApp;
-let org: TestOrganization;
+const server = useOrganizationWorld();
 let addressCount = 0;
 
 /** A new source address per request, so per-address limits never answer in place of the route. */
@@ -19,17 +18,8 @@ function nextAddress(): string {
   return `10.${(addressCount >> 16) & 255}.${(addressCount >> 8) & 255}.${addressCount & 255}`;
 }
 
-beforeAll(async () => {
-  server = await createTestApp();
-  org = await createOrganizationWithAdmin(server.db);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
 describe('the answers to bad characters', () => {
-  const admin = async () => (await signInAs(server.db, org.admin)).headers;
+  const admin = async () => (await signInAs(server.db, server.org.admin)).headers;
   const fieldsOf = (res: { json(): { error: { fields?: Record<string, string> } } }) =>
     res.json().error.fields;
 
@@ -67,7 +57,7 @@ describe('the answers to bad characters', () => {
   it('refuses a lone surrogate in a JSON body with a 400 naming the field', async () => {
     const res = await server.app.inject({
       method: 'PATCH',
-      url: `/api/users/${org.admin.id}`,
+      url: `/api/users/${server.org.admin.id}`,
       headers: { ...(await admin()), 'content-type': 'application/json' },
       payload: '{"firstName":"\\ud800","lastName":"Admin"}',
     });
@@ -90,7 +80,7 @@ describe('the answers to bad characters', () => {
     }
     const person = await server.app.inject({
       method: 'PATCH',
-      url: `/api/users/${org.admin.id}`,
+      url: `/api/users/${server.org.admin.id}`,
       headers,
       payload: { firstName: 'Ada\u202E', lastName: 'Admin' },
     });

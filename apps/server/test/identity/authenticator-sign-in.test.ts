@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import { createUser, signInAs } from '../support/fixtures.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
-import { TestBrowser } from './support/browser.ts';
 import { openSignIn, uidOf } from './support/sign-in.ts';
-import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import {
+  followTicketToLogin,
+  pastPassword,
+  useSignInWorld,
+  WORLD_PASSWORD,
+} from './support/sign-in-world.ts';
 
 const PASSWORD = WORLD_PASSWORD;
 const RECOVERY_USED = /^A recovery code was used to sign in to your Atrium account$/;
@@ -19,20 +22,11 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     return { user, ...enrolled };
   }
 
-  /** A /login page past the right password. */
-  async function pastPassword(email: string) {
-    const login = await openSignIn(world.origin);
-    const after = world.mailbox.count;
-    const res = await login.post('password', { email, password: PASSWORD });
-    expect(res.status, res.body).toBe(200);
-    return { ...login, after, state: JSON.parse(res.body) as Record<string, unknown> };
-  }
-
   const errorOf = (body: string) => JSON.parse(body).error as { code: string; fields?: { code?: string } };
 
   it('asks for the app’s code instead of e-mailing one, and signs in with it', async () => {
     const { user, secret } = await memberWithApp();
-    const { post, browser, uid, state, after } = await pastPassword(user.email);
+    const { post, browser, uid, state, after } = await pastPassword(world, user.email);
     expect(state).toEqual({
       stage: 'totp',
       clientName: 'Atrium console',
@@ -55,10 +49,10 @@ describe('sign-in with an authenticator app or a recovery code', () => {
   it('refuses a code already used, even in another sign-in', async () => {
     const { user, secret } = await memberWithApp();
     const code = totpCode(secret, 1);
-    const first = await pastPassword(user.email);
+    const first = await pastPassword(world, user.email);
     expect((await first.post('totp', { code })).status).toBe(200);
 
-    const second = await pastPassword(user.email);
+    const second = await pastPassword(world, user.email);
     const replay = await second.post('totp', { code });
     expect(replay.status).toBe(400);
     expect(errorOf(replay.body).fields?.code).toBe(
@@ -72,15 +66,15 @@ describe('sign-in with an authenticator app or a recovery code', () => {
   it('lets only one of two simultaneous requests with the same code through', async () => {
     const { user, secret } = await memberWithApp();
     const code = totpCode(secret, 1);
-    const a = await pastPassword(user.email);
-    const b = await pastPassword(user.email);
+    const a = await pastPassword(world, user.email);
+    const b = await pastPassword(world, user.email);
     const results = await Promise.all([a.post('totp', { code }), b.post('totp', { code })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
   });
 
   it('counts wrong codes as failed sign-ins: 5 end this sign-in, and the throttle then applies', async () => {
     const { user, secret } = await memberWithApp();
-    const { post } = await pastPassword(user.email);
+    const { post } = await pastPassword(world, user.email);
     const right = totpCode(secret, 1);
     const wrong = right === '000000' ? '111111' : '000000';
     const messages: string[] = [];
@@ -124,7 +118,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
 
   it('offers the e-mailed code as another way, and back', async () => {
     const { user } = await memberWithApp();
-    const { post, after } = await pastPassword(user.email);
+    const { post, after } = await pastPassword(world, user.email);
     const chosen = await post('factor', { factor: 'email' });
     expect(chosen.status, chosen.body).toBe(200);
     expect(JSON.parse(chosen.body)).toMatchObject({
@@ -142,7 +136,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
 
   it('uses each recovery code once, logs it and e-mails the owner', async () => {
     const { user, recoveryCodes } = await memberWithApp();
-    const { post } = await pastPassword(user.email);
+    const { post } = await pastPassword(world, user.email);
     expect(JSON.parse((await post('factor', { factor: 'recovery' })).body)).toMatchObject({
       stage: 'recovery',
       otherWays: ['totp', 'email'],
@@ -162,7 +156,7 @@ describe('sign-in with an authenticator app or a recovery code', () => {
       .execute();
     expect(logged).toHaveLength(1);
 
-    const second = await pastPassword(user.email);
+    const second = await pastPassword(world, user.email);
     await second.post('factor', { factor: 'recovery' });
     const reused = await second.post('recovery', { code: recoveryCodes[0] });
     expect(reused.status).toBe(400);
@@ -189,22 +183,14 @@ describe('sign-in with an authenticator app or a recovery code', () => {
     });
     expect(removed.statusCode).toBe(204);
     await world.mailbox.waitFor(user.email, { subject: /^The authenticator app was removed/, after: before });
-    const { state } = await pastPassword(user.email);
+    const { state } = await pastPassword(world, user.email);
     expect(state).toMatchObject({ stage: 'code', email: user.email });
     expect(state).not.toHaveProperty('otherWays');
   });
 
   it('does not let a sign-in ticket (after a reset or an invitation link) skip the app', async () => {
     const { user, secret } = await memberWithApp();
-    const ticket = await issueSignInTicket(world.server.db, user.id);
-    const browser = new TestBrowser(world.origin);
-    browser.cookies.set(TICKET_COOKIE, ticket);
-    const hop = await browser.follow(
-      `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
-      (u) => u.pathname === '/login' || u.pathname === '/application',
-    );
-    expect(new URL(hop.location!).pathname).toBe('/login');
-    expect((await browser.request('/api/session')).status).toBe(401);
+    const { browser, hop } = await followTicketToLogin(world, user.id);
     // The sign-in goes on at /login with the password and the app's code.
     const uid = uidOf(hop.location);
     const post = (step: string, json: unknown) =>

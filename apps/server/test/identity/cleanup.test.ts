@@ -1,35 +1,25 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpiredIdentityData } from '../../src/modules/auth/identity-cleanup.ts';
-import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { signInAs } from '../support/fixtures.ts';
+import { useOrganizationWorld } from '../support/admin-world.ts';
 
 describe('purging expired identity data', () => {
-  let server: TestApp;
-  let org: TestOrganization;
-
-  beforeAll(async () => {
-    server = await createTestApp();
-    org = await createOrganizationWithAdmin(server.db);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useOrganizationWorld();
 
   it('deletes expired provider models and console sessions and keeps live ones', async () => {
     const row = (id: string, expires: string) => ({
       id,
       type: 'Session',
-      payload: JSON.stringify({ accountId: org.admin.id }),
+      payload: JSON.stringify({ accountId: server.org.admin.id }),
       expires_at: sql`now() + ${expires}::interval` as never,
     });
     await server.db
       .insertInto('oidc_payloads')
       .values([row('old', '-1 minute'), row('live', '1 hour')])
       .execute();
-    const expired = await signInAs(server.db, org.admin);
-    const live = await signInAs(server.db, org.admin);
+    const expired = await signInAs(server.db, server.org.admin);
+    const live = await signInAs(server.db, server.org.admin);
     await server.db
       .updateTable('console_sessions')
       .set({ expires_at: sql`now() - interval '1 second'` })

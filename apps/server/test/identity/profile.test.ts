@@ -1,31 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs } from '../support/fixtures.ts';
+import { useOrganizationWorld } from '../support/admin-world.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
 describe('/profile: own password and sessions', () => {
-  let server: TestApp;
-  let org: TestOrganization;
-
-  beforeAll(async () => {
-    server = await createTestApp();
-    org = await createOrganizationWithAdmin(server.db);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useOrganizationWorld();
 
   it('lists only your own sessions and ends one of them, never someone else’s', async () => {
-    const user = await createUser(server.db, org.id);
-    const other = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
+    const other = await createUser(server.db, server.org.id);
     const here = await signInAs(server.db, user);
     const there = await signInAs(server.db, user);
     const theirs = await signInAs(server.db, other);
@@ -79,7 +64,7 @@ describe('/profile: own password and sessions', () => {
   });
 
   it('changes the password only with the current one, and ends the other sessions', async () => {
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
+    const user = await createUser(server.db, server.org.id, { passwordHash: await hashPassword(PASSWORD) });
     const here = await signInAs(server.db, user);
     const there = await signInAs(server.db, user);
     const change = (payload: Record<string, string>) =>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/fixtures.ts';
 import { openSignIn } from './support/sign-in.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { recordEarlierFailures } from './support/sign-in-failures.ts';
 
 const PASSWORD = WORLD_PASSWORD;
 
@@ -130,16 +131,11 @@ describe('sign-in code limits across sign-ins', () => {
   it('locks the identifier for this address when wrong codes bring it to 100 failures in an hour', async () => {
     const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     // 99 earlier failures from this address, far enough apart that the growing delay has passed.
-    await world.server.db
-      .insertInto('sign_in_failures')
-      .values(
-        Array.from({ length: 99 }, () => ({
-          identifier: user.email,
-          ip: '127.0.0.1',
-          failed_at: sql`now() - interval '40 seconds'` as never,
-        })),
-      )
-      .execute();
+    await recordEarlierFailures(world.server.db, user.email, {
+      count: 99,
+      ip: '127.0.0.1',
+      ago: '40 seconds',
+    });
     const { post, code } = await reachCodeStep(user);
     const wrong = await post('code', { code: wrongFor(code) });
     expect(errorOf(wrong).code).toBe('code_incorrect');

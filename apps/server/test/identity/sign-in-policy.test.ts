@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { issueSignInTicket, TICKET_COOKIE } from '../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -11,11 +10,15 @@ import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
 import { discoverAs } from './support/relying-party.ts';
 import { registerTestClient } from './support/clients.ts';
-import { openSignIn, uidOf } from './support/sign-in.ts';
-import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
+import { uidOf } from './support/sign-in.ts';
+import {
+  followTicketToLogin,
+  pastPassword,
+  useSignInWorld,
+  WORLD_PASSWORD,
+} from './support/sign-in-world.ts';
 import { pkceAuthorization } from './support/relying-party.ts';
 
-const PASSWORD = WORLD_PASSWORD;
 const REDIRECT = 'https://app.example.test/callback';
 const MFA = 'urn:atrium:acr:mfa';
 const RESET_MAIL = /^An administrator reset how you sign in to Atrium$/;
@@ -58,14 +61,6 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     });
     expect(res.statusCode, res.body).toBe(200);
     return org;
-  }
-
-  async function pastPassword(email: string) {
-    const login = await openSignIn(world.origin);
-    const after = world.mailbox.count;
-    const res = await login.post('password', { email, password: PASSWORD });
-    expect(res.status, res.body).toBe(200);
-    return { ...login, after, state: JSON.parse(res.body) as Record<string, unknown> };
   }
 
   const stateOf = async (browser: TestBrowser, uid: string) =>
@@ -124,7 +119,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       browser.request(`/api/interactions/${uid}/${step}`, json === undefined ? { method: 'POST' } : { json });
 
     const after = world.mailbox.count;
-    const password = await post('password', { email: user.email, password: PASSWORD });
+    const password = await post('password', { email: user.email, password: WORLD_PASSWORD });
     expect(JSON.parse(password.body).stage).toBe('code');
     const code = await world.mailbox.waitForCode(user.email, { after });
     const coded = await post('code', { code });
@@ -150,7 +145,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     expect(tokens.claims()).toMatchObject({ sub: user.id, amr: ['pwd', 'otp', 'mfa'], acr: MFA });
 
     // The next sign-in asks for the app.
-    const next = await pastPassword(user.email);
+    const next = await pastPassword(world, user.email);
     expect(next.state.stage).toBe('totp');
   });
 
@@ -161,7 +156,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       [member, 'https:'],
       [org.admin, 'enrol'],
     ] as const) {
-      const { post, browser, uid, after } = await pastPassword(who.email);
+      const { post, browser, uid, after } = await pastPassword(world, who.email);
       const done = await post('code', { code: await world.mailbox.waitForCode(who.email, { after }) });
       expect(done.status, done.body).toBe(200);
       const { redirectTo } = JSON.parse(done.body) as { redirectTo: string };
@@ -177,15 +172,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
   it('holds a sign-in by ticket (after an invitation or a reset link) at the enrolment too', async () => {
     const org = await orgWithPolicy({ strongFactorRequired: 'everyone' });
     const user = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
-    const ticket = await issueSignInTicket(world.server.db, user.id);
-    const browser = new TestBrowser(world.origin);
-    browser.cookies.set(TICKET_COOKIE, ticket);
-    const hop = await browser.follow(
-      `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
-      (u) => u.pathname === '/login' || u.pathname === '/application',
-    );
-    expect(new URL(hop.location!).pathname).toBe('/login');
-    expect((await browser.request('/api/session')).status).toBe(401);
+    const { browser, hop } = await followTicketToLogin(world, user.id);
     expect(await stateOf(browser, uidOf(hop.location))).toMatchObject({ stage: 'enrol', email: user.email });
   });
 
@@ -193,7 +180,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     const org = await orgWithPolicy({ emailCodeAllowed: false });
     const withApp = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     await enrolAuthenticator(world.server, await signInAs(world.server.db, withApp));
-    const first = await pastPassword(withApp.email);
+    const first = await pastPassword(world, withApp.email);
     expect(first.state).toMatchObject({ stage: 'totp', otherWays: ['recovery'] });
     const chosen = await first.post('factor', { factor: 'email' });
     expect(chosen.status).toBe(400);
@@ -204,7 +191,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     const member = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
     await enrolAuthenticator(world.server, await signInAs(world.server.db, member));
     await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', DEFAULTS);
-    const earlier = await pastPassword(member.email);
+    const earlier = await pastPassword(world, member.email);
     expect((await earlier.post('factor', { factor: 'email' })).status).toBe(200);
     const code = await world.mailbox.waitForCode(member.email, { after: earlier.after });
     await inject(org.admin, 'PUT', '/api/organization/sign-in-policy', {
@@ -217,7 +204,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
 
     // No strong factor yet: the e-mailed code this once, then an app must be set up.
     const newcomer = await createUser(world.server.db, org.id, { passwordHash: world.passwordHash });
-    const { post, browser, uid, after, state } = await pastPassword(newcomer.email);
+    const { post, browser, uid, after, state } = await pastPassword(world, newcomer.email);
     expect(state.stage).toBe('code');
     const done = await post('code', { code: await world.mailbox.waitForCode(newcomer.email, { after }) });
     expect(JSON.parse(done.body).redirectTo).toBe(`/login?uid=${uid}`);
@@ -244,7 +231,7 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
     expect((await inject(member, 'POST', url)).statusCode).toBe(403);
     const other = await createOrganizationWithAdmin(world.server.db, { passwordHash: world.passwordHash });
     expect((await inject(other.admin, 'POST', url)).statusCode).toBe(404);
-    expect((await pastPassword(user.email)).state.stage).toBe('totp');
+    expect((await pastPassword(world, user.email)).state.stage).toBe('totp');
 
     const after = world.mailbox.count;
     const reset = await inject(org.admin, 'POST', url);
@@ -267,6 +254,6 @@ describe('the organisation’s sign-in policy, forced enrolment and the admin’
       .execute();
     expect(logged).toEqual([{ actor_user_id: org.admin.id, target_id: user.id }]);
     // The next sign-in is password and e-mailed code again.
-    expect((await pastPassword(user.email)).state.stage).toBe('code');
+    expect((await pastPassword(world, user.email)).state.stage).toBe('code');
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.ts';
+import { recordEarlierFailures } from './support/sign-in-failures.ts';
 import { TestBrowser } from './support/browser.ts';
 import { openSignIn } from './support/sign-in.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
@@ -130,16 +131,11 @@ describe('sign-in rules at /login', () => {
   it('locks an identifier for one address after 100 failures in an hour, says until when, and unlocks after the hour', async () => {
     const user = await newUser();
     // 99 earlier failures from this address, far enough apart that the growing delay has passed.
-    await world.server.db
-      .insertInto('sign_in_failures')
-      .values(
-        Array.from({ length: 99 }, () => ({
-          identifier: user.email,
-          ip: '127.0.0.1',
-          failed_at: sql`now() - interval '40 seconds'` as never,
-        })),
-      )
-      .execute();
+    await recordEarlierFailures(world.server.db, user.email, {
+      count: 99,
+      ip: '127.0.0.1',
+      ago: '40 seconds',
+    });
     const { post } = await openLogin();
     expect((await post('password', { email: user.email, password: 'wrong again' })).status).toBe(400);
 
@@ -160,16 +156,11 @@ describe('sign-in rules at /login', () => {
 
   it('does not let failures from another address lock the owner out', async () => {
     const user = await newUser();
-    await world.server.db
-      .insertInto('sign_in_failures')
-      .values(
-        Array.from({ length: 100 }, () => ({
-          identifier: user.email,
-          ip: '203.0.113.9',
-          failed_at: sql`now() - interval '5 minutes'` as never,
-        })),
-      )
-      .execute();
+    await recordEarlierFailures(world.server.db, user.email, {
+      count: 100,
+      ip: '203.0.113.9',
+      ago: '5 minutes',
+    });
     const { post } = await openLogin();
     const res = await post('password', { email: user.email, password: PASSWORD });
     expect(res.status).toBe(200);

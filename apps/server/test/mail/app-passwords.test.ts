@@ -1,30 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
-import {
-  createOrganizationWithAdmin,
-  createUser,
-  signInAs,
-  type TestOrganization,
-  type TestUser,
-} from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
+import { useOrganizationWorld } from '../support/admin-world.ts';
 
 // The API behind /profile's app passwords, and the grant Dovecot sends them to (without the mail
 // servers: delivery.test.ts and sign-in.test.ts go through them).
 
 describe('/api/profile/app-passwords', () => {
-  let server: TestApp;
-  let org: TestOrganization;
-
-  beforeAll(async () => {
-    server = await createTestApp();
-    org = await createOrganizationWithAdmin(server.db);
-  });
-
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useOrganizationWorld();
 
   const call = (
     session: { headers: Record<string, string> },
@@ -34,7 +18,7 @@ describe('/api/profile/app-passwords', () => {
   ) => server.app.inject({ method, url, headers: session.headers, ...(payload ? { payload } : {}) });
 
   it('creates a named app password shown once, lists it with its dates, and revokes it', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     const session = await signInAs(server.db, user);
     const created = await call(session, 'POST', '/api/profile/app-passwords', { name: '  Laptop mail  ' });
     expect(created.statusCode, created.body).toBe(201);
@@ -68,8 +52,8 @@ describe('/api/profile/app-passwords', () => {
   });
 
   it('keeps each user to their own: another user’s app password is 404, and never listed', async () => {
-    const owner = await createUser(server.db, org.id);
-    const other = await createUser(server.db, org.id);
+    const owner = await createUser(server.db, server.org.id);
+    const other = await createUser(server.db, server.org.id);
     const ownerSession = await signInAs(server.db, owner);
     const otherSession = await signInAs(server.db, other);
     const created = await call(ownerSession, 'POST', '/api/profile/app-passwords', { name: 'Phone' });
@@ -86,12 +70,12 @@ describe('/api/profile/app-passwords', () => {
   });
 
   it('stops at 50 app passwords a user, with a message saying what to do', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     await server.db
       .insertInto('app_passwords')
       .values(
         Array.from({ length: 50 }, (_, i) => ({
-          organization_id: org.id,
+          organization_id: server.org.id,
           user_id: user.id,
           name: `Device ${i}`,
           lookup: 'abcd',
@@ -106,7 +90,7 @@ describe('/api/profile/app-passwords', () => {
   });
 
   it('answers bad input with a 400 naming the field, and needs a session and its CSRF token', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     const session = await signInAs(server.db, user);
     for (const payload of [{}, { name: '' }, { name: 'x'.repeat(61) }, { name: 'a\u202Eb' }, { name: 7 }]) {
       const response = await call(session, 'POST', '/api/profile/app-passwords', payload);
@@ -130,18 +114,11 @@ describe('/api/profile/app-passwords', () => {
 });
 
 describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
-  let server: TestApp;
-  let org: TestOrganization;
+  const server = useOrganizationWorld();
   let client: { clientId: string; clientSecret: string };
 
   beforeAll(async () => {
-    server = await createTestApp();
-    org = await createOrganizationWithAdmin(server.db);
     client = await ensureMailClient(server.db, server.config);
-  });
-
-  afterAll(async () => {
-    await server?.close();
   });
 
   /** Dovecot's request (always from its own address, 127.0.0.1); `client`: the address it names. */
@@ -169,7 +146,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
   }
 
   it('answers the mail client with the address for a good app password, and the same refusal for every bad one', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     const session = await signInAs(server.db, user);
     const created = await server.app.inject({
       method: 'POST',
@@ -205,7 +182,9 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
 
   it('ends a user’s app passwords when their password changes (they may have been made by someone who knew it)', async () => {
     const accountPassword = 'correct horse battery staple';
-    const user = await createUser(server.db, org.id, { passwordHash: await hashPassword(accountPassword) });
+    const user = await createUser(server.db, server.org.id, {
+      passwordHash: await hashPassword(accountPassword),
+    });
     const session = await signInAs(server.db, user);
     const created = await server.app.inject({
       method: 'POST',
@@ -250,7 +229,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
   // Issue 30 item 2: every mail client reaches Atrium through Dovecot's one address, so wrong app
   // passwords counted by that address held up every mail client of the account.
   it('counts wrong app passwords by the client address Dovecot names, so one client’s guesses do not hold up another', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     const password = await appPasswordOf(user);
     const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
     const wrong = { ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' };
@@ -270,7 +249,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
   });
 
   it('counts by Dovecot’s own address when it names no client, and believes the header from Dovecot only', async () => {
-    const user = await createUser(server.db, org.id);
+    const user = await createUser(server.db, server.org.id);
     const password = await appPasswordOf(user);
     const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
     for (let i = 0; i < 5; i++) {

@@ -10,9 +10,13 @@ import {
 import { createTestApp, type TestApp } from './test-app.ts';
 import { useStarted } from './use-started.ts';
 
-/** The real app on a fresh database, and an organisation whose admin is signed in to the console. */
-export interface AdminWorld extends TestApp {
+/** The real app on a fresh database, and an organisation with its admin (not signed in). */
+export interface OrganizationWorld extends TestApp {
   org: TestOrganization;
+}
+
+/** An organisation world whose admin is signed in to the console. */
+export interface AdminWorld extends OrganizationWorld {
   /** The admin's console session (headers for `app.inject`). */
   adminSession: TestSession;
   /** The admin's JSON client over that session. */
@@ -24,11 +28,20 @@ interface AdminWorldOptions {
   org?: Parameters<typeof createOrganizationWithAdmin>[1];
 }
 
-export async function startAdminWorld(options: AdminWorldOptions = {}): Promise<AdminWorld> {
+export async function startOrganizationWorld(options: AdminWorldOptions = {}): Promise<OrganizationWorld> {
   const server = await createTestApp({ env: options.env });
-  const org = await createOrganizationWithAdmin(server.db, options.org);
-  const adminSession = await signInAs(server.db, org.admin);
-  return { ...server, org, adminSession, admin: as(server, adminSession) };
+  return { ...server, org: await createOrganizationWithAdmin(server.db, options.org) };
+}
+
+/** An organisation world for the tests of a file or describe block (see `useStarted`). */
+export function useOrganizationWorld(options: AdminWorldOptions = {}): OrganizationWorld {
+  return useStarted(() => startOrganizationWorld(options));
+}
+
+export async function startAdminWorld(options: AdminWorldOptions = {}): Promise<AdminWorld> {
+  const world = await startOrganizationWorld(options);
+  const adminSession = await signInAs(world.db, world.org.admin);
+  return { ...world, adminSession, admin: as(world, adminSession) };
 }
 
 /** An admin world for the tests of a file or describe block (see `useStarted`). */

@@ -1,15 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { connect } from 'node:net';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import type { MailClient } from '../../src/modules/mail/mail-client.ts';
@@ -18,24 +8,13 @@ import {
   mailConfigFiles,
   type MailConfigOptions,
 } from '../../src/modules/mail/config/mail-config.ts';
+import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
 const POSTFIX = '/usr/sbin/postfix';
 const DOVECOT = '/usr/sbin/dovecot';
 const OPENDKIM = '/usr/sbin/opendkim';
 export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
-const readLog = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').slice(-4000) : '(no log)');
 
 /**
  * Debian's Postfix and Dovecot on free loopback ports, configured by mail-config exactly as an
@@ -144,23 +123,10 @@ export class TestMailServers {
 
   /** OpenDKIM in the foreground on its loopback port, reading the tables Atrium has written at start. */
   private async startOpendkim(): Promise<void> {
-    const child = spawn(OPENDKIM, ['-f', '-x', path.join(this.dir, 'opendkim', 'opendkim.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.opendkim = child;
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    let exited = false;
-    child.once('exit', () => (exited = true));
-    await this.until(
-      async () => {
-        if (exited) throw new Error(`opendkim exited (${child.exitCode}):\n${output}`);
-        return accepts(this.ports.dkim);
-      },
-      'opendkim',
-      '(opendkim logs to syslog only)',
-    );
+    const opendkim = spawnDaemon(OPENDKIM, ['-f', '-x', path.join(this.dir, 'opendkim', 'opendkim.conf')]);
+    this.opendkim = opendkim.child;
+    // OpenDKIM logs to syslog only: what it wrote before exiting is all there is.
+    await this.untilRunning(opendkim, 'opendkim', () => accepts(this.ports.dkim));
   }
 
   /**
@@ -190,23 +156,33 @@ export class TestMailServers {
   }
 
   private async startDovecot(): Promise<void> {
-    const child = spawn(DOVECOT, ['-F', '-c', path.join(this.dir, 'dovecot', 'dovecot.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.dovecot = child;
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    let exited = false;
-    child.once('exit', () => (exited = true));
+    const dovecot = spawnDaemon(DOVECOT, ['-F', '-c', path.join(this.dir, 'dovecot', 'dovecot.conf')]);
+    this.dovecot = dovecot.child;
+    await this.untilRunning(
+      dovecot,
+      'dovecot',
+      async () => (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp)),
+      this.dovecotLog,
+    );
+  }
+
+  /** Waits until a daemon started by `spawnDaemon` is `ready`; one that exits first fails with its output and log. */
+  private async untilRunning(
+    daemon: ReturnType<typeof spawnDaemon>,
+    name: string,
+    ready: () => Promise<boolean>,
+    log?: string,
+  ): Promise<void> {
     await this.until(
       async () => {
-        if (exited)
-          throw new Error(`dovecot exited (${child.exitCode}):\n${output}\n${readLog(this.dovecotLog)}`);
-        return (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp));
+        if (daemon.exited()) {
+          const logged = log ? `\n${readLog(log)}` : '';
+          throw new Error(`${name} exited (${daemon.child.exitCode}):\n${daemon.output()}${logged}`);
+        }
+        return ready();
       },
-      'dovecot',
-      this.dovecotLog,
+      name,
+      log ?? `(${name} logs to syslog only)`,
     );
   }
 
@@ -260,10 +236,4 @@ export class TestMailServers {
     this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function uidOf(user: string): { uid: number; gid: number } {
-  const out = spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim();
-  const gid = spawnSync('id', ['-g', user], { encoding: 'utf8' }).stdout.trim();
-  return { uid: Number(out), gid: Number(gid) };
 }

@@ -1,31 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { connect } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
 const DOVECOT = '/usr/sbin/dovecot';
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 /**
  * A second, independent Dovecot on loopback playing the old provider for mail migration: users
@@ -54,7 +35,7 @@ export class OldImapServer {
   }
 
   private async run(): Promise<void> {
-    const mail = userInfo().uid === 0 ? uid('mail') : undefined;
+    const mail = userInfo().uid === 0 ? uidOf('mail') : undefined;
     const owner = mail ? 'mail' : userInfo().username;
     const mailRoot = path.join(this.dir, 'mail');
     mkdirSync(mailRoot, { mode: 0o770 });
@@ -65,7 +46,7 @@ export class OldImapServer {
       { mode: 0o640 },
     );
     // Dovecot's auth process reads it as the dovecot user.
-    if (mail) chownSync(path.join(this.dir, 'users'), 0, uid('dovecot').gid);
+    if (mail) chownSync(path.join(this.dir, 'users'), 0, uidOf('dovecot').gid);
     writeFileSync(
       path.join(this.dir, 'dovecot.conf'),
       `protocols = imap
@@ -121,24 +102,19 @@ service imap-login {
 }
 `,
     );
-    const child = spawn(DOVECOT, ['-F', '-c', path.join(this.dir, 'dovecot.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { child, output } = spawnDaemon(DOVECOT, ['-F', '-c', path.join(this.dir, 'dovecot.conf')]);
     this.child = child;
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     const deadline = Date.now() + 20_000;
     while (!(await accepts(this.port))) {
       if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`the old provider's dovecot did not start:\n${output}\n${this.logs()}`);
+        throw new Error(`the old provider's dovecot did not start:\n${output()}\n${this.logs()}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
   logs(): string {
-    return existsSync(this.log) ? readFileSync(this.log, 'utf8').slice(-4000) : '(no log)';
+    return readLog(this.log);
   }
 
   /** An IMAP session at the old provider, to fill a mailbox as its owner would have. */
@@ -164,10 +140,4 @@ service imap-login {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function uid(user: string): { uid: number; gid: number } {
-  const u = spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim();
-  const g = spawnSync('id', ['-g', user], { encoding: 'utf8' }).stdout.trim();
-  return { uid: Number(u), gid: Number(g) };
 }

@@ -1,12 +1,13 @@
 import { expect } from 'vitest';
 import type { Env } from '../../../src/config.ts';
 import { hashPassword } from '../../../src/lib/passwords.ts';
+import { issueSignInTicket, TICKET_COOKIE } from '../../../src/modules/auth/sign-in/sign-in-tickets.ts';
 import { createOrganizationWithAdmin, type TestOrganization } from '../../support/fixtures.ts';
 import { Mailbox } from '../../support/mailbox.ts';
 import { createTestApp, type TestApp } from '../../support/test-app.ts';
 import { useStarted } from '../../support/use-started.ts';
 import { TestBrowser } from './browser.ts';
-import { signInToConsole } from './sign-in.ts';
+import { openSignIn, signInToConsole } from './sign-in.ts';
 
 /** The password of the users of a sign-in world (the admin's, unless it has none). */
 export const WORLD_PASSWORD = 'correct horse battery staple';
@@ -73,4 +74,30 @@ export async function signedInDevice(world: SignInWorld, email: string): Promise
 export async function signInLandsOn(device: TestBrowser): Promise<string> {
   const hop = await device.follow('/api/sso/start?returnTo=%2Fapplication', (u) => u.pathname === '/login');
   return new URL(hop.location ?? hop.url).pathname;
+}
+
+/**
+ * A new browser holding a sign-in ticket for `userId` (as after a reset or an invitation link),
+ * sent by /api/sso/start on to /login: the ticket alone signs nobody in.
+ */
+export async function followTicketToLogin(world: SignInWorld, userId: string) {
+  const ticket = await issueSignInTicket(world.server.db, userId);
+  const browser = new TestBrowser(world.origin);
+  browser.cookies.set(TICKET_COOKIE, ticket);
+  const hop = await browser.follow(
+    `/api/sso/start?${new URLSearchParams({ ticket, returnTo: '/application' })}`,
+    (u) => u.pathname === '/login' || u.pathname === '/application',
+  );
+  expect(new URL(hop.location!).pathname).toBe('/login');
+  expect((await browser.request('/api/session')).status).toBe(401);
+  return { browser, hop };
+}
+
+/** A /login page past the right password (`WORLD_PASSWORD`) of `email`, with the mailbox's count before. */
+export async function pastPassword(world: SignInWorld, email: string) {
+  const login = await openSignIn(world.origin);
+  const after = world.mailbox.count;
+  const res = await login.post('password', { email, password: WORLD_PASSWORD });
+  expect(res.status, res.body).toBe(200);
+  return { ...login, after, state: JSON.parse(res.body) as Record<string, unknown> };
 }

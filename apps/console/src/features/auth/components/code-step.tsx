@@ -1,19 +1,16 @@
-import type { SignInCodeBody } from '@atrium/contracts/auth';
-import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ResendCodeButton } from '../../../components/resend-code-button.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
-import { applyServerErrors } from '../../../lib/server-form-errors.ts';
-import { useCountdown } from '../../../lib/use-countdown.ts';
+import { useCodeResend } from '../../../lib/use-code-resend.ts';
 import { useResendCode, useSubmitCode } from '../api/interaction.ts';
 import type { SecondFactor } from '@atrium/contracts/authenticator';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
 import { TrustBrowserCheck } from './trust-browser-check.tsx';
+import { useSignInCodeForm } from './use-sign-in-code-form.ts';
 
 const signInCodeBodyResolver = lazyZodResolver(
   async () => (await import('@atrium/contracts/auth')).signInCodeBody,
@@ -45,42 +42,15 @@ export function CodeStep({
 }) {
   const submit = useSubmitCode(uid);
   const resend = useResendCode(uid);
-  const wait = useCountdown(resendAvailableAt);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const [resent, setResent] = useState(false);
-  const { register, handleSubmit, setError, formState } = useForm<SignInCodeBody>({
-    resolver: signInCodeBodyResolver,
-    defaultValues: { code: '', trustBrowser: false },
-  });
+  const { register, formState, failure, setFailure, onSubmit } = useSignInCodeForm(
+    submit,
+    signInCodeBodyResolver,
+  );
+  const { resent, resend: onResend } = useCodeResend(() => resend.mutateAsync(), setFailure);
   const { errors, isSubmitting, isSubmitSuccessful } = formState;
 
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const { redirectTo } = await submit.mutateAsync(values);
-      // Back to the provider, which finishes the sign-in and returns to the app that asked.
-      window.location.assign(redirectTo);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['code']));
-      throw error;
-    }
-  });
-
-  async function onResend() {
-    setFailure(null);
-    setResent(false);
-    try {
-      await resend.mutateAsync();
-      setResent(true);
-    } catch (error) {
-      setFailure(
-        error instanceof ApiError ? error : new ApiError(0, { code: 'error', message: String(error) }),
-      );
-    }
-  }
-
   return (
-    <Form noValidate onSubmit={(event) => void onSubmit(event).catch(() => undefined)} className="text-start">
+    <Form noValidate onSubmit={onSubmit} className="text-start">
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
       {codeSent ? (
         <p className="text-body-secondary small">
@@ -100,18 +70,12 @@ export function CodeStep({
       />
       {canTrustBrowser ? <TrustBrowserCheck registration={register('trustBrowser')} /> : null}
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
-        <Button
-          variant="link"
-          size="sm"
-          className="p-0"
+        <ResendCodeButton
+          availableAt={resendAvailableAt}
+          sending={resend.isPending}
           onClick={onResend}
-          disabled={wait > 0 || resend.isPending}
-        >
-          {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
-        </Button>
-        <span aria-live="polite" className="text-success">
-          {resent && codeSent ? 'A new code is on its way.' : ''}
-        </span>
+          resent={resent && codeSent}
+        />
         <Button variant="link" size="sm" className="p-0 ms-auto" onClick={onUseAnotherAccount}>
           Use another account
         </Button>

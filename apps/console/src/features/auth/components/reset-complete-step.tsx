@@ -8,10 +8,11 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { CodeField } from '../../../components/code-field.tsx';
+import { ResendCodeButton } from '../../../components/resend-code-button.tsx';
 import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
-import { useCountdown } from '../../../lib/use-countdown.ts';
+import { useCodeResend } from '../../../lib/use-code-resend.ts';
 import { useCompletePasswordReset, useStartPasswordReset } from '../api/password-reset.ts';
 import { ErrorAlert } from './error-alert.tsx';
 
@@ -35,8 +36,11 @@ export function ResetCompleteStep({
 }) {
   const complete = useCompletePasswordReset();
   const resend = useStartPasswordReset();
-  const wait = useCountdown(resendAvailableAt);
   const [failure, setFailure] = useState<ApiError | null>(null);
+  const { resend: onResend } = useCodeResend(
+    async () => onResent((await resend.mutateAsync({ email })).resendAvailableAt),
+    setFailure,
+  );
   const { register, handleSubmit, setError, formState } = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: { code: '', password: '', confirmation: '' },
@@ -52,17 +56,6 @@ export function ResetCompleteStep({
       setFailure(applyServerErrors(error, setError, ['code', 'password']));
     }
   });
-
-  async function onResend() {
-    setFailure(null);
-    try {
-      onResent((await resend.mutateAsync({ email })).resendAvailableAt);
-    } catch (error) {
-      setFailure(
-        error instanceof ApiError ? error : new ApiError(0, { code: 'error', message: String(error) }),
-      );
-    }
-  }
 
   return (
     <Form noValidate onSubmit={onSubmit} className="text-start">
@@ -82,15 +75,7 @@ export function ResetCompleteStep({
         confirmation={{ registration: register('confirmation'), error: errors.confirmation?.message }}
       />
       <div className="mb-4 small">
-        <Button
-          variant="link"
-          size="sm"
-          className="p-0"
-          onClick={onResend}
-          disabled={wait > 0 || resend.isPending}
-        >
-          {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
-        </Button>
+        <ResendCodeButton availableAt={resendAvailableAt} sending={resend.isPending} onClick={onResend} />
       </div>
       <Button type="submit" className="w-100" disabled={isSubmitting}>
         {isSubmitting ? 'Saving…' : 'Set new password'}

@@ -1,16 +1,13 @@
 import type { SecondFactor } from '@atrium/contracts/authenticator';
-import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
 import { lazyZodResolver } from '../../../lib/lazy-zod-resolver.ts';
-import type { ApiError } from '../../../lib/api-client.ts';
-import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useSubmitSecondFactor } from '../api/interaction.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { OtherWays } from './other-ways.tsx';
 import { TrustBrowserCheck } from './trust-browser-check.tsx';
+import { useSignInCodeForm } from './use-sign-in-code-form.ts';
 
 const totpResolver = lazyZodResolver(
   async () => (await import('@atrium/contracts/authenticator')).signInTotpBody,
@@ -39,26 +36,14 @@ export function SecondFactorStep({
   onUseAnotherAccount: () => void;
 }) {
   const submit = useSubmitSecondFactor(uid, step);
-  const [failure, setFailure] = useState<ApiError | null>(null);
-  const { register, handleSubmit, setError, formState } = useForm<{ code: string; trustBrowser?: boolean }>({
-    resolver: step === 'totp' ? totpResolver : recoveryResolver,
-    defaultValues: { code: '', trustBrowser: false },
-  });
+  const { register, formState, failure, setFailure, onSubmit } = useSignInCodeForm(
+    submit,
+    step === 'totp' ? totpResolver : recoveryResolver,
+  );
   const { errors, isSubmitting, isSubmitSuccessful } = formState;
 
-  const onSubmit = handleSubmit(async (values) => {
-    setFailure(null);
-    try {
-      const { redirectTo } = await submit.mutateAsync(values);
-      window.location.assign(redirectTo);
-    } catch (error) {
-      setFailure(applyServerErrors(error, setError, ['code']));
-      throw error;
-    }
-  });
-
   return (
-    <Form noValidate onSubmit={(event) => void onSubmit(event).catch(() => undefined)} className="text-start">
+    <Form noValidate onSubmit={onSubmit} className="text-start">
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
       <p className="text-body-secondary small">
         {step === 'totp' ? (

@@ -6,9 +6,9 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { SectionCard } from '../../../components/section-card.tsx';
-import { useGroups } from '../../groups/api/groups.ts';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useMailAddressMutation } from '../api/mail-addresses.ts';
+import { GroupSelect } from './group-select.tsx';
 import { UserPicker, type PickedUser } from './user-picker.tsx';
 
 /** Each verified domain's catch-all: where mail to an address nobody holds goes, if anywhere. */
@@ -83,7 +83,6 @@ export function CatchAlls({ domains }: { domains: DomainCatchAll[] }) {
 }
 
 function CatchAllForm({ domain, onDone }: { domain: DomainCatchAll; onDone: () => void }) {
-  const groups = useGroups();
   const [type, setType] = useState<'user' | 'group'>('user');
   const [user, setUser] = useState<PickedUser | null>(null);
   const [groupId, setGroupId] = useState('');
@@ -121,17 +120,11 @@ function CatchAllForm({ domain, onDone }: { domain: DomainCatchAll; onDone: () =
       {type === 'user' ? (
         <UserPicker id={`catch-all-pick-${domain.domainId}`} label="User" value={user} onChange={setUser} />
       ) : (
-        <Form.Group controlId={`catch-all-group-pick-${domain.domainId}`} className="mb-2">
-          <Form.Label className="small mb-1">Group</Form.Label>
-          <Form.Select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-            <option value="">Choose a group</option>
-            {(groups.data?.groups ?? []).map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <GroupSelect
+          controlId={`catch-all-group-pick-${domain.domainId}`}
+          value={groupId}
+          onChange={setGroupId}
+        />
       )}
       <div className="d-flex gap-2">
         <Button type="submit" size="sm" disabled={!target || set.isPending}>

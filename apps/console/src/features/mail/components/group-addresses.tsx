@@ -7,15 +7,15 @@ import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { SectionCard } from '../../../components/section-card.tsx';
-import { useGroups } from '../../groups/api/groups.ts';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useGroupAddresses, useMailAddressMutation } from '../api/mail-addresses.ts';
 import { AddressFields } from './address-fields.tsx';
+import { AddressListItem } from './address-list-item.tsx';
+import { GroupSelect } from './group-select.tsx';
 
 /** Group addresses: a distribution list delivering to every member who has a mailbox. */
 export function GroupAddresses({ domains }: { domains: string[] }) {
   const list = useGroupAddresses();
-  const groups = useGroups();
   const [groupId, setGroupId] = useState('');
   const [localPart, setLocalPart] = useState('');
   const [domain, setDomain] = useState('');
@@ -43,17 +43,7 @@ export function GroupAddresses({ domains }: { domains: string[] }) {
       ) : (
         <Form onSubmit={submit} aria-label="Set a group address" className="mb-3">
           <ActionError title="The group address was not set" error={set.error} onClose={() => set.reset()} />
-          <Form.Group controlId="group-address-group" className="mb-2">
-            <Form.Label className="small mb-1">Group</Form.Label>
-            <Form.Select value={groupId} onChange={(e) => setGroupId(e.target.value)}>
-              <option value="">Choose a group</option>
-              {(groups.data?.groups ?? []).map((group) => (
-                <option key={group.id} value={group.id}>
-                  {group.name}
-                </option>
-              ))}
-            </Form.Select>
-          </Form.Group>
+          <GroupSelect controlId="group-address-group" value={groupId} onChange={setGroupId} />
           <AddressFields
             id="group-address"
             localPart={localPart}
@@ -79,28 +69,15 @@ export function GroupAddresses({ domains }: { domains: string[] }) {
       ) : (
         <ListGroup as="ul" aria-label="Group addresses">
           {list.data.groupAddresses.map((item) => (
-            <ListGroup.Item
-              as="li"
+            <AddressListItem
               key={item.group.id}
-              className="d-flex align-items-center justify-content-between gap-2"
+              address={item.address}
+              removeLabel={`Remove the address of ${item.group.name}`}
+              onRemove={() => removal.ask(item)}
             >
-              <div className="text-break min-w-0">
-                <div className="fw-semibold">{item.address}</div>
-                <div className="small text-body-secondary">
-                  {item.group.name} · {item.group.memberCount}{' '}
-                  {item.group.memberCount === 1 ? 'member' : 'members'}
-                </div>
-              </div>
-              <Button
-                variant="outline-danger"
-                size="sm"
-                className="flex-shrink-0"
-                aria-label={`Remove the address of ${item.group.name}`}
-                onClick={() => removal.ask(item)}
-              >
-                Remove
-              </Button>
-            </ListGroup.Item>
+              {item.group.name} · {item.group.memberCount}{' '}
+              {item.group.memberCount === 1 ? 'member' : 'members'}
+            </AddressListItem>
           ))}
         </ListGroup>
       )}

@@ -11,6 +11,7 @@ import { SectionCard } from '../../../components/section-card.tsx';
 import { ActionError } from '../../users/components/action-error.tsx';
 import { mailAddressActions, useMailAddressMutation, useMailAliases } from '../api/mail-addresses.ts';
 import { AddressFields } from './address-fields.tsx';
+import { AddressListItem } from './address-list-item.tsx';
 import { UserPicker, type PickedUser } from './user-picker.tsx';
 
 /** Users' aliases: add one to a user, find them by address (50 at a time), remove one. */
@@ -83,27 +84,14 @@ export function MailAliases({ domains }: { domains: string[] }) {
       ) : (
         <ListGroup as="ul" aria-label="Aliases">
           {aliases.map((alias) => (
-            <ListGroup.Item
-              as="li"
+            <AddressListItem
               key={alias.id}
-              className="d-flex align-items-center justify-content-between gap-2"
+              address={alias.address}
+              removeLabel={`Remove the alias ${alias.address}`}
+              onRemove={() => removal.ask(alias)}
             >
-              <div className="text-break min-w-0">
-                <div className="fw-semibold">{alias.address}</div>
-                <div className="small text-body-secondary">
-                  {alias.user.name} · {alias.user.email}
-                </div>
-              </div>
-              <Button
-                variant="outline-danger"
-                size="sm"
-                className="flex-shrink-0"
-                aria-label={`Remove the alias ${alias.address}`}
-                onClick={() => removal.ask(alias)}
-              >
-                Remove
-              </Button>
-            </ListGroup.Item>
+              {alias.user.name} · {alias.user.email}
+            </AddressListItem>
           ))}
         </ListGroup>
       )}

@@ -5,9 +5,10 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ResendCodeButton } from '../../../components/resend-code-button.tsx';
+import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
-import { useCountdown } from '../../../lib/use-countdown.ts';
+import { useCodeResend } from '../../../lib/use-code-resend.ts';
 import { useChangeStage, useResendCode, useVerifyCode } from '../api/signup-state.ts';
 import { FormAlert } from './form-alert.tsx';
 
@@ -17,8 +18,7 @@ export function VerifyStage({ state }: { state: SignupState }) {
   const resend = useResendCode();
   const changeStage = useChangeStage();
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const [resent, setResent] = useState(false);
-  const wait = useCountdown(state.resendAvailableAt);
+  const { resent, resend: onResend } = useCodeResend(() => resend.mutateAsync({}), setFailure);
   const { register, handleSubmit, setError, formState } = useForm<{ code: string }>({
     resolver: zodResolver(signupVerifyBodySchema),
     defaultValues: { code: '' },
@@ -34,19 +34,6 @@ export function VerifyStage({ state }: { state: SignupState }) {
     }
   });
 
-  async function onResend() {
-    setFailure(null);
-    setResent(false);
-    try {
-      await resend.mutateAsync({});
-      setResent(true);
-    } catch (error) {
-      setFailure(
-        error instanceof ApiError ? error : new ApiError(0, { code: 'error', message: String(error) }),
-      );
-    }
-  }
-
   return (
     <Form noValidate onSubmit={onSubmit}>
       <FormAlert heading="That did not work" error={failure} onClose={() => setFailure(null)} />
@@ -60,18 +47,12 @@ export function VerifyStage({ state }: { state: SignupState }) {
         error={errors.code?.message}
       />
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4 small">
-        <Button
-          variant="link"
-          size="sm"
-          className="p-0"
+        <ResendCodeButton
+          availableAt={state.resendAvailableAt}
+          sending={resend.isPending}
           onClick={onResend}
-          disabled={wait > 0 || resend.isPending}
-        >
-          {wait > 0 ? `Send a new code in ${wait} s` : 'Send a new code'}
-        </Button>
-        <span aria-live="polite" className="text-success">
-          {resent ? 'A new code is on its way.' : ''}
-        </span>
+          resent={resent}
+        />
         <Button
           variant="link"
           size="sm"
