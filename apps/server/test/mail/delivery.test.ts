@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,66 @@ describe('mail through Debian’s Postfix and Dovecot, with Atrium as their dire
     } finally {
       await senderImap.logout();
     }
+  });
+
+  it('refuses mail for a full mailbox at RCPT on port 25 (Dovecot’s quota-status), so nothing bounces', async () => {
+    const sender = await world.user();
+    const full = await world.user();
+    const roomy = await world.user();
+    const { password } = await appPasswordFor(full);
+    const senderPassword = (await appPasswordFor(sender)).password;
+    // Fill the 1 MiB mailbox: about 1,000,000 bytes fit; 77,000 more go over by less than
+    // Dovecot's grace for the last message (10 %), leaving the mailbox over its quota.
+    const line = 'x'.repeat(76).concat('\n');
+    await sendMail(world, { from: sender.email, to: full.email, subject: 'Big', text: line.repeat(13_000) });
+    await world.mail.drainQueue();
+    await sendMail(world, { from: sender.email, to: full.email, subject: 'Last', text: line.repeat(1_000) });
+    await world.mail.drainQueue();
+
+    const refused = await sendMail(world, {
+      from: sender.email,
+      to: full.email,
+      subject: 'No room',
+      text: 'x',
+    }).then(
+      () => null,
+      (error: { responseCode?: number; response?: string; command?: string }) => error,
+    );
+    expect(refused?.responseCode, world.mail.logs()).toBe(552);
+    expect(refused?.response).toMatch(/^552 5\.2\.2 .*Mailbox is full/);
+    expect(refused?.command).toMatch(/RCPT/i);
+
+    // A mailbox with room still takes mail (250), and refuses at RCPT only a message whose
+    // declared size (SMTP SIZE) it has no room for.
+    await sendMail(world, { from: sender.email, to: roomy.email, subject: 'Fits', text: 'x' });
+    const declared = await sendMail(world, {
+      from: sender.email,
+      to: roomy.email,
+      subject: 'Declared too big',
+      text: 'x',
+      envelope: { from: sender.email, to: roomy.email, size: 2_000_000 },
+    }).then(
+      () => null,
+      (error: { responseCode?: number }) => error,
+    );
+    expect(declared?.responseCode, world.mail.logs()).toBe(552);
+    await world.mail.drainQueue();
+
+    const imap = await imapSignIn(world, { user: full.email, pass: password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Big', 'Last']);
+    } finally {
+      await imap.logout();
+    }
+    // Nothing was accepted for the full mailbox, so nothing bounced to the sender.
+    const senderImap = await imapSignIn(world, { user: sender.email, pass: senderPassword });
+    try {
+      expect(await inboxSubjects(senderImap), world.mail.logs()).toEqual([]);
+    } finally {
+      await senderImap.logout();
+    }
+    const log = readFileSync(world.mail.postfixLog, 'utf8');
+    expect(log).not.toMatch(new RegExp(`to=<${full.email.replace(/[.]/g, '\\.')}>.*status=bounced`));
   });
 
   it('shows each mailbox’s usage as Dovecot reports it, and when Postfix and Dovecot last asked Atrium', async () => {

@@ -172,7 +172,7 @@ describe('the socketmap and dict listeners', () => {
     await new Promise((resolve) => socket.once('close', resolve));
   });
 
-  it('answers Dovecot’s userdb: home parts and the plan’s quota; suspended users only for delivery', async () => {
+  it('answers Dovecot’s userdb: home parts and the plan’s quota; suspended users only for delivery and its quota check', async () => {
     const org = await createOrganizationWithAdmin(server.db);
     const user = await createUser(server.db, org.id, { email: 'dora@dict.example.com' });
     const ask = client(await open(dictSocket), 'line');
@@ -187,6 +187,8 @@ describe('the socketmap and dict listeners', () => {
     await server.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
     expect(await ask(`Lshared/userdb/imap/${user.email}\t${user.email}`)).toBe('N');
     expect((await ask(`Lshared/userdb/lmtp/${user.email}\t${user.email}`))[0]).toBe('O');
+    // quota-status (Postfix's question at RCPT) sees the mailbox a delivery would fill.
+    expect((await ask(`Lshared/userdb/quota-status/${user.email}\t${user.email}`))[0]).toBe('O');
     expect(await ask(`Lshared/userdb/lmtp/nobody@dict.example.com\tx`)).toBe('N');
     expect(await ask('Ishared/userdb/\t0')).toMatch(/^F/);
   });

@@ -71,6 +71,14 @@ describe('mail-config', () => {
     expect(dovecot).toMatch(/^mail_plugins = \$mail_plugins quota quota_clone$/m);
     expect(dovecot).toMatch(/^\s*quota_clone_dict = proxy:\/run\/atrium\/dict\.sock:atrium$/m);
     expect(read('dovecot/atrium-userdb.conf.ext')).toContain('uri = proxy:/run/atrium/dict.sock:atrium');
+    // A full mailbox is refused at RCPT: Postfix asks Dovecot's quota-status on loopback.
+    expect(main).toMatch(
+      /^smtpd_recipient_restrictions = reject_unlisted_recipient, check_policy_service inet:127\.0\.0\.1:12340$/m,
+    );
+    const quotaStatus = dovecot.slice(dovecot.indexOf('service quota-status {'));
+    expect(quotaStatus).toMatch(/^\s*executable = quota-status -p postfix$/m);
+    expect(quotaStatus).toMatch(/^\s*address = 127\.0\.0\.1\n\s*port = 12340$/m);
+    expect(dovecot).toMatch(/^\s*quota_status_overquota = "552 5\.2\.2 Mailbox is full"$/m);
 
     const { clientSecret } = await ensureMailClient(database.db, config);
     expect(read('dovecot/atrium-oauth2-token.conf.ext')).toContain(
@@ -111,6 +119,14 @@ describe('mail-config', () => {
     expect(read('postfix/main.cf')).not.toContain('milter');
   });
 
+  it('puts quota-status on the port given, where Postfix asks it', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
+    await run(['--out', out, '--quota-status-port', '12399']).done;
+    const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
+    expect(read('postfix/main.cf')).toContain('check_policy_service inet:127.0.0.1:12399');
+    expect(read('dovecot/dovecot.conf')).toMatch(/^\s*port = 12399$/m);
+  });
+
   it('without MAIL_DKIM_DIR, writes no OpenDKIM file and no milter', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
     await run(['--out', out]).done;
@@ -121,6 +137,7 @@ describe('mail-config', () => {
   it.each([
     [[], {}, /^--out is required/],
     [['--out', '/tmp/x', '--imap-port', '99999'], {}, /^--imap-port: expected a port/],
+    [['--out', '/tmp/x', '--quota-status-port', '0'], {}, /^--quota-status-port: expected a port/],
     [['--out', '/tmp/x', '--tls-cert', '/a.pem'], {}, /^--tls-cert and --tls-key go together/],
     [['--out', '/tmp/x', '--mail-root', 'vmail'], {}, /^--mail-root: expected an absolute path/],
     [['--out', '/tmp/x'], { MAIL_SOCKETMAP_ADDRESS: '' }, /^Set MAIL_SOCKETMAP_ADDRESS/],

@@ -79,7 +79,14 @@ export async function createMailWorld(
  */
 export async function sendMail(
   world: MailWorld,
-  message: { from: string; to: string; subject: string; text: string },
+  message: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    /** The SMTP envelope, e.g. with `size` for MAIL FROM's SIZE= (a client declaring the size). */
+    envelope?: { from: string; to: string; size?: number };
+  },
   auth?: { user: string; pass: string },
 ): Promise<void> {
   const transport = nodemailer.createTransport({

@@ -24,7 +24,7 @@ export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
  */
 export class TestMailServers {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-mail-'));
-  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0, dkim: 0 };
+  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0, dkim: 0, quotaStatus: 0 };
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
   private postfixRunning = false;
@@ -161,7 +161,10 @@ export class TestMailServers {
     await this.untilRunning(
       dovecot,
       'dovecot',
-      async () => (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp)),
+      async () =>
+        (await accepts(this.ports.imap)) &&
+        (await accepts(this.ports.lmtp)) &&
+        (await accepts(this.ports.quotaStatus)),
       this.dovecotLog,
     );
   }

@@ -10,7 +10,18 @@ import { masterPassword } from './mail-master-user.ts';
 /** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
 export class MailConfigProblem extends Error {}
 
-const PORTS = { smtp: 25, submission: 587, imap: 143, lmtp: 24, auth: 12345, dkim: 8891 } as const;
+const PORTS = {
+  smtp: 25,
+  submission: 587,
+  imap: 143,
+  lmtp: 24,
+  auth: 12345,
+  dkim: 8891,
+  quotaStatus: 12340,
+} as const;
+
+/** `quotaStatus` → `--quota-status-port`. */
+const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;
 
 /**
  * `npm run atrium -- mail-config --out DIR`: writes postfix/main.cf, postfix/master.cf and the
@@ -32,7 +43,9 @@ export async function mailConfigCommand(
       'mail-user': { type: 'string', default: 'vmail' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
-      ...Object.fromEntries(Object.keys(PORTS).map((name) => [`${name}-port`, { type: 'string' as const }])),
+      ...Object.fromEntries(
+        Object.keys(PORTS).map((name) => [portOption(name), { type: 'string' as const }]),
+      ),
     },
     strict: true,
   });
@@ -42,11 +55,11 @@ export async function mailConfigCommand(
   }
   const ports = { ...PORTS } as Record<keyof typeof PORTS, number>;
   for (const name of Object.keys(PORTS) as Array<keyof typeof PORTS>) {
-    const given = (values as Record<string, string | undefined>)[`${name}-port`];
+    const given = (values as Record<string, string | undefined>)[portOption(name)];
     if (given === undefined) continue;
     const port = Number(given);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new MailConfigProblem(`--${name}-port: expected a port number 1-65535`);
+      throw new MailConfigProblem(`--${portOption(name)}: expected a port number 1-65535`);
     }
     ports[name] = port;
   }

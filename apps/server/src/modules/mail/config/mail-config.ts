@@ -19,7 +19,15 @@ export interface MailConfigOptions {
   client: MailClient;
   /** Where the public services listen: an address, or `all`. LMTP and SASL stay on loopback. */
   listen: string;
-  ports: { smtp: number; submission: number; imap: number; lmtp: number; auth: number };
+  ports: {
+    smtp: number;
+    submission: number;
+    imap: number;
+    lmtp: number;
+    auth: number;
+    /** Dovecot's quota-status policy service, which Postfix asks at RCPT (loopback only). */
+    quotaStatus: number;
+  };
   /** Mailboxes live under `<mailRoot>/<organisation id>/<user id>`, owned by `mailUser`. */
   mailRoot: string;
   mailUser: string;
@@ -128,7 +136,10 @@ function postfixMain(o: MailConfigOptions): string {
     `smtpd_sender_login_maps = ${map(POSTFIX_MAPS.senderLogins)}`,
     // An unknown recipient is refused at RCPT time, never accepted and bounced later.
     'smtpd_reject_unlisted_recipient = yes',
-    'smtpd_recipient_restrictions = reject_unlisted_recipient',
+    // A full mailbox is refused at RCPT too: Dovecot's quota-status answers Postfix's policy
+    // request from the same userdb and quota as delivery (552 5.2.2), so no mail is accepted
+    // and then bounced to a sender who may not have sent it (backscatter).
+    `smtpd_recipient_restrictions = reject_unlisted_recipient, check_policy_service inet:127.0.0.1:${o.ports.quotaStatus}`,
     'smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination',
     // Submission signs in through Dovecot (app passwords, OAuth tokens): one place decides.
     'smtpd_sasl_type = dovecot',
@@ -295,11 +306,27 @@ protocol imap {
 protocol lmtp {
   postmaster_address = postmaster@${o.hostname}
 }
-# A mailbox that is full refuses at RCPT; a message that would overflow it is refused (Postfix bounces it).
+# Postfix asks here at RCPT (check_policy_service) whether the mailbox has room: a full mailbox,
+# or one without room for the size the client declared (SMTP SIZE), is refused before the mail
+# is accepted. The answer comes from the same userdb lookup and quota as delivery.
+service quota-status {
+  executable = quota-status -p postfix
+  inet_listener {
+    address = 127.0.0.1
+    port = ${o.ports.quotaStatus}
+  }
+  client_limit = 1
+}
+# LMTP checks again: a full mailbox refuses at LMTP's RCPT; a message larger than what is left
+# (its size unknown at RCPT) is refused by LMTP and Postfix bounces it.
 lmtp_rcpt_check_quota = yes
 plugin {
   quota = maildir:User quota
   quota_exceeded_message = The mailbox is full
+  quota_status_success = DUNNO
+  # Not a mailbox (an alias, a group address): Postfix goes on, and delivery checks each mailbox.
+  quota_status_nouser = DUNNO
+  quota_status_overquota = "552 5.2.2 Mailbox is full"
   # Mail Settings shows each mailbox's usage from these writes (priv/quota/storage and /messages).
   quota_clone_dict = proxy:${o.dictSocket}:atrium
 }

@@ -5,10 +5,11 @@ import { mailboxOf } from './mail-lookups.repository.ts';
 
 /**
  * Services that may open a suspended user's mailbox: delivery (lmtp) keeps accepting their mail,
- * and the operator's doveadm still reaches it. Every other service (imap, pop3, submission)
- * gets "no such user", so a suspended user is refused even with a token still in hand.
+ * quota-status tells Postfix at RCPT whether that mailbox has room, and the operator's doveadm
+ * still reaches it. Every other service (imap, pop3, submission) gets "no such user", so a
+ * suspended user is refused even with a token still in hand.
  */
-const SERVICES_FOR_SUSPENDED = new Set(['lmtp', 'doveadm']);
+const SERVICES_FOR_SUSPENDED = new Set(['lmtp', 'quota-status', 'doveadm']);
 
 /**
  * Answers Dovecot's userdb lookups, keyed `shared/userdb/<service>/<address>` (mail-config writes
