@@ -1,4 +1,7 @@
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Db } from '../db/database.ts';
+import { MAIL_CLIENT_ID } from '../modules/mail/mail-client.ts';
 
 /**
  * Who may read what at the introspection endpoint (the client has already authenticated like at
@@ -18,4 +21,25 @@ export async function mayIntrospect(
     .where('client_id', '=', caller.clientId)
     .executeTakeFirst();
   return row !== undefined && row.organization_id === null;
+}
+
+/**
+ * What the mail server (Dovecot's `passdb oauth2`, client `atrium-mail`) reads: a token signs in
+ * to IMAP only with the user's address in it, so a token issued without the `email` scope is
+ * answered as inactive, like an unknown, expired or revoked one. And every answer to that client
+ * carries `email`, empty when the token signs nobody in: Dovecot 2.3 checks its
+ * `username_attribute` before `active`, and takes a missing one for an internal error, which IMAP
+ * reports as `[UNAVAILABLE] Temporary authentication failure` and clients retry for ever. An
+ * address that matches nobody is a refused sign-in (`AUTHENTICATIONFAILED`) instead.
+ */
+export function answerTheMailServerForGood(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
+    if (oidc?.route !== 'introspection' || oidc.client?.clientId !== MAIL_CLIENT_ID) return;
+    const body = ctx.body as { active?: unknown; email?: unknown } | undefined;
+    if (ctx.status !== 200 || !body || typeof body !== 'object') return;
+    if (body.active === true && typeof body.email === 'string' && body.email !== '') return;
+    ctx.body = { active: false, email: '' };
+  });
 }

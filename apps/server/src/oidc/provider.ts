@@ -11,7 +11,7 @@ import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
-import { mayIntrospect } from './introspection.ts';
+import { answerTheMailServerForGood, mayIntrospect } from './introspection.ts';
 import { pkceClientMetadata, pkceRequired } from './pkce-policy.ts';
 import { extraAccessTokenClaims } from './token-claims.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
@@ -124,6 +124,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
   allowFormTargetsOfClient(provider);
   signOutDespiteUnregisteredPostLogoutUri(provider);
   sendStraightToLogin(provider);
+  answerTheMailServerForGood(provider);
   holdWritesUntilAnswered(provider, db, (upserts) => issued.remember(upserts));
   return provider;
 }

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import { createProvider } from '../../src/oidc/provider.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
@@ -74,10 +75,14 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     expect(await imapAccepts({ user: 'nobody@' + world.domain, pass: password })).toBe(false);
   });
 
-  /** `AUTHENTICATE XOAUTH2` over a raw IMAP connection; the tagged answer. */
-  async function xoauth2(user: string, token: string): Promise<string> {
+  /** `AUTHENTICATE XOAUTH2` (or OAUTHBEARER) over a raw IMAP connection; the tagged answer. */
+  async function xoauth2(user: string, token: string, mechanism = 'XOAUTH2'): Promise<string> {
     const socket = connect(world.mail.ports.imap, '127.0.0.1');
-    const payload = Buffer.from(`user=${user}\x01auth=Bearer ${token}\x01\x01`).toString('base64');
+    const payload = Buffer.from(
+      mechanism === 'OAUTHBEARER'
+        ? `n,a=${user},\x01auth=Bearer ${token}\x01\x01`
+        : `user=${user}\x01auth=Bearer ${token}\x01\x01`,
+    ).toString('base64');
     let received = '';
     let sent = false;
     try {
@@ -88,7 +93,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
           if (!sent && received.includes('\r\n')) {
             sent = true;
             received = '';
-            socket.write(`a AUTHENTICATE XOAUTH2 ${payload}\r\n`);
+            socket.write(`a AUTHENTICATE ${mechanism} ${payload}\r\n`);
             return;
           }
           // A refusal first sends a continuation with the error; an empty line ends the exchange.
@@ -174,6 +179,62 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     const admin = await signInAs(server.db, world.org.admin);
     await server.app.inject({ method: 'POST', url: `/api/users/${user.id}/suspend`, headers: admin.headers });
     expect(await imapAccepts({ user: user.email, accessToken })).toBe(false);
+  });
+
+  it('refuses for good (AUTHENTICATIONFAILED, not a temporary failure) a token without the email scope, and what is no token', async () => {
+    const user = await world.user();
+    const { server } = world;
+    const app = await registerTestClient(server.db, server.config, {
+      organizationId: world.org.id,
+      redirectUri: 'https://webmail.example.test/callback',
+    });
+    const provider = await createProvider(server.db, server.config);
+    const client = (await provider.Client.find(app.clientId))!;
+    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
+    grant.addOIDCScope('openid profile');
+    const grantId = await grant.save();
+    // A valid token of the user's, but issued without `email`: it names no mailbox.
+    const accessToken = await new provider.AccessToken({
+      accountId: user.id,
+      client,
+      grantId,
+      scope: 'openid profile',
+      gty: 'authorization_code',
+    }).save();
+
+    // `[UNAVAILABLE] Temporary authentication failure` would have the client try again for ever.
+    for (const mechanism of ['XOAUTH2', 'OAUTHBEARER']) {
+      for (const token of [accessToken, 'not-a-token']) {
+        expect(await xoauth2(user.email, token, mechanism), world.mail.logs()).toMatch(
+          /^a NO \[AUTHENTICATIONFAILED\]/,
+        );
+      }
+    }
+    // imapflow (OAUTHBEARER) sees a refused sign-in, not a server fault.
+    expect(await imapAccepts({ user: user.email, accessToken })).toBe(false);
+
+    // What each client reads at introspection: the mail server, an address matching nobody; the
+    // app that holds the token, the token as it is (RFC 7662).
+    const introspect = async (credentials: { clientId: string; clientSecret: string }) => {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/oidc/token/introspection',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: `token=${encodeURIComponent(accessToken)}`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as Record<string, unknown>;
+    };
+    expect(await introspect(await ensureMailClient(server.db, server.config))).toEqual({
+      active: false,
+      email: '',
+    });
+    const asApp = await introspect(app);
+    expect(asApp).toMatchObject({ active: true, sub: user.id, scope: 'openid profile' });
+    expect(asApp).not.toHaveProperty('email');
   });
 
   it('lets a user submit mail with an app password, only from their own address', async () => {
