@@ -1,29 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import type { DnsUpdateSettings } from '../../dns-update-config.ts';
-import type { DnsClient } from '../../lib/dns.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { PermanentJobError, type JobContext, type JobWorker } from '../jobs/job-worker.ts';
-import { changeProblem } from './dns-update-check.ts';
 import {
-  DKIM_RECORD_JOB,
-  dkimRecordChange,
-  dkimRecordName,
   SITE_RECORD_JOB,
   siteRecordName,
   siteRecords,
   updateServerDns,
-  type DkimRecordPayload,
   type SiteRecordPayload,
 } from './dns-updates.service.ts';
-import {
-  DnsUpdateRefused,
-  nsupdateProblem,
-  replaceUpdate,
-  sendUpdate,
-  type RecordChange,
-} from './nsupdate.ts';
+import { DnsUpdateRefused, nsupdateProblem } from './nsupdate.ts';
 import { publishSiteRecord, removeSiteRecord, SiteNameConflict } from './site-record-sync.ts';
 
 /** 10 s, 20 s, 40 s… up to 30 minutes between tries. */
@@ -76,21 +63,6 @@ export function registerDnsUpdateJobs(
     },
     { backoff: BACKOFF },
   );
-
-  worker.register(
-    DKIM_RECORD_JOB,
-    async (payload, context) => {
-      const { selector, value } = payload as DkimRecordPayload;
-      const change = dkimRecordChange(dkimRecordName(deps.config, selector), value);
-      await reported(
-        change.name,
-        () => replaceRecords(settings, dns, change),
-        context,
-        async () => undefined,
-      );
-    },
-    { backoff: BACKOFF },
-  );
 }
 
 type Outcome = { ok: true } | { ok: false; error: string };
@@ -116,15 +88,4 @@ async function reported(
   }
   log.info({ name }, 'DNS records updated');
   await report({ ok: true });
-}
-
-/** Replaces the change's types at its name wholesale (DKIM keys) and checks the answer. */
-async function replaceRecords(
-  settings: DnsUpdateSettings,
-  dns: DnsClient,
-  change: RecordChange,
-): Promise<void> {
-  await sendUpdate(settings, replaceUpdate(change));
-  const problem = await changeProblem(dns, change);
-  if (problem) throw new Error(`The update of ${change.name} was sent but ${problem}`);
 }

@@ -7,19 +7,11 @@ import type { DnsRecord, DnsUpdate, Prerequisite, RecordChange, RecordType } fro
 
 /** Keeps `<site>.<SITE_BASE_DOMAIN>` in step with the organisation that has that site name. */
 export const SITE_RECORD_JOB = 'dns.site-record';
-/** Publishes or removes a DKIM key at `<selector>._domainkey.<mail domain>`. */
-export const DKIM_RECORD_JOB = 'dns.dkim-record';
 /** With the backoff of the job, about two hours of tries: a DNS server down for a while catches up. */
 export const DNS_JOB_MAX_ATTEMPTS = 12;
 
 export interface SiteRecordPayload {
   siteName: string;
-}
-
-export interface DkimRecordPayload {
-  selector: string;
-  /** The TXT value (`v=DKIM1; k=rsa; p=…`); null removes the record. */
-  value: string | null;
 }
 
 /**
@@ -34,29 +26,6 @@ export async function queueSiteRecord(db: DbOrTrx, config: Config, siteName: str
   await enqueue(db, { kind: SITE_RECORD_JOB, payload, maxAttempts: DNS_JOB_MAX_ATTEMPTS });
 }
 
-/**
- * DKIM of the mail host's own domain: publish the key of a new selector now and, when rotating,
- * remove the previous selector's once mail signed with it has been delivered (`removePreviousAt`).
- * Mail (Postfix, DKIM signing) is not built yet: this has no caller until it lands.
- */
-export async function queueDkimRecords(
-  db: DbOrTrx,
-  config: Config,
-  key: { selector: string; value: string; previousSelector?: string; removePreviousAt?: Date },
-): Promise<void> {
-  if (!config.dnsUpdate) return;
-  const publish: DkimRecordPayload = { selector: key.selector, value: key.value };
-  await enqueue(db, { kind: DKIM_RECORD_JOB, payload: publish, maxAttempts: DNS_JOB_MAX_ATTEMPTS });
-  if (!key.previousSelector || key.previousSelector === key.selector) return;
-  const remove: DkimRecordPayload = { selector: key.previousSelector, value: null };
-  await enqueue(db, {
-    kind: DKIM_RECORD_JOB,
-    payload: remove,
-    maxAttempts: DNS_JOB_MAX_ATTEMPTS,
-    ...(key.removePreviousAt ? { runAt: key.removePreviousAt } : {}),
-  });
-}
-
 /** Queries to the server that takes the updates: it is authoritative for the zone. */
 export function updateServerDns(settings: DnsUpdateSettings, dnsTimeoutMs: number): DnsClient {
   const server = settings.host.includes(':')
@@ -67,14 +36,6 @@ export function updateServerDns(settings: DnsUpdateSettings, dnsTimeoutMs: numbe
 
 export function siteRecordName(config: Pick<Config, 'siteBaseDomain'>, siteName: string): string {
   return `${siteName}.${config.siteBaseDomain}`;
-}
-
-/** `mail.example.com` sends for `example.com`: its DKIM keys live under that domain. */
-export function dkimRecordName(config: Pick<Config, 'mailHost'>, selector: string): string {
-  const mailDomain = config.mailHost.includes('.')
-    ? config.mailHost.slice(config.mailHost.indexOf('.') + 1)
-    : config.mailHost;
-  return `${selector}._domainkey.${mailDomain}`;
 }
 
 /** What Atrium writes at a site's name: a CNAME to the target, or the target's A/AAAA records. */
@@ -114,8 +75,4 @@ export function siteRemoveUpdate(name: string, records: DnsRecord[]): DnsUpdate 
     values: records.filter((r) => r.type === type).map((r) => r.value),
   }));
   return { name, prerequisites, deleteRecords: records };
-}
-
-export function dkimRecordChange(name: string, value: string | null): RecordChange {
-  return { name, types: ['TXT'], records: value === null ? [] : [{ type: 'TXT', value }] };
 }

@@ -30,16 +30,9 @@ export type Prerequisite =
 export interface DnsUpdate {
   name: string;
   prerequisites?: Prerequisite[];
-  /** Every record of these types at the name is deleted. */
-  deleteTypes?: RecordType[];
   /** Only these records are deleted; another value of the same type stays. */
   deleteRecords?: DnsRecord[];
   add?: DnsRecord[];
-}
-
-/** The update that makes `change` true whatever the name held: its types replaced wholesale. */
-export function replaceUpdate(change: RecordChange): DnsUpdate {
-  return { name: change.name, deleteTypes: change.types, add: change.records };
 }
 
 /** The server refused the update (a wrong key, a name outside the zone): retrying cannot help. */
@@ -121,7 +114,6 @@ function script(settings: DnsUpdateSettings, update: DnsUpdate): string {
       lines.push(`prereq yxrrset ${name} ${prerequisite.type} ${rdata({ type: prerequisite.type, value })}`);
     }
   }
-  for (const type of update.deleteTypes ?? []) lines.push(`update delete ${name} ${type}`);
   for (const record of update.deleteRecords ?? []) {
     lines.push(`update delete ${name} ${record.type} ${rdata(record)}`);
   }
@@ -135,7 +127,7 @@ function script(settings: DnsUpdateSettings, update: DnsUpdate): string {
 function rdata(record: DnsRecord): string {
   if (record.type === 'CNAME') return `${record.value.replace(/\.$/, '')}.`;
   if (record.type !== 'TXT') return record.value;
-  // One quoted character-string per 255 bytes (RFC 1035 §3.3.14), as long DKIM keys need.
+  // One quoted character-string per 255 bytes (RFC 1035 §3.3.14), as long values need.
   const chunks = record.value.match(/.{1,255}/g) ?? [''];
   return chunks.map((chunk) => `"${chunk.replace(/["\\]/g, '\\$&')}"`).join(' ');
 }
