@@ -1,6 +1,6 @@
 import { SYSTEM_ACTOR } from '@atrium/contracts/activity-kinds';
-import { sql } from 'kysely';
-import type { DbOrTrx } from '../../db/database.ts';
+import { sql, type Selectable } from 'kysely';
+import type { ActivityLogTable, DbOrTrx } from '../../db/database.ts';
 import { afterCursor, createdAtKey, pageOf, type KeysetPosition } from '../../lib/keyset.ts';
 
 export interface ActivityEntry {
@@ -45,19 +45,11 @@ export interface ActivityFilter {
   to?: Date | undefined;
 }
 
-export interface ActivityRow {
-  id: string;
-  actor_user_id: string | null;
-  actor_label: string;
-  action: string;
-  target_type: string | null;
-  target_id: string | null;
-  target_label: string | null;
-  ip: string | null;
+/** A row of the log as read: its JSON details not yet checked, and its keyset position. */
+export type ActivityRow = Omit<Selectable<ActivityLogTable>, 'organization_id' | 'details'> & {
   details: unknown;
-  created_at: Date;
   created_key: string;
-}
+};
 
 /**
  * One page of the organisation's log, newest first. Each filter matches one of the indexes of

@@ -14,12 +14,3 @@ export async function isVerifiedDomain(db: DbOrTrx, names: string[]): Promise<bo
     .executeTakeFirst();
   return row !== undefined;
 }
-
-export async function siteExists(db: DbOrTrx, siteName: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('organizations')
-    .select('id')
-    .where('site_name', '=', siteName)
-    .executeTakeFirst();
-  return row !== undefined;
-}

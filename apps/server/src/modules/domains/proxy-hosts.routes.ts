@@ -4,7 +4,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { canonicalHost } from './domain-name.ts';
-import { isVerifiedDomain, siteExists } from './proxy-hosts.repository.ts';
+import { isSiteNameTaken } from '../signup/signup.repository.ts';
+import { isVerifiedDomain } from './proxy-hosts.repository.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 
 const route = routeOptions({
@@ -43,7 +44,7 @@ async function isServed(
   const base = `.${deps.config.siteBaseDomain}`;
   if (host.endsWith(base)) {
     const site = host.slice(0, -base.length);
-    return !site.includes('.') && (await siteExists(deps.db, site));
+    return !site.includes('.') && (await isSiteNameTaken(deps.db, site));
   }
   // The verified domain itself, or the name the DNS mapping points at the organisation's site.
   const label = `${DOMAIN_SITE_LABEL}.`;

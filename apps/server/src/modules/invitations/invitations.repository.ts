@@ -15,12 +15,7 @@ export async function issueSetPasswordLink(
   userId: string,
   purpose: LinkPurpose,
 ): Promise<{ token: string; expiresAt: Date }> {
-  await db
-    .deleteFrom('invitations')
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
+  await revokeSetPasswordLinks(db, organizationId, userId);
   const token = randomToken();
   const row = await db
     .insertInto('invitations')

@@ -5,22 +5,23 @@ import type { DomainRow } from '../../domains/domains.repository.ts';
 // Every function is scoped by organisation: another organisation's domain is simply not found.
 // Each change is one UPDATE guarded by the state it expects, so two admins cannot interleave.
 
+/** The UPDATE of one domain of the organisation. */
+const updateDomain = (db: DbOrTrx, organizationId: string, domainId: string) =>
+  db.updateTable('domains').where('organization_id', '=', organizationId).where('id', '=', domainId);
+
 export function setNextKey(
   db: DbOrTrx,
   organizationId: string,
   domainId: string,
   key: { selector: string; privateKeyEnc: string; publicKey: string },
 ): Promise<DomainRow | undefined> {
-  return db
-    .updateTable('domains')
+  return updateDomain(db, organizationId, domainId)
     .set({
       dkim_next_selector: key.selector,
       dkim_next_private_key_enc: key.privateKeyEnc,
       dkim_next_public_key: key.publicKey,
       dkim_next_created_at: sql<Date>`now()`,
     })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', domainId)
     .where('dkim_next_selector', 'is', null)
     .where('dkim_previous_selector', 'is', null)
     .returningAll()
@@ -33,8 +34,7 @@ export function switchToNextKey(
   organizationId: string,
   domainId: string,
 ): Promise<DomainRow | undefined> {
-  return db
-    .updateTable('domains')
+  return updateDomain(db, organizationId, domainId)
     .set((eb) => ({
       dkim_previous_selector: eb.ref('dkim_selector'),
       dkim_previous_public_key: eb.ref('dkim_public_key'),
@@ -47,8 +47,6 @@ export function switchToNextKey(
       dkim_next_created_at: null,
       dkim_switched_at: sql<Date>`now()`,
     }))
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', domainId)
     .where('dkim_next_selector', 'is not', null)
     .returningAll()
     .executeTakeFirst();
@@ -60,11 +58,8 @@ export function retirePreviousKey(
   organizationId: string,
   domainId: string,
 ): Promise<DomainRow | undefined> {
-  return db
-    .updateTable('domains')
+  return updateDomain(db, organizationId, domainId)
     .set({ dkim_previous_selector: null, dkim_previous_public_key: null })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', domainId)
     .where('dkim_previous_selector', 'is not', null)
     .returningAll()
     .executeTakeFirst();
@@ -76,16 +71,13 @@ export function discardNextKey(
   organizationId: string,
   domainId: string,
 ): Promise<DomainRow | undefined> {
-  return db
-    .updateTable('domains')
+  return updateDomain(db, organizationId, domainId)
     .set({
       dkim_next_selector: null,
       dkim_next_private_key_enc: null,
       dkim_next_public_key: null,
       dkim_next_created_at: null,
     })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', domainId)
     .where('dkim_next_selector', 'is not', null)
     .returningAll()
     .executeTakeFirst();

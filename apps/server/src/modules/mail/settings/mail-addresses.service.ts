@@ -22,6 +22,7 @@ import {
   verifiedDomain,
   type AliasRow,
 } from './mail-addresses.repository.ts';
+import { decodeAddressCursor, encodeAddressCursor } from './address-cursor.ts';
 
 // Users' aliases (Mail Settings). Group addresses and catch-alls: mail-routing.service.ts.
 // Every address is unique across the deployment: mail_addresses' unique index decides, even when
@@ -89,15 +90,6 @@ const toAlias = (row: AliasRow): MailAlias => ({
   createdAt: row.created_at.toISOString(),
 });
 
-const encodeCursor = (address: string) => Buffer.from(address).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const address = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[^@\s]+@[^@\s]+$/.test(address)) {
-    throw fieldError('cursor', 'This page position is not valid; start again from the first page');
-  }
-  return address;
-}
-
 /** A page of the organisation's aliases in address order; `q` filters by the address's start. */
 export async function getAliases(
   db: Db,
@@ -106,13 +98,13 @@ export async function getAliases(
 ): Promise<MailAliasesPage> {
   const rows = await listAliases(db, actor.organizationId, {
     ...(query.q ? { prefix: prefixPattern(query.q) } : {}),
-    ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
+    ...(query.cursor ? { after: decodeAddressCursor(query.cursor) } : {}),
     limit: ALIASES_PAGE_SIZE + 1,
   });
   const page = rows.slice(0, ALIASES_PAGE_SIZE);
   return {
     aliases: page.map(toAlias),
-    nextCursor: rows.length > ALIASES_PAGE_SIZE ? encodeCursor(page.at(-1)!.address) : null,
+    nextCursor: rows.length > ALIASES_PAGE_SIZE ? encodeAddressCursor(page.at(-1)!.address) : null,
   };
 }
 

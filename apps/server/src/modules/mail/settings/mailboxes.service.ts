@@ -1,20 +1,11 @@
 import { MAILBOXES_PAGE_SIZE, type Mailbox, type MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
-import { fieldError } from '../../../lib/errors.ts';
 import { planCatalogOf } from '../../subscriptions/plan-catalog.ts';
 import { listMailboxes, type MailboxRow } from './mailbox-usage.repository.ts';
+import { decodeAddressCursor, encodeAddressCursor } from './address-cursor.ts';
 
 const MIB = 1024 * 1024;
-
-const encodeCursor = (address: string) => Buffer.from(address).toString('base64url');
-function decodeCursor(cursor: string): string {
-  const address = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[^@\s]+@[^@\s]+$/.test(address)) {
-    throw fieldError('cursor', 'This page position is not valid; start again from the first page');
-  }
-  return address;
-}
 
 /**
  * A page of the organisation's mailboxes in address order, each with the plan's quota and its
@@ -34,14 +25,14 @@ export async function getMailboxes(
     .executeTakeFirst();
   const quotaMb = planCatalogOf(deps.config).planOf(subscription?.plan_key ?? '').mailboxQuotaMb;
   const rows = await listMailboxes(deps.db, organizationId, {
-    ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
+    ...(query.cursor ? { after: decodeAddressCursor(query.cursor) } : {}),
     limit: MAILBOXES_PAGE_SIZE + 1,
   });
   const page = rows.slice(0, MAILBOXES_PAGE_SIZE);
   return {
     quotaPerMailboxMb: quotaMb,
     mailboxes: page.map((row) => toMailbox(row, quotaMb * MIB)),
-    nextCursor: rows.length > MAILBOXES_PAGE_SIZE ? encodeCursor(page.at(-1)!.email) : null,
+    nextCursor: rows.length > MAILBOXES_PAGE_SIZE ? encodeAddressCursor(page.at(-1)!.email) : null,
   };
 }
 
