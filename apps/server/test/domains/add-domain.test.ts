@@ -1,27 +1,13 @@
 import type { DomainList } from '@atrium/contracts/domains';
 import { createPublicKey } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decryptSecret, deriveKey } from '../../src/lib/crypto.ts';
-import { TestDnsServer } from '../support/dns-server.ts';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, addVerifiedDomain } from './domain-helpers.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let admin: TestSession;
-
-beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({
-    env: { DNS_SERVERS: dns.address, SITE_BASE_DOMAIN: 'atrium.test', MAX_DOMAINS_PER_ORGANIZATION: '3' },
-  });
-  const org = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
+const t = useAdminWorldWithDns({
+  env: { SITE_BASE_DOMAIN: 'atrium.test', MAX_DOMAINS_PER_ORGANIZATION: '3' },
 });
 
 async function post(session: TestSession, name: string) {
@@ -63,7 +49,7 @@ describe('adding a domain', () => {
     ['example.123', 'The last label of a domain cannot be a number; enter a domain name, not an IP address'],
     ['   ', 'Enter a domain name, such as example.com'],
   ])('refuses %j with a message naming the problem', async (name, message) => {
-    const response = await post(admin, name);
+    const response = await post(t.adminSession, name);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       error: { code: 'validation_failed', fields: { name: message } },
@@ -71,7 +57,7 @@ describe('adding a domain', () => {
   });
 
   it('normalises EXAMPLE.COM. to example.com and shows the TXT record to publish', async () => {
-    const domain = await addDomain(t.app, admin, 'EXAMPLE.COM.');
+    const domain = await addDomain(t.app, t.adminSession, 'EXAMPLE.COM.');
     expect(domain).toMatchObject({
       name: 'example.com',
       displayName: 'example.com',
@@ -84,13 +70,13 @@ describe('adding a domain', () => {
       value: expect.stringMatching(/^atrium-verification=[a-z2-7]{32}$/),
     });
     // The same name again, typed differently, is the same domain.
-    const again = await post(admin, 'Example.com');
+    const again = await post(t.adminSession, 'Example.com');
     expect(again.statusCode).toBe(400);
     expect(again.json().error.fields.name).toBe('example.com has already been added');
   });
 
   it('stores bücher.de as punycode and shows it in Unicode', async () => {
-    const domain = await addDomain(t.app, admin, 'Bücher.de');
+    const domain = await addDomain(t.app, t.adminSession, 'Bücher.de');
     expect(domain).toMatchObject({ name: 'xn--bcher-kva.de', displayName: 'bücher.de' });
     const row = await t.db
       .selectFrom('domains')
@@ -98,12 +84,14 @@ describe('adding a domain', () => {
       .where('id', '=', domain.id)
       .executeTakeFirstOrThrow();
     expect(row.name).toBe('xn--bcher-kva.de');
-    const list = (await t.app.inject({ url: '/api/domains', headers: admin.headers })).json<DomainList>();
+    const list = (
+      await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers })
+    ).json<DomainList>();
     expect(list.domains.find((d) => d.id === domain.id)?.displayName).toBe('bücher.de');
   });
 
   it('keeps a per-domain RSA-2048 DKIM key, the private half encrypted at rest', async () => {
-    const domain = await addDomain(t.app, admin, 'dkim.example');
+    const domain = await addDomain(t.app, t.adminSession, 'dkim.example');
     const row = await t.db
       .selectFrom('domains')
       .select(['dkim_private_key_enc', 'dkim_public_key'])
@@ -119,7 +107,7 @@ describe('adding a domain', () => {
 
   it('refuses more domains than MAX_DOMAINS_PER_ORGANIZATION', async () => {
     // example.com, bücher.de and dkim.example are already there; the limit is 3.
-    const response = await post(admin, 'fourth.example');
+    const response = await post(t.adminSession, 'fourth.example');
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toMatchObject({
       code: 'domain_limit',
@@ -130,7 +118,7 @@ describe('adding a domain', () => {
   it('refuses a domain another organisation has verified, without naming it', async () => {
     const owner = await createOrganizationWithAdmin(t.db, { siteName: 'owner-org' });
     const ownerSession = await signInAs(t.db, owner.admin);
-    await addVerifiedDomain(t.app, ownerSession, dns, 'taken.example');
+    await addVerifiedDomain(t.app, ownerSession, t.dns, 'taken.example');
     const other = await createOrganizationWithAdmin(t.db, { siteName: 'other-org' });
     const response = await post(await signInAs(t.db, other.admin), 'TAKEN.example');
     expect(response.statusCode).toBe(400);

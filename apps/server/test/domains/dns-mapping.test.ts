@@ -1,34 +1,18 @@
 import type { DnsMapping } from '@atrium/contracts/domains';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestDnsServer } from '../support/dns-server.ts';
-import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { addDomain, addVerifiedDomain } from './domain-helpers.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let admin: TestSession;
-
-beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({
-    env: {
-      DNS_SERVERS: dns.address,
-      DNS_TIMEOUT_MS: '500',
-      SITE_BASE_DOMAIN: 'atrium.test',
-      MAIL_HOST: 'mail.atrium.test',
-    },
-  });
-  const org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
-  admin = await signInAs(t.db, org.admin);
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
+const t = useAdminWorldWithDns({
+  env: { DNS_TIMEOUT_MS: '500', SITE_BASE_DOMAIN: 'atrium.test', MAIL_HOST: 'mail.atrium.test' },
+  org: { siteName: 'acme' },
 });
 
 async function mapping(id: string): Promise<DnsMapping> {
-  const response = await t.app.inject({ url: `/api/domains/${id}/dns-records`, headers: admin.headers });
+  const response = await t.app.inject({
+    url: `/api/domains/${id}/dns-records`,
+    headers: t.adminSession.headers,
+  });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<DnsMapping>();
 }
@@ -37,7 +21,7 @@ const byPurpose = (m: DnsMapping) => Object.fromEntries(m.records.map((r) => [r.
 
 describe('DNS mapping', () => {
   it('lists every record to publish, all missing before anything is published', async () => {
-    const domain = await addVerifiedDomain(t.app, admin, dns, 'mapped.example');
+    const domain = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'mapped.example');
     const dkim = await t.db
       .selectFrom('domains')
       .select('dkim_public_key')
@@ -104,16 +88,16 @@ describe('DNS mapping', () => {
   });
 
   it('marks published records ok, and wrong ones different with the value found', async () => {
-    const domain = await addVerifiedDomain(t.app, admin, dns, 'partly.example');
+    const domain = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'partly.example');
     const expected = byPurpose(await mapping(domain.id));
-    dns.set('partly.example', {
+    t.dns.set('partly.example', {
       TXT: [domain.verificationRecord.value, 'v=spf1 include:_spf.google.com ~all'],
       MX: [{ exchange: 'mail.atrium.test', priority: 10 }],
     });
     // A long DKIM value comes back in 255-byte pieces; it must still compare equal.
-    dns.set('atrium._domainkey.partly.example', { TXT: [expected.dkim!.value] });
-    dns.set('_dmarc.partly.example', { TXT: ['v=DMARC1; p=none'] });
-    dns.set('apps.partly.example', { CNAME: 'someone-else.example.net' });
+    t.dns.set('atrium._domainkey.partly.example', { TXT: [expected.dkim!.value] });
+    t.dns.set('_dmarc.partly.example', { TXT: ['v=DMARC1; p=none'] });
+    t.dns.set('apps.partly.example', { CNAME: 'someone-else.example.net' });
 
     const records = byPurpose(await mapping(domain.id));
     expect(records.mx).toMatchObject({ status: 'ok', found: ['10 mail.atrium.test'] });
@@ -125,14 +109,14 @@ describe('DNS mapping', () => {
     expect(records.dmarc).toMatchObject({ status: 'different', found: ['v=DMARC1; p=none'] });
     expect(records.site).toMatchObject({ status: 'different', found: ['someone-else.example.net'] });
 
-    dns.set('partly.example', {
+    t.dns.set('partly.example', {
       TXT: [domain.verificationRecord.value, 'v=spf1 include:mail.atrium.test include:_spf.google.com ~all'],
       MX: [{ exchange: 'mail.atrium.test.', priority: 10 }],
     });
-    dns.set('_dmarc.partly.example', {
+    t.dns.set('_dmarc.partly.example', {
       TXT: ['v=DMARC1;p=quarantine; pct=100; rua=mailto:dmarc@partly.example'],
     });
-    dns.set('apps.partly.example', { CNAME: 'ACME.atrium.test' });
+    t.dns.set('apps.partly.example', { CNAME: 'ACME.atrium.test' });
     const fixed = byPurpose(await mapping(domain.id));
     expect(Object.values(fixed).map((r) => [r.purpose, r.status])).toEqual([
       ['mx', 'ok'],
@@ -144,9 +128,9 @@ describe('DNS mapping', () => {
   });
 
   it('says which lookups failed instead of calling the record missing', async () => {
-    const domain = await addVerifiedDomain(t.app, admin, dns, 'flaky.example');
-    dns.failWithServfail('_dmarc.flaky.example');
-    dns.neverAnswer('apps.flaky.example');
+    const domain = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'flaky.example');
+    t.dns.failWithServfail('_dmarc.flaky.example');
+    t.dns.neverAnswer('apps.flaky.example');
     const records = byPurpose(await mapping(domain.id));
     expect(records.dmarc).toMatchObject({
       status: 'lookup_failed',
@@ -159,10 +143,10 @@ describe('DNS mapping', () => {
   });
 
   it('is only for verified domains', async () => {
-    const pending = await addDomain(t.app, admin, 'pending-map.example');
+    const pending = await addDomain(t.app, t.adminSession, 'pending-map.example');
     const response = await t.app.inject({
       url: `/api/domains/${pending.id}/dns-records`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().error.message).toBe(

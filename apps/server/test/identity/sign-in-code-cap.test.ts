@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../support/fixtures.ts';
+import { codesDie } from './support/email-codes.ts';
 import { openSignIn } from './support/sign-in.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
@@ -36,23 +36,13 @@ describe('the hourly code cap and codes that were used', () => {
     // One used and six unused (each dead before the next sign-in, which would otherwise get it
     // again): the seventh unused one is refused.
     for (let i = 0; i < 6; i++) {
-      await world.server.db
-        .updateTable('email_codes')
-        .set({ expires_at: sql`now() - interval '1 second'` })
-        .where('identifier', '=', user.email)
-        .where('consumed_at', 'is', null)
-        .execute();
+      await codesDie(world, user.email);
       const { post } = await openSignIn(world.origin);
       after = world.mailbox.count;
       expect((await post('password', { email: user.email, password: PASSWORD })).status).toBe(200);
       await world.mailbox.waitForCode(user.email, { after });
     }
-    await world.server.db
-      .updateTable('email_codes')
-      .set({ expires_at: sql`now() - interval '1 second'` })
-      .where('identifier', '=', user.email)
-      .where('consumed_at', 'is', null)
-      .execute();
+    await codesDie(world, user.email);
     const { post } = await openSignIn(world.origin);
     const refused = await post('password', { email: user.email, password: PASSWORD });
     expect(refused.status).toBe(429);

@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { createUser, signInAs, type TestSession, type TestUser } from '../support/fixtures.ts';
-import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
+import { createAppPassword } from '../support/app-passwords.ts';
+import { useStarted } from '../support/use-started.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail } from './mail-world.ts';
 
 // Aliases, group addresses and catch-alls through Debian's Postfix and Dovecot: mail sent over
 // SMTP lands in the right mailboxes, read over IMAP.
 
 describe('mail to aliases, group addresses and catch-alls', () => {
-  let world: MailWorld;
+  const world = useStarted(() => createMailWorld());
   let admin: TestSession;
 
   beforeAll(async () => {
-    world = await createMailWorld();
     admin = await signInAs(world.server.db, world.org.admin);
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.close();
   });
 
   async function call(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
@@ -30,17 +27,8 @@ describe('mail to aliases, group addresses and catch-alls', () => {
     return response.json() as { id: string };
   }
 
-  async function appPassword(user: TestUser) {
-    const session = await signInAs(world.server.db, user);
-    const created = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name: 'Mail app' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return (created.json() as { password: string }).password;
-  }
+  const appPassword = async (user: TestUser) =>
+    (await createAppPassword(world.server, user, 'Mail app')).password;
 
   async function inbox(user: TestUser, password: string) {
     const imap = await imapSignIn(world, { user: user.email, pass: password });

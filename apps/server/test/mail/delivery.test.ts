@@ -1,36 +1,18 @@
 import { readFileSync } from 'node:fs';
 import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { createAppPassword } from '../support/app-passwords.ts';
 import { signInAs } from '../support/fixtures.ts';
-import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
+import { useStarted } from '../support/use-started.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail } from './mail-world.ts';
 
 describe('mail through Debian’s Postfix and Dovecot, with Atrium as their directory', () => {
-  let world: MailWorld;
-
-  beforeAll(async () => {
-    world = await createMailWorld();
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  async function appPasswordFor(user: { id: string; email: string; organizationId: string }) {
-    const session = await signInAs(world.server.db, user);
-    const created = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name: 'Thunderbird' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    return created.json() as { appPassword: { id: string }; password: string };
-  }
+  const world = useStarted(() => createMailWorld());
 
   it('delivers a message sent over SMTP to a user’s address into their INBOX', async () => {
     const user = await world.user();
-    const { password } = await appPasswordFor(user);
+    const { password } = await createAppPassword(world.server, user, 'Thunderbird');
     await sendMail(world, {
       from: 'someone@example.net',
       to: user.email,
@@ -71,8 +53,8 @@ describe('mail through Debian’s Postfix and Dovecot, with Atrium as their dire
   it('enforces the mail plan’s quota: a message larger than the mailbox is bounced, not stored', async () => {
     const sender = await world.user();
     const user = await world.user();
-    const { password } = await appPasswordFor(user);
-    const senderPassword = (await appPasswordFor(sender)).password;
+    const { password } = await createAppPassword(world.server, user, 'Thunderbird');
+    const senderPassword = (await createAppPassword(world.server, sender, 'Thunderbird')).password;
     // The plan gives each mailbox 1 MiB (mail-world.ts); this message is 1.5 MiB.
     const big = 'x'.repeat(76).concat('\n').repeat(20_000);
     await sendMail(world, { from: sender.email, to: user.email, subject: 'Too big', text: big });
@@ -104,8 +86,8 @@ describe('mail through Debian’s Postfix and Dovecot, with Atrium as their dire
     const sender = await world.user();
     const full = await world.user();
     const roomy = await world.user();
-    const { password } = await appPasswordFor(full);
-    const senderPassword = (await appPasswordFor(sender)).password;
+    const { password } = await createAppPassword(world.server, full, 'Thunderbird');
+    const senderPassword = (await createAppPassword(world.server, sender, 'Thunderbird')).password;
     // Fill the 1 MiB mailbox: about 1,000,000 bytes fit; 77,000 more go over by less than
     // Dovecot's grace for the last message (10 %), leaving the mailbox over its quota.
     const line = 'x'.repeat(76).concat('\n');

@@ -1,34 +1,38 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import { createProvider } from '../../src/oidc/provider.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { registerTestClient } from '../identity/support/clients.ts';
-import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from './mail-world.ts';
+import { createAppPassword } from '../support/app-passwords.ts';
+import { useStarted } from '../support/use-started.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail } from './mail-world.ts';
 
 describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€™s provider', () => {
-  let world: MailWorld;
+  const world = useStarted(() => createMailWorld());
 
-  beforeAll(async () => {
-    world = await createMailWorld();
-  }, 60_000);
-
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  async function createAppPassword(user: TestUser, name = 'Phone') {
-    const session = await signInAs(world.server.db, user);
-    const response = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name },
+  /** An app of the organisation, and an access token of `user`'s for it as the provider issues them after a sign-in. */
+  async function accessTokenFor(user: TestUser, scope: string) {
+    const { server } = world;
+    const app = await registerTestClient(server.db, server.config, {
+      organizationId: world.org.id,
+      redirectUri: 'https://webmail.example.test/callback',
     });
-    expect(response.statusCode, response.body).toBe(201);
-    const { appPassword, password } = response.json() as { appPassword: { id: string }; password: string };
-    return { id: appPassword.id, password, session };
+    // Saved where the server's provider reads them.
+    const provider = await createProvider(server.db, server.config);
+    const client = (await provider.Client.find(app.clientId))!;
+    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
+    grant.addOIDCScope(scope);
+    const grantId = await grant.save();
+    const token = new provider.AccessToken({
+      accountId: user.id,
+      client,
+      grantId,
+      scope,
+      gty: 'authorization_code',
+    });
+    return { app, accessToken: await token.save() };
   }
 
   /** Whether Dovecot lets these credentials in (the IMAP client's connect throws when not). */
@@ -45,7 +49,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
 
   it('signs in with an app password, and refuses it once revoked', async () => {
     const user = await world.user();
-    const { id, password, session } = await createAppPassword(user);
+    const { id, password, session } = await createAppPassword(world.server, user, 'Phone');
     expect(await imapAccepts({ user: user.email, pass: password }), world.mail.logs()).toBe(true);
     // Typed without the dashes and in capitals, as people do.
     expect(await imapAccepts({ user: user.email, pass: password.replaceAll('-', '').toUpperCase() })).toBe(
@@ -70,7 +74,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     });
     expect(await imapAccepts({ user: user.email, pass: accountPassword })).toBe(false);
     const other = await world.user();
-    const { password } = await createAppPassword(other);
+    const { password } = await createAppPassword(world.server, other, 'Phone');
     expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
     expect(await imapAccepts({ user: 'nobody@' + world.domain, pass: password })).toBe(false);
   });
@@ -113,7 +117,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
       email: `suspended@${world.domain}`,
       passwordHash: await hashPassword('correct horse battery staple'),
     });
-    const { password } = await createAppPassword(user);
+    const { password } = await createAppPassword(world.server, user, 'Phone');
     expect(await imapAccepts({ user: user.email, pass: password })).toBe(true);
 
     const admin = await signInAs(world.server.db, world.org.admin);
@@ -135,7 +139,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     });
     expect(reactivated.statusCode, reactivated.body).toBeLessThan(300);
     expect(await imapAccepts({ user: user.email, pass: password })).toBe(false);
-    const fresh = await createAppPassword(user, 'New phone');
+    const fresh = await createAppPassword(world.server, user, 'New phone');
     const imap = await imapSignIn(world, { user: user.email, pass: fresh.password });
     try {
       expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Kept for later']);
@@ -147,24 +151,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
   it('signs in with an access token from Atriumâ€™s provider (OAUTHBEARER and XOAUTH2), checked by introspection', async () => {
     const user = await world.user();
     const { server } = world;
-    const app = await registerTestClient(server.db, server.config, {
-      organizationId: world.org.id,
-      redirectUri: 'https://webmail.example.test/callback',
-    });
-    // Tokens as the provider issues them after a sign-in, saved where the server's provider reads them.
-    const provider = await createProvider(server.db, server.config);
-    const client = (await provider.Client.find(app.clientId))!;
-    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
-    grant.addOIDCScope('openid email');
-    const grantId = await grant.save();
-    const token = new provider.AccessToken({
-      accountId: user.id,
-      client,
-      grantId,
-      scope: 'openid email',
-      gty: 'authorization_code',
-    });
-    const accessToken = await token.save();
+    const { accessToken } = await accessTokenFor(user, 'openid email');
 
     // imapflow picks OAUTHBEARER, which Dovecot offers first; XOAUTH2 by hand.
     expect(await imapAccepts({ user: user.email, accessToken }), world.mail.logs()).toBe(true);
@@ -184,23 +171,8 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
   it('refuses for good (AUTHENTICATIONFAILED, not a temporary failure) a token without the email scope, and what is no token', async () => {
     const user = await world.user();
     const { server } = world;
-    const app = await registerTestClient(server.db, server.config, {
-      organizationId: world.org.id,
-      redirectUri: 'https://webmail.example.test/callback',
-    });
-    const provider = await createProvider(server.db, server.config);
-    const client = (await provider.Client.find(app.clientId))!;
-    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
-    grant.addOIDCScope('openid profile');
-    const grantId = await grant.save();
     // A valid token of the user's, but issued without `email`: it names no mailbox.
-    const accessToken = await new provider.AccessToken({
-      accountId: user.id,
-      client,
-      grantId,
-      scope: 'openid profile',
-      gty: 'authorization_code',
-    }).save();
+    const { app, accessToken } = await accessTokenFor(user, 'openid profile');
 
     // `[UNAVAILABLE] Temporary authentication failure` would have the client try again for ever.
     for (const mechanism of ['XOAUTH2', 'OAUTHBEARER']) {
@@ -240,7 +212,7 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
   it('lets a user submit mail with an app password, only from their own address', async () => {
     const user = await world.user();
     const to = await world.user();
-    const { password } = await createAppPassword(user);
+    const { password } = await createAppPassword(world.server, user, 'Phone');
     await sendMail(
       world,
       { from: user.email, to: to.email, subject: 'Sent by me', text: 'x' },
@@ -270,7 +242,10 @@ describe('IMAP sign-in at Dovecot: app passwords and access tokens from Atriumâ€
     expect(wrong?.responseCode).toBe(535);
 
     await world.mail.drainQueue();
-    const imap = await imapSignIn(world, { user: to.email, pass: (await createAppPassword(to)).password });
+    const imap = await imapSignIn(world, {
+      user: to.email,
+      pass: (await createAppPassword(world.server, to, 'Phone')).password,
+    });
     try {
       expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Sent by me']);
     } finally {
