@@ -7,6 +7,29 @@ import { PasskeysSection } from '../../features/auth/components/passkeys-section
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
+import type { ReactNode } from 'react';
+
+/** One card of the profile, named by its heading; `fill`: as tall as the row. */
+function ProfileSection(props: {
+  id: string;
+  title: string;
+  className: string;
+  fill?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <section className={props.className} aria-labelledby={`profile-${props.id}-heading`}>
+      <div className={props.fill ? 'card atrium-card h-100' : 'card atrium-card'}>
+        <div className="card-body p-4">
+          <h2 id={`profile-${props.id}-heading`} className="h6 mb-3">
+            {props.title}
+          </h2>
+          {props.children}
+        </div>
+      </div>
+    </section>
+  );
+}
 
 export default function ProfilePage() {
   const user = useCurrentUser();
@@ -29,66 +52,24 @@ export default function ProfilePage() {
         </div>
       </div>
       <div className="row g-4">
-        <section className="col-12 col-lg-5" aria-labelledby="profile-password-heading">
-          <div className="card atrium-card h-100">
-            <div className="card-body p-4">
-              <h2 id="profile-password-heading" className="h6 mb-3">
-                Change password
-              </h2>
-              <ChangePasswordForm />
-            </div>
-          </div>
-        </section>
-        <section className="col-12 col-lg-7" aria-labelledby="profile-sessions-heading">
-          <div className="card atrium-card h-100">
-            <div className="card-body p-4">
-              <h2 id="profile-sessions-heading" className="h6 mb-3">
-                Active sessions
-              </h2>
-              <OwnSessions />
-            </div>
-          </div>
-        </section>
-        <section className="col-12" aria-labelledby="profile-passkeys-heading">
-          <div className="card atrium-card">
-            <div className="card-body p-4">
-              <h2 id="profile-passkeys-heading" className="h6 mb-3">
-                Passkeys
-              </h2>
-              <PasskeysSection email={user.email} />
-            </div>
-          </div>
-        </section>
-        <section className="col-12" aria-labelledby="profile-authenticator-heading">
-          <div className="card atrium-card">
-            <div className="card-body p-4">
-              <h2 id="profile-authenticator-heading" className="h6 mb-3">
-                Authenticator app
-              </h2>
-              <AuthenticatorSection email={user.email} />
-            </div>
-          </div>
-        </section>
-        <section className="col-12" aria-labelledby="profile-trusted-browsers-heading">
-          <div className="card atrium-card">
-            <div className="card-body p-4">
-              <h2 id="profile-trusted-browsers-heading" className="h6 mb-3">
-                Trusted browsers
-              </h2>
-              <TrustedBrowsersSection />
-            </div>
-          </div>
-        </section>
-        <section className="col-12" aria-labelledby="profile-app-passwords-heading">
-          <div className="card atrium-card">
-            <div className="card-body p-4">
-              <h2 id="profile-app-passwords-heading" className="h6 mb-3">
-                App passwords for mail
-              </h2>
-              <AppPasswords email={user.email} />
-            </div>
-          </div>
-        </section>
+        <ProfileSection id="password" title="Change password" className="col-12 col-lg-5" fill>
+          <ChangePasswordForm />
+        </ProfileSection>
+        <ProfileSection id="sessions" title="Active sessions" className="col-12 col-lg-7" fill>
+          <OwnSessions />
+        </ProfileSection>
+        <ProfileSection id="passkeys" title="Passkeys" className="col-12">
+          <PasskeysSection email={user.email} />
+        </ProfileSection>
+        <ProfileSection id="authenticator" title="Authenticator app" className="col-12">
+          <AuthenticatorSection email={user.email} />
+        </ProfileSection>
+        <ProfileSection id="trusted-browsers" title="Trusted browsers" className="col-12">
+          <TrustedBrowsersSection />
+        </ProfileSection>
+        <ProfileSection id="app-passwords" title="App passwords for mail" className="col-12">
+          <AppPasswords email={user.email} />
+        </ProfileSection>
       </div>
     </>
   );
