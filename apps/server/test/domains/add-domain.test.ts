@@ -129,6 +129,27 @@ describe('adding a domain', () => {
     expect(JSON.stringify(body)).not.toContain('owner-org');
   });
 
+  it('refuses a name under a domain another organisation has verified, at any depth', async () => {
+    const owner = await createOrganizationWithAdmin(t.db, { siteName: 'parent-owner' });
+    const ownerSession = await signInAs(t.db, owner.admin);
+    await addVerifiedDomain(t.app, ownerSession, dns, 'parent.example');
+    const other = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
+    for (const name of ['sub.parent.example', 'a.b.Parent.example']) {
+      const response = await post(other, name);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'domain_taken',
+        fields: {
+          name: `${name.toLowerCase()} is under a domain another organisation has verified; names under it belong to that organisation`,
+        },
+      });
+      expect(response.body).not.toContain('parent-owner');
+    }
+    // A name that merely ends the same way is not under it; the owner may add its own subdomains.
+    expect((await post(other, 'notparent.example')).statusCode).toBe(201);
+    expect((await post(ownerSession, 'mail.parent.example')).statusCode).toBe(201);
+  });
+
   it('is for admins only', async () => {
     const org = await createOrganizationWithAdmin(t.db);
     const member = await signInAs(t.db, await createUser(t.db, org.id));

@@ -146,4 +146,20 @@ describe('verifying a domain with its TXT record', () => {
     expect(check.message).not.toContain('first-owner');
     expect(domain.state).toBe('pending');
   });
+
+  it('does not verify a name under a domain another organisation verified since it was added', async () => {
+    const owner = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
+    // Added while acme-parent.example was still unclaimed; the other organisation verifies it first.
+    const mine = await addDomain(t.app, t.adminSession, 'shop.acme-parent.example');
+    const theirs = await addDomain(t.app, owner, 'acme-parent.example');
+    t.dns.set('acme-parent.example', { TXT: [theirs.verificationRecord.value] });
+    expect((await verify(t.app, owner, theirs.id)).check.outcome).toBe('verified');
+    t.dns.set('shop.acme-parent.example', { TXT: [mine.verificationRecord.value] });
+    const { check, domain } = await verify(t.app, t.adminSession, mine.id);
+    expect(check.outcome).toBe('mismatch');
+    expect(check.message).toBe(
+      'shop.acme-parent.example is under a domain another organisation has verified; names under it belong to that organisation.',
+    );
+    expect(domain.state).toBe('pending');
+  });
 });

@@ -195,6 +195,24 @@ describe('unverified domains (ALLOW_UNVERIFIED_DOMAINS)', () => {
     }
   });
 
+  it('refuses names under a domain another organisation verified, even one this organisation added', async () => {
+    const loose = await createTestApp({ env: { ALLOW_UNVERIFIED_DOMAINS: 'true' }, database: t.database });
+    try {
+      const squatter = await createOrganizationWithAdmin(t.db);
+      // Added (never verified) by the squatter: other.test is verified by another organisation.
+      await addDomain(t.db, squatter.id, 'mail.other.test', 'pending');
+      const session = as(loose, await signInAs(t.db, squatter.admin));
+      for (const domain of ['sub.other.test', 'deep.sub.other.test', 'mail.other.test']) {
+        const refused = await session.post('/api/users', person('squat', { domain }));
+        expect(refused.status, domain).toBe(400);
+        expect(refused.body.error.fields.domain).toMatch(/cannot be used/);
+      }
+      expect((await session.post('/api/users', person('fine', { domain: 'another.test' }))).status).toBe(201);
+    } finally {
+      await loose.close();
+    }
+  });
+
   it('without the setting, an organisation without verified domains is told to verify one', async () => {
     const bare = await createOrganizationWithAdmin(t.db);
     const session = as(t, await signInAs(t.db, bare.admin));

@@ -58,8 +58,9 @@ async function storeInTransaction(
     const row = await recordCheck(trx, organizationId, current.id, check, null);
     return row && { row, check };
   }
-  if ((await nameAvailability(trx, organizationId, current.name)).verifiedElsewhere) {
-    const taken = takenElsewhere(current.name, check);
+  const availability = await nameAvailability(trx, organizationId, current.name);
+  if (availability.verifiedElsewhere || availability.parentVerifiedElsewhere) {
+    const taken = takenElsewhere(current.name, check, availability.parentVerifiedElsewhere);
     const row = await recordCheck(trx, organizationId, current.id, taken, null);
     return row && { row, check: taken };
   }
@@ -93,11 +94,13 @@ async function storeInTransaction(
 }
 
 /** The record was right, but a domain belongs to one organisation only; which one is not said. */
-function takenElsewhere(name: string, check: VerificationCheck): VerificationCheck {
+function takenElsewhere(name: string, check: VerificationCheck, underParent = false): VerificationCheck {
   return {
     ...check,
     outcome: 'mismatch',
-    message: `${displayDomainName(name)} has already been verified by another organisation. A domain can belong to only one organisation.`,
+    message: underParent
+      ? `${displayDomainName(name)} is under a domain another organisation has verified; names under it belong to that organisation.`
+      : `${displayDomainName(name)} has already been verified by another organisation. A domain can belong to only one organisation.`,
     found: [],
   };
 }

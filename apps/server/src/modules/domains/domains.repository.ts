@@ -46,11 +46,28 @@ export async function lockOrganization(db: DbOrTrx, organizationId: string): Pro
 }
 
 /** How many domains the organisation has, whether it already has `name`, and whether another one verified it. */
+/** The names above `name` that could be a domain of their own: `a.b.example.com` → `b.example.com`, `example.com`. */
+export function parentDomainNames(name: string): string[] {
+  const labels = name.split('.');
+  return labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
+}
+
+/**
+ * Whether the organisation may take `name`: its domain count, whether it already has it, and
+ * whether another organisation verified it (`verifiedElsewhere`) or a domain above it
+ * (`parentVerifiedElsewhere`: names under a verified domain belong to its organisation).
+ */
 export async function nameAvailability(
   db: DbOrTrx,
   organizationId: string,
   name: string,
-): Promise<{ count: number; ownExists: boolean; verifiedElsewhere: boolean }> {
+): Promise<{
+  count: number;
+  ownExists: boolean;
+  verifiedElsewhere: boolean;
+  parentVerifiedElsewhere: boolean;
+}> {
+  const parents = parentDomainNames(name);
   const row = await db
     .selectNoFrom((eb) => [
       eb
@@ -77,12 +94,24 @@ export async function nameAvailability(
             .where('state', '=', 'verified'),
         )
         .as('verified_elsewhere'),
+      eb
+        .exists(
+          eb
+            .selectFrom('domains')
+            .select('id')
+            .where('organization_id', '!=', organizationId)
+            // `in ()` is not SQL: a name with no parents matches an impossible one.
+            .where('name', 'in', parents.length > 0 ? parents : [''])
+            .where('state', '=', 'verified'),
+        )
+        .as('parent_verified_elsewhere'),
     ])
     .executeTakeFirstOrThrow();
   return {
     count: Number(row.count),
     ownExists: Boolean(row.own_exists),
     verifiedElsewhere: Boolean(row.verified_elsewhere),
+    parentVerifiedElsewhere: Boolean(row.parent_verified_elsewhere),
   };
 }
 

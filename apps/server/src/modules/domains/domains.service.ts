@@ -67,7 +67,7 @@ export async function addDomain(deps: DomainsDeps, caller: Actor, input: string)
   const dkim = await generateDkimKey(deps.config.secret);
   const row = await deps.db.transaction().execute(async (trx) => {
     await repo.lockOrganization(trx, caller.organizationId);
-    const { count, ownExists, verifiedElsewhere } = await repo.nameAvailability(
+    const { count, ownExists, verifiedElsewhere, parentVerifiedElsewhere } = await repo.nameAvailability(
       trx,
       caller.organizationId,
       name,
@@ -78,6 +78,13 @@ export async function addDomain(deps: DomainsDeps, caller: Actor, input: string)
       throw fieldError(
         'name',
         `${displayDomainName(name)} is already verified by another organisation; a domain can belong to only one organisation`,
+        'domain_taken',
+      );
+    }
+    if (parentVerifiedElsewhere) {
+      throw fieldError(
+        'name',
+        `${displayDomainName(name)} is under a domain another organisation has verified; names under it belong to that organisation`,
         'domain_taken',
       );
     }

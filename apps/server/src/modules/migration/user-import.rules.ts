@@ -134,13 +134,9 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
     ours.map((u) => u.id),
   );
   if (ctx.allowed.anyDomain) {
-    const unknown = [
-      ...new Set(
-        rows
-          .filter((r) => !existing.has(r.email) && !ctx.allowed.domains.includes(r.domain))
-          .map((r) => r.domain),
-      ),
-    ].filter((d) => !ctx.elsewhere.has(d));
+    const unknown = [...new Set(rows.filter((r) => !existing.has(r.email)).map((r) => r.domain))].filter(
+      (d) => !ctx.elsewhere.has(d),
+    );
     const taken = await domainsVerifiedElsewhere(db, ctx.organizationId, unknown);
     for (const d of unknown) ctx.elsewhere.set(d, taken.has(d));
   }

@@ -28,15 +28,17 @@ export type EmailDomainProblem = 'verified-elsewhere' | 'no-verified-domain' | '
 /**
  * Why the organisation may not create addresses on `domain`, or null when it may: the one rule
  * for the add-user form and the CSV import (each words it for its reader). `verifiedElsewhere`:
- * another organisation verified the domain.
+ * another organisation verified the domain or one above it (`domainsVerifiedElsewhere`); it
+ * matters with `anyDomain`, where even a domain this organisation added but has not verified is
+ * refused once another organisation owns it.
  */
 export function emailDomainProblem(
   allowed: EmailDomains,
   domain: string,
   verifiedElsewhere: boolean,
 ): EmailDomainProblem | null {
-  if (allowed.domains.includes(domain)) return null;
   if (allowed.anyDomain) return verifiedElsewhere ? 'verified-elsewhere' : null;
+  if (allowed.domains.includes(domain)) return null;
   return allowed.domains.length === 0 ? 'no-verified-domain' : 'not-verified';
 }
 
@@ -47,19 +49,32 @@ const FORM_MESSAGES: Record<EmailDomainProblem, string> = {
   'not-verified': 'Choose one of your organisation’s verified domains',
 };
 
-/** Which of `domains` another organisation has verified (their addresses belong to them). */
+/**
+ * Which of `domains` belong to another organisation: it verified the domain, or a domain above it
+ * (`sub.acme.test` under a verified `acme.test`). A domain this organisation verified itself is
+ * its own.
+ */
 export async function domainsVerifiedElsewhere(
   db: DbOrTrx,
   organizationId: string,
   domains: string[],
 ): Promise<Set<string>> {
   if (domains.length === 0) return new Set();
-  const { rows } = await sql<{ name: string }>`
-    select distinct name from domains
-    where name in (${sql.join(domains)}) and state = 'verified' and organization_id <> ${organizationId}`.execute(
-    db,
+  const candidates = [...new Set(domains.flatMap((d) => [d, ...parentNames(d)]))];
+  const { rows } = await sql<{ name: string; own: boolean }>`
+    select distinct name, organization_id = ${organizationId} as own from domains
+    where name in (${sql.join(candidates)}) and state = 'verified'`.execute(db);
+  const ownVerified = new Set(rows.filter((r) => r.own).map((r) => r.name));
+  const elsewhere = new Set(rows.filter((r) => !r.own).map((r) => r.name));
+  return new Set(
+    domains.filter((d) => !ownVerified.has(d) && [d, ...parentNames(d)].some((n) => elsewhere.has(n))),
   );
-  return new Set(rows.map((r) => r.name));
+}
+
+/** `a.b.example.com` → `b.example.com`, `example.com` (the names above it with two labels or more). */
+function parentNames(domain: string): string[] {
+  const labels = domain.split('.');
+  return labels.slice(1, -1).map((_, i) => labels.slice(i + 1).join('.'));
 }
 
 /** Refuses a domain the organisation may not create addresses on. */
@@ -70,10 +85,9 @@ export async function assertEmailDomainAllowed(
   allowUnverified: boolean,
 ): Promise<void> {
   const allowed = await emailDomainsFor(db, organizationId, allowUnverified);
-  const elsewhere =
-    !allowed.domains.includes(domain) && allowed.anyDomain
-      ? (await domainsVerifiedElsewhere(db, organizationId, [domain])).has(domain)
-      : false;
+  const elsewhere = allowed.anyDomain
+    ? (await domainsVerifiedElsewhere(db, organizationId, [domain])).has(domain)
+    : false;
   const problem = emailDomainProblem(allowed, domain, elsewhere);
   if (problem) throw fieldError('domain', FORM_MESSAGES[problem]);
 }
