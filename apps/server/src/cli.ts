@@ -27,6 +27,8 @@ import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail
  *   npm run atrium -- set-plan --site acme --plan business --seats 50 [--status active]
  *   npm run atrium -- webhook-log [--site acme] [--limit 20]
  *   npm run atrium -- mail-config --out DIR
+ * A mistake stops the command with one line naming it; the usage is printed for --help (or with no
+ * command at all).
  */
 const USAGE = `Usage:
   npm run atrium -- create-organization --name <name> --site <site-name> --email <admin e-mail> --password <password>
@@ -50,6 +52,16 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // The usage only when asked for it, or when there is nothing to run; a mistake gets one line.
+  if (command === undefined) {
+    console.error(USAGE);
+    process.exitCode = 1;
+    return;
+  }
+  if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
   if (command === 'create-organization') return createOrganizationCommand(rest);
   if (command === 'delete-organization') return deleteOrganizationCommand(rest);
   if (command === 'rotate-keys') return rotateKeysCommand();
@@ -61,7 +73,7 @@ async function main(argv: string[]): Promise<void> {
       throw error instanceof MailConfigProblem ? new UsageError(error.message) : error;
     });
   }
-  throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+  throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);
 }
 
 async function openDatabase() {
@@ -308,13 +320,14 @@ async function webhookLogCommand(args: string[]): Promise<void> {
 try {
   await main(process.argv.slice(2));
 } catch (error) {
-  if (
-    error instanceof UsageError ||
-    error instanceof ConfigError ||
-    (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-  ) {
-    console.error((error as Error).message);
-    if (error instanceof UsageError || !(error instanceof ConfigError)) console.error(USAGE);
+  const code = (error as { code?: string }).code;
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    console.error(error.message);
+  } else if (code?.startsWith('ERR_PARSE_ARGS_')) {
+    // node:util parseArgs: an unknown option, a value missing or given to a flag, a stray argument.
+    // Its message may run on ("To specify a positional argument…"): its first sentence names the problem.
+    const command = process.argv[2];
+    console.error(`${command}: ${(error as Error).message.split(/\.\s|\n/)[0]!.replace(/\.$/, '')}`);
   } else {
     console.error(error);
   }
