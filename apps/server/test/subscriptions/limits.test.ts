@@ -8,6 +8,7 @@ import {
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { installBody } from '../apps/helpers.ts';
 import { addDomain, as } from '../users/helpers.ts';
+import { dryRun, startImport } from '../migration/helpers.ts';
 import { countUsers, person, setSubscription } from './helpers.ts';
 
 // Issue 15: every limit of the plan, enforced on the server with an error that says the limit
@@ -180,6 +181,18 @@ describe('a cancelled subscription', () => {
     expect(csv.status).toBe(200);
     expect(csv.response.body).toContain(org.admin.email);
     expect((await admin.get('/api/activity/export')).status).toBe(200);
+  });
+
+  it('checks a user file (the dry run writes nothing), while the import itself stays refused', async () => {
+    const csv = `email,first name,last name\nada@${domain},Ada,Lovelace\n`;
+    const session = await signInAs(t.db, org.admin);
+    const checked = await dryRun(t, session, csv);
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({ totalRows: 1, counts: { create: 1, errors: 0 } });
+    const started = await startImport(t, session, csv);
+    expect(started.status).toBe(409);
+    expect(started.body.error.code).toBe('subscription_cancelled');
+    expect(await countUsers(t.db, org.id)).toBe(1);
   });
 
   it('lets the admin change the plan, which makes it active and changes possible again', async () => {

@@ -107,6 +107,8 @@ export const migrationRoutes =
         'dryRunUserImport',
         'Check a user file (raw text/csv body) without writing anything: counts and each error',
         { consumes: ['text/csv'], response: { 200: dryRunSchema } },
+        // It writes nothing, so a cancelled subscription (read and export only) allows it.
+        { ...ADMIN, allowedWhileCancelled: true },
       ),
       async (request) => dryRun(deps, actorOf(request), await csvBody(request)),
     );

@@ -5,7 +5,10 @@ import { subscriptionCancelled } from './subscription-limits.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** An admin change that stays possible while the subscription is cancelled (choosing a plan). */
+    /**
+     * An admin request that stays possible while the subscription is cancelled: choosing a plan,
+     * and a POST that writes nothing (the user import's dry run).
+     */
     allowedWhileCancelled?: boolean;
   }
 }
