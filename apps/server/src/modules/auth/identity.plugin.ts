@@ -19,6 +19,7 @@ import { passwordResetRoutes } from './password-reset/password-reset.routes.ts';
 import { profileRoutes } from './sessions/profile.routes.ts';
 import { secondFactorRoutes } from './sign-in/second-factor/second-factor.routes.ts';
 import { signInAdminRoutes } from './policy/sign-in-admin.routes.ts';
+import { adminFactorsRoutes } from './factors/admin-factors.routes.ts';
 import { createSsoClient } from './console-client/sso-client.ts';
 import { ssoRoutes } from './console-client/sso.routes.ts';
 import { trustedBrowsersRoutes } from './factors/trusted-browsers/trusted-browsers.routes.ts';
@@ -65,6 +66,7 @@ export async function registerIdentity(
   await app.register(authenticatorRoutes({ db, config, mailer }));
   await app.register(enrolmentRoutes({ db, config, mailer, provider }));
   await app.register(signInAdminRoutes({ db, config, mailer }));
+  await app.register(adminFactorsRoutes({ db, config, mailer }));
   await app.register(trustedBrowsersRoutes({ db }));
   await app.register(passkeysRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);

@@ -6,6 +6,7 @@ export const usersKeys = {
   lists: () => [...usersKeys.all, 'list'] as const,
   list: (query: ListUsersQuery) => [...usersKeys.lists(), query] as const,
   detail: (id: string) => [...usersKeys.all, 'detail', id] as const,
+  factors: (id: string) => [...usersKeys.all, 'factors', id] as const,
   emailDomains: () => [...usersKeys.all, 'email-domains'] as const,
   link: (token: string) => ['set-password-link', token] as const,
 };

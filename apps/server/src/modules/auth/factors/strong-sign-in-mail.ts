@@ -38,7 +38,13 @@ export function recoveryCodeUsedMail(
 }
 
 export type FactorChange =
-  'added' | 'removed' | 'recovery-codes' | 'reset' | 'passkey-added' | 'passkey-removed';
+  | 'added'
+  | 'removed'
+  | 'recovery-codes'
+  | 'reset'
+  | 'passkey-added'
+  | 'passkey-removed'
+  | 'trusted-browser-removed';
 
 const CHANGES: Record<FactorChange, { subject: string; heading: string; what: string }> = {
   added: {
@@ -61,6 +67,11 @@ const CHANGES: Record<FactorChange, { subject: string; heading: string; what: st
     heading: 'Passkey removed',
     what: 'A passkey was removed and can no longer sign in to your account.',
   },
+  'trusted-browser-removed': {
+    subject: 'A browser is no longer trusted for your Atrium account',
+    heading: 'Trusted browser removed',
+    what: 'A browser is no longer trusted: signing in there asks for your second factor again.',
+  },
   'recovery-codes': {
     subject: 'New recovery codes were made for your Atrium account',
     heading: 'New recovery codes',
@@ -75,30 +86,40 @@ const CHANGES: Record<FactorChange, { subject: string; heading: string; what: st
 
 /**
  * A change to how the account signs in, to its owner: a session someone else holds must not
- * turn the authenticator app off, or take recovery codes, unnoticed.
+ * turn the authenticator app off, or take recovery codes, unnoticed. `byAdmin`: an administrator
+ * made it on the user's page (the reset says so in its own words).
  */
 export function factorChangedMail(
   config: Config,
   to: NoticeRecipient,
   change: FactorChange,
-  at: { at: Date; ip: string },
+  at: { at: Date; ip: string; byAdmin?: boolean },
 ): MailMessage {
   const words = CHANGES[change];
+  const byAdmin = at.byAdmin && change !== 'reset';
   return {
     to: to.email,
     ...renderEmail({
       subject: words.subject,
       organizationName: to.organizationName,
       heading: words.heading,
-      paragraphs: [`Hello ${to.firstName},`, `${words.what} (account ${to.email} at ${to.organizationName})`],
+      paragraphs: [
+        `Hello ${to.firstName},`,
+        `${words.what} (account ${to.email} at ${to.organizationName})`,
+        ...(byAdmin ? ['An administrator of your organisation made this change.'] : []),
+      ],
       details: [
         { label: 'When', value: utcTime(at.at) },
         { label: 'IP address', value: at.ip },
       ],
-      notes: [
-        'If this was you, there is nothing more to do.',
-        'If this was not you, change your password at once and tell your administrator.',
-      ],
+      notes: byAdmin
+        ? [
+            'If you did not expect it, ask your administrator why, and check your sign-in factors on your profile.',
+          ]
+        : [
+            'If this was you, there is nothing more to do.',
+            'If this was not you, change your password at once and tell your administrator.',
+          ],
       closingLink: { label: 'Open your profile', url: new URL('/profile', config.publicUrl).href },
       footer: `You receive this notice because ${to.email} has an account at ${to.organizationName} on Atrium.`,
     }),
