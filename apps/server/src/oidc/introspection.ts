@@ -43,3 +43,23 @@ export function answerTheMailServerForGood(provider: Provider): void {
     ctx.body = { active: false, email: '' };
   });
 }
+
+/**
+ * A request to the introspection endpoint with no client authentication at all: oidc-provider
+ * answers 400 invalid_request ("no client authentication mechanism provided"); RFC 7662 §2.1 has
+ * the endpoint require client authentication, and a failed one is RFC 6749 §5.2's 401
+ * invalid_client, which is what a wrong secret gets. Both answer the same now
+ * (docs/app-catalog.md, "Token introspection").
+ */
+export function introspectionWithoutClientIsInvalidClient(provider: Provider): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as KoaContextWithOIDC).oidc as KoaContextWithOIDC['oidc'] | undefined;
+    if (oidc?.route !== 'introspection' || ctx.status !== 400) return;
+    const body = ctx.body as { error?: unknown; error_description?: unknown } | undefined;
+    if (body?.error !== 'invalid_request') return;
+    if (body.error_description !== 'no client authentication mechanism provided') return;
+    ctx.status = 401;
+    ctx.body = { error: 'invalid_client', error_description: 'client authentication failed' };
+  });
+}

@@ -11,7 +11,11 @@ import { providerFetch } from './backchannel-logout.ts';
 import { checkClientAccess } from './client-access.ts';
 import { CookieSigner } from './cookie-signer.ts';
 import { allowFormTargetsOfClient, signOutDespiteUnregisteredPostLogoutUri } from './form-action.ts';
-import { answerTheMailServerForGood, mayIntrospect } from './introspection.ts';
+import {
+  answerTheMailServerForGood,
+  introspectionWithoutClientIsInvalidClient,
+  mayIntrospect,
+} from './introspection.ts';
 import { pkceClientMetadata, pkceRequired } from './pkce-policy.ts';
 import { extraAccessTokenClaims } from './token-claims.ts';
 import { FIRST_PARTY_OFFLINE_ACCESS_HOOK, keepOfflineAccessForFirstParty } from './offline-access.ts';
@@ -122,6 +126,7 @@ export async function createProvider(db: Db, config: Config, changes?: ChangeFee
   };
   const provider = new Provider(issuerOf(config), configuration);
   allowFormTargetsOfClient(provider);
+  introspectionWithoutClientIsInvalidClient(provider);
   signOutDespiteUnregisteredPostLogoutUri(provider);
   sendStraightToLogin(provider);
   answerTheMailServerForGood(provider);

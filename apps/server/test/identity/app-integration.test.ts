@@ -152,6 +152,17 @@ describe('apps we did not write, through openid-client', () => {
       body: new URLSearchParams({ token: tokens.access_token, client_id: rp.clientMetadata().client_id }),
     });
     expect(anonymous.status).toBe(401);
+    // Without even a client_id: 401 invalid_client too (docs/app-catalog.md), not 400 invalid_request.
+    const nobody = await fetch(`${world.origin}/oidc/token/introspection`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.access_token }),
+    });
+    expect(nobody.status).toBe(401);
+    expect(await nobody.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed',
+    });
   });
 
   it('accepts either client_secret_basic or client_secret_post from every app, as discovery says', async () => {
