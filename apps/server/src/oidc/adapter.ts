@@ -52,6 +52,22 @@ function withoutJti(payload: AdapterPayload): AdapterPayload {
   return rest;
 }
 
+/**
+ * An interaction started by a signed-in browser carries that browser's session as oidc-provider
+ * copies it (models/interaction.js): `accountId`, `uid`, `acr`, `amr` and `cookie`, the session's
+ * id, the bearer value of the `_session` cookie, which Session rows keep only as its hash. The
+ * provider never reads `cookie` back: resuming an interaction compares `session.uid` (and
+ * `interactionDetails` checks `uid` and `accountId`), and finds the session from the browser's own
+ * cookie. So `cookie` is dropped before the row is written; `uid` (a lookup key, not a
+ * credential: no cookie or token carries it) stays, as in the Session row's `uid` column.
+ */
+function withoutSessionCookie(payload: AdapterPayload): AdapterPayload {
+  const session = payload.session as (Record<string, unknown> & { cookie?: unknown }) | undefined;
+  if (!session || !('cookie' in session)) return payload;
+  const { cookie: _cookie, ...kept } = session;
+  return { ...payload, session: kept };
+}
+
 class PayloadAdapter implements Adapter {
   private readonly db: Db;
   private readonly type: string;
@@ -69,7 +85,9 @@ class PayloadAdapter implements Adapter {
     const row: PayloadRow = {
       id: storedIdOf(id),
       type: this.type,
-      payload: JSON.stringify(withoutJti(payload)),
+      payload: JSON.stringify(
+        withoutJti(this.type === 'Interaction' ? withoutSessionCookie(payload) : payload),
+      ),
       grant_id: payload.grantId ?? null,
       user_code: payload.userCode ?? null,
       uid: payload.uid ?? null,

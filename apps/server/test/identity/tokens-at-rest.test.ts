@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { up as hashExistingIds } from '../../src/db/migrations/2026_11_23_0100_hash_oidc_ids.ts';
-import { createAdapterFactory } from '../../src/oidc/adapter.ts';
+import { createAdapterFactory, storedIdOf } from '../../src/oidc/adapter.ts';
 import { TestBrowser } from './support/browser.ts';
-import { signInThroughLogin } from './support/sign-in.ts';
+import { signInThroughLogin, uidOf } from './support/sign-in.ts';
 import { useRelyingParty } from './support/relying-party.ts';
 import { pkceAuthorization } from './support/relying-party.ts';
 
@@ -53,6 +53,44 @@ describe("the provider's tokens at rest", () => {
     }
     // The code is spent: a replay is refused (consume found its row by the hash).
     await expect(codeGrant(callback)).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('keeps the session id out of an interaction a signed-in browser starts, and that sign-in completes', async () => {
+    const browser = new TestBrowser(world.server.config.publicUrl.origin);
+    const credentials = { email: world.org.admin.email, password: PASSWORD };
+    const first = await pkceAuthorization(world.rp, { redirect_uri: REDIRECT, scope: 'openid' });
+    await signInThroughLogin(browser, world.mailbox, first.url.href, credentials);
+    const sessionId = browser.cookies.get('_session')!;
+    expect(sessionId).toBeTruthy();
+
+    // Signed in: the provider copies the session (with its id) into the new interaction.
+    const again = await pkceAuthorization(world.rp, {
+      redirect_uri: REDIRECT,
+      scope: 'openid',
+      prompt: 'login',
+    });
+    const toLogin = await browser.follow(again.url.href, (u) => u.pathname === '/login');
+    const uid = uidOf(toLogin.location);
+    const interaction = await world.server.db
+      .selectFrom('oidc_payloads')
+      .select('payload')
+      .where('type', '=', 'Interaction')
+      .where('id', '=', storedIdOf(uid))
+      .executeTakeFirstOrThrow();
+    const stored = interaction.payload as { session?: { accountId?: string; uid?: string } };
+    expect(stored.session).toMatchObject({ accountId: world.org.admin.id, uid: expect.any(String) });
+    for (const row of await storedRows()) expect(row).not.toContain(sessionId);
+
+    const after = world.mailbox.count;
+    const password = await browser.request(`/api/interactions/${uid}/password`, { json: credentials });
+    expect(password.status, password.body).toBe(200);
+    const code = await world.mailbox.waitForCode(credentials.email, { after });
+    const done = await browser.request(`/api/interactions/${uid}/code`, { json: { code } });
+    expect(done.status, done.body).toBe(200);
+    const { redirectTo } = JSON.parse(done.body) as { redirectTo: string };
+    const callback = await browser.follow(redirectTo);
+    expect(callback.location).toMatch(/^https:\/\/app\.example\.test\/callback\?code=/);
+    expect((await again.codeGrant(callback.location!)).access_token).toBeTruthy();
   });
 
   it('hashes the ids of rows stored before the upgrade, so their sessions and tokens live on', async () => {
