@@ -9,7 +9,7 @@ import { tightenPermissions } from './db/data-dir.ts';
 // its own user only, whatever umask it was started with.
 process.umask(0o077);
 
-// A .env file beside the working directory may hold the settings (PRODUCT.md §8).
+// A .env file beside the working directory may hold the settings (README, "Configuration").
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 async function main(): Promise<void> {

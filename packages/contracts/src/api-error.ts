@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every API error has this body (PRODUCT.md §5). `fields` maps a form field to its message. */
+/** Every API error has this body (ARCHITECTURE.md, "Errors"). `fields` maps a form field to its message. */
 export const apiErrorSchema = z.object({
   error: z.object({
     code: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Domains: add, verify with a DNS TXT record, DNS mapping, delete (PRODUCT.md §4.5). */
+/** Domains: add, verify with a DNS TXT record, DNS mapping, delete. */
 
 /** The TXT value at the apex is `atrium-verification=<token>`. */
 export const DOMAIN_VERIFICATION_PREFIX = 'atrium-verification=';

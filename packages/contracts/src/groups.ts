@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { labelText } from './text.ts';
 
-/** Groups and their members (PRODUCT.md §4.7). `Dashboard` is the system admin group. */
+/** Groups and their members. `Dashboard` is the system admin group. */
 
 export const DASHBOARD_GROUP = 'Dashboard';
 

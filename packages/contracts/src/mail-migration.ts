@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Data Migration (PRODUCT.md §4.12), mail from the old provider over IMAP: each mailbox is one
+ * Data Migration (docs/mail.md, "Mail migration"), mail from the old provider over IMAP: each mailbox is one
  * job that copies every folder and message into the user's Atrium mailbox; a re-run copies only
  * what is new.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { mailMigrationJobSchema } from './mail-migration.ts';
 
 /**
- * Data Migration (PRODUCT.md §4.12): users from a CSV file now; mail over IMAP later. The page
+ * Data Migration (README, "Data Migration"): users from a CSV file now; mail over IMAP later. The page
  * lists every kind of migration job through one schema, told apart by `kind`.
  */
 

@@ -1,7 +1,7 @@
 // Plain values, without zod, so pages that only show step titles do not load the schemas.
 
 /**
- * The setup wizard's steps (PRODUCT.md §4.4), in order; `finish` is the last page, not a step
+ * The setup wizard's steps, in order; `finish` is the last page, not a step
  * that can be done or skipped.
  */
 export const SETUP_STEPS = ['profile', 'domain', 'verify', 'users', 'apps'] as const;

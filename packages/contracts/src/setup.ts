@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SETUP_PAGES, SETUP_STEPS } from './setup-steps.ts';
 
 /**
- * The seed spec's setup-progress record, kept per organisation on the server (PRODUCT.md §9):
+ * The seed spec's setup-progress record, kept per organisation on the server:
  * currentPage/currentStep → `currentPage` and `currentStep`; stepValue → `done`/`skipped`;
  * previewProcess/nextProcess → `previousPage`/`nextPage`; showBottom → `showBottom`.
  *

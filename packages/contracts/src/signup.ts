@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { codeField, newPasswordField, passwordConfirmationField, passwordsMatch } from './credentials.ts';
 import { labelText } from './text.ts';
 
-/** The sign-up stages of PRODUCT.md §4.1, in order. Kept on the server, not in a cookie (§9). */
+/** The sign-up stages, in order. Kept on the server, not in a cookie. */
 export const SIGNUP_STAGES = ['site', 'email', 'verify', 'account'] as const;
 export type SignupStage = (typeof SIGNUP_STAGES)[number];
 
@@ -10,8 +10,8 @@ export const SITE_NAME_MIN = 3;
 export const SITE_NAME_MAX = 63;
 
 /**
- * Site names that would collide with the deployment's own hosts or confuse users. PRODUCT.md §2
- * names www, api, admin, mail, oidc, console and static; the rest are the usual service labels.
+ * Site names that would collide with the deployment's own hosts or confuse users: www, api,
+ * admin, mail, oidc, console and static, and the usual service labels.
  */
 export const RESERVED_SITE_NAMES: ReadonlySet<string> = new Set([
   'www',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Subscriptions: the operator's plans, the organisation's plan and seats (PRODUCT.md §4.11). */
+/** Subscriptions: the operator's plans, the organisation's plan and seats (docs/subscriptions.md). */
 
 export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'past_due', 'cancelled'] as const;
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { newPasswordField } from './credentials.ts';
 import { labelText } from './text.ts';
 
-/** Users list and user management (PRODUCT.md §4.6). Shared by the server routes and the console forms. */
+/** Users list and user management. Shared by the server routes and the console forms. */
 
 export const USERS_PAGE_SIZE = 50;
-/** Invitation and admin-sent reset links live this long (PRODUCT.md §4.6). */
+/** Invitation and admin-sent reset links live this long. */
 export const SET_PASSWORD_LINK_HOURS = 72;
 
 export const userStatusSchema = z.enum(['active', 'suspended', 'invited']);

@@ -34,7 +34,7 @@ export const routeTree: RouteObject[] = [
         children: [{ path: routes.application, lazy: page(() => import('./routes/application.tsx')) }],
       },
       {
-        // PRODUCT.md §3: anyone may see the 404, inside the layout that fits who they are.
+        // Anyone may see the 404, inside the layout that fits who they are.
         lazy: page(() => import('./layouts/any-visitor-layout.tsx')),
         loader: loadOptionalSession,
         children: [{ path: routes.notFound, lazy: page(() => import('./routes/not-found.tsx')) }],

@@ -2,7 +2,7 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api-client.ts';
 
 /**
- * Puts a failed request's field messages beside their fields (PRODUCT.md §5). Returns the error
+ * Puts a failed request's field messages beside their fields (ARCHITECTURE.md, "Errors"). Returns the error
  * to show as an alert when it named no field of this form (or was not an API error at all).
  */
 export function applyServerErrors<T extends FieldValues>(

@@ -10,7 +10,7 @@ const PASSWORD = WORLD_PASSWORD;
 /**
  * Someone who knows the password can start one sign-in after another, each with a fresh code.
  * These tests show that codes are limited per account, not per sign-in, and that wrong codes
- * count toward the identifier's throttling and lockout like wrong passwords (PRODUCT.md §4.2).
+ * count toward the identifier's throttling and lockout like wrong passwords (docs/sign-in.md).
  */
 describe('sign-in code limits across sign-ins', () => {
   const world = useSignInWorld();

@@ -5,7 +5,7 @@ import { paths } from '../../lib/paths.ts';
 
 /**
  * Where the identity provider sends a signed-in user who asked to sign in to an app they may not
- * open (PRODUCT.md §4.8). No code was issued; the app receives nothing.
+ * open (docs/app-catalog.md). No code was issued; the app receives nothing.
  */
 export default function AccessDeniedPage() {
   const [params] = useSearchParams();

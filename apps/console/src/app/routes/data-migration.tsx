@@ -4,7 +4,7 @@ import { MigrationJobsCard } from '../../features/migration/components/migration
 import { UserImportCard } from '../../features/migration/components/user-import-card.tsx';
 
 /**
- * Data Migration (PRODUCT.md §4.12): one card per kind of job to start (users from CSV, mail over
+ * Data Migration (README and docs/mail.md): one card per kind of job to start (users from CSV, mail over
  * IMAP), and every job, running and past, in one list below.
  */
 export default function DataMigrationPage() {

@@ -12,7 +12,7 @@ type Step =
   | { name: 'code'; email: string; resendAvailableAt: string }
   | { name: 'done'; message: string };
 
-/** PRODUCT.md §4.3: e-mail → "if an account exists, we sent a code" → code and new password → sign in again. */
+/** Forgot password: e-mail → "if an account exists, we sent a code" → code and new password → sign in again. */
 export default function ForgotPasswordPage() {
   const [step, setStep] = useState<Step>({ name: 'email' });
   return (

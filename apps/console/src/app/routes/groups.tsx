@@ -13,7 +13,7 @@ import { groupActions, useGroupMutation, useGroups } from '../../features/groups
 import { GroupNameForm } from '../../features/groups/components/group-form.tsx';
 import { GroupMembersPanel } from '../../features/groups/components/group-members-panel.tsx';
 
-/** PRODUCT.md §4.7: groups with member counts; create, rename, delete; a group's members beside. */
+/** Groups with member counts; create, rename, delete; a group's members beside. */
 export default function GroupsPage() {
   const groups = useGroups();
   // The open group lives in the address (?group=id), so the header search can link to a group.

@@ -16,7 +16,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { paths, serverPaths } from '../../lib/paths.ts';
 
 /**
- * The identity provider's sign-in page (PRODUCT.md §4.2): e-mail and password, then the e-mailed
+ * The identity provider's sign-in page (docs/sign-in.md): e-mail and password, then the e-mailed
  * code (or, for an account with a passkey or an authenticator app, that), then back to the app that asked. `uid` names the provider's sign-in in progress; without
  * one the console starts its own sign-in.
  */

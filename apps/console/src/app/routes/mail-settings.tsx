@@ -5,7 +5,7 @@ import { Mailboxes } from '../../features/mail/components/mailboxes.tsx';
 import { MailPlanCard } from '../../features/subscriptions/components/mail-plan-card.tsx';
 
 /**
- * Mail Settings (PRODUCT.md §4.10): whether mail works for each domain and whether the mail
+ * Mail Settings (docs/mail.md): whether mail works for each domain and whether the mail
  * servers answer, the mail plan with each mailbox's usage, and the addresses (aliases, group
  * addresses, catch-alls).
  */

@@ -19,7 +19,7 @@ const STAGES: Record<SignupStage, { title: string; Component: ComponentType<{ st
   account: { title: 'Create your account', Component: AccountStage },
 };
 
-/** Sign-up (PRODUCT.md §4.1): the stage comes from the server, so a reload resumes it. */
+/** Sign-up: the stage comes from the server, so a reload resumes it. */
 export default function SignupPage() {
   const state = useSignupState();
   const stage = state.data ? STAGES[state.data.stage] : STAGES.site;

@@ -21,7 +21,7 @@ export async function loadOptionalSession(): Promise<CurrentUser | null> {
 }
 
 /**
- * Route guard for every signed-in page (PRODUCT.md §3): loads the session first; a signed-out
+ * Route guard for every signed-in page: loads the session first; a signed-out
  * visitor goes to sign in and comes back to the page afterwards.
  */
 export async function requireSignedIn({ request }: LoaderFunctionArgs): Promise<CurrentUser> {

@@ -6,7 +6,7 @@ import { setupProgressQuery } from './api/setup-progress.ts';
 
 /**
  * Guard of the admin landing pages (/, /dashboard and the catch-all): until the organisation's
- * setup is finished the admin lands in the wizard (PRODUCT.md §4.4); afterwards on the dashboard.
+ * setup is finished the admin lands in the wizard; afterwards on the dashboard.
  * Runs after the admin check, which it awaits (child loaders run alongside their parent's).
  */
 export async function landInSetupUntilFinished(args: LoaderFunctionArgs): Promise<null> {

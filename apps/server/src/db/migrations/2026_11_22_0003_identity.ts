@@ -73,7 +73,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['purpose', 'identifier', 'created_at'])
     .execute();
 
-  // Failed password attempts, per identifier and client address (PRODUCT.md §4.2 throttling).
+  // Failed password attempts, per identifier and client address (docs/sign-in.md, "Limits").
   await db.schema
     .createTable('sign_in_failures')
     .addColumn('id', 'bigserial', (c) => c.primaryKey())

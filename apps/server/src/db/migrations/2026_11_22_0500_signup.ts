@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen once landed: add a new migration instead of editing this one.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // A sign-up in progress (PRODUCT.md §4.1), kept on the server so it survives a reload and
+  // A sign-up in progress, kept on the server so it survives a reload and
   // works in another tab; the browser holds only an HttpOnly cookie whose sha256 is the id.
   await db.schema
     .createTable('signup_flows')
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Expired flows are swept by expires_at.
   await db.schema.createIndex('signup_flows_expires_idx').on('signup_flows').column('expires_at').execute();
 
-  // The setup wizard's progress per organisation (PRODUCT.md §4.4); absent for organisations
+  // The setup wizard's progress per organisation; absent for organisations
   // that did not come through sign-up, which therefore never see the wizard.
   await db.schema
     .createTable('organization_setup')

@@ -20,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('invitations_user_idx').on('invitations').column('user_id').execute();
 
-  // The users list (PRODUCT.md §4.6) sorts by name, e-mail, created (indexed in core) and last
+  // The users list sorts by name, e-mail, created (indexed in core) and last
   // sign-in; never signed in sorts as the oldest, so the key is never null and keyset works.
   await sql`create index users_org_last_sign_in_idx on users
     (organization_id, coalesce(last_sign_in_at, '-infinity'::timestamptz), id)`.execute(db);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Subscriptions (PRODUCT.md §4.11): each organisation's plan, seats and status, their history,
+// Subscriptions (docs/subscriptions.md): each organisation's plan, seats and status, their history,
 // and the log of the webhook that tells a billing system. Frozen once landed.
 export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per organisation, locked (FOR UPDATE) by every change that a limit could refuse.

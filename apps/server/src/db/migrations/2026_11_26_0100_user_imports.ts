@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Data Migration, users from a CSV file (PRODUCT.md §4.12). An import keeps its parsed rows in the
+// Data Migration, users from a CSV file (README, "Data Migration"). An import keeps its parsed rows in the
 // database: a job that survives a restart reads them from here, in batches, after the request
 // that uploaded the file is long gone, and the result file is made from them.
 // Frozen once landed: add a new migration instead of editing this one.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Data Migration, mail from the old provider over IMAP (PRODUCT.md §4.12): one row per mailbox,
+// Data Migration, mail from the old provider over IMAP (docs/mail.md, "Mail migration"): one row per mailbox,
 // its progress, and per source folder the UIDVALIDITY and last UID copied, so a re-run copies
 // only what is new. Frozen once landed: add a new migration instead of editing this one.
 export async function up(db: Kysely<unknown>): Promise<void> {

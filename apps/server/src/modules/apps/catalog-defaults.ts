@@ -1,7 +1,7 @@
 import type { CatalogTemplate } from './catalog.ts';
 
 /*
- * The built-in catalog (PRODUCT.md §4.8). Placeholders:
+ * The built-in catalog (docs/app-catalog.md). Placeholders:
  * - launchUrl / redirectUris / postLogoutRedirectUris: `{siteUrl}` (the organisation's site) and
  *   `{launchUrl}` (what the admin entered, without a trailing slash);
  * - configSnippet: `{issuer}`, `{discoveryUrl}`, `{clientId}`, `{clientSecret}`, `{redirectUri}`,

@@ -11,7 +11,7 @@ import { fillPlaceholders } from './catalog.ts';
 const CLOUD_STORAGE = BUILT_IN_TEMPLATES.find((t) => t.key === 'cloud-storage')!;
 
 /**
- * PRODUCT.md §4.8: every new organisation starts with the cloud-storage app, launch URL its site
+ * docs/app-catalog.md: every new organisation starts with the cloud-storage app, launch URL its site
  * URL, open to everyone. Call it inside the transaction that creates the organisation. Its
  * secret is not shown to anyone; the admin rotates it from the app's page when configuring it.
  */

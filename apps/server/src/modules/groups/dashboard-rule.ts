@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../../db/database.ts';
 import { conflict } from '../../lib/errors.ts';
 
 /**
- * PRODUCT.md §4.7: Dashboard (the admin group) always keeps a member who can sign in.
+ * Dashboard (the admin group) always keeps a member who can sign in.
  * Locks the Dashboard row first, so two admins removing each other at the same moment are
  * serialised and the second one is refused. Call inside the transaction of the change.
  */

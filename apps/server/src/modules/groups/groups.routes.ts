@@ -28,7 +28,7 @@ const TAGS = ['groups'];
 
 const route = routeOptions({ config: ADMIN, tags: TAGS });
 
-/** Groups and their members (PRODUCT.md §4.7). Admins only; other orgs' groups are 404. */
+/** Groups and their members. Admins only; other orgs' groups are 404. */
 export const groupsRoutes =
   (deps: { db: Db }): FastifyPluginAsyncZod =>
   async (app) => {

@@ -165,7 +165,7 @@ export async function addGroupMembers(
   return toGroup({ ...group, member_count: group.member_count + added.length });
 }
 
-/** Removes a member; Dashboard keeps at least one active member (PRODUCT.md §4.7). */
+/** Removes a member; Dashboard keeps at least one active member. */
 export async function removeGroupMember(
   db: Db,
   actor: Actor,

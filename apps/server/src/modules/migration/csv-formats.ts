@@ -4,7 +4,7 @@ import { parse } from 'csv-parse';
 import { AppError, badRequest } from '../../lib/errors.ts';
 
 /**
- * The three user files the import reads (PRODUCT.md §4.12), recognised from their header:
+ * The three user files the import reads (README, "Data Migration"), recognised from their header:
  * Atrium's own export (modules/users/users-export.ts), Google Workspace's user export and
  * Microsoft 365's. Column names are compared without case, spaces and bracketed notes
  * ("First Name [Required]" is "first name").

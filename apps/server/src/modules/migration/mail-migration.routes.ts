@@ -28,7 +28,7 @@ const TAGS = ['migration'];
 const route = routeOptions({ config: ADMIN, tags: TAGS });
 
 /**
- * Data Migration (PRODUCT.md §4.12): mail from the old provider over IMAP, one job per mailbox.
+ * Data Migration (docs/mail.md, "Mail migration"): mail from the old provider over IMAP, one job per mailbox.
  * Registered inside migrationRoutes, whose CSV body parser it shares (`csvText`).
  */
 export const mailMigrationRoutes =

@@ -67,7 +67,7 @@ async function csvBody(request: FastifyRequest): Promise<Readable> {
   return Readable.from([Buffer.concat(chunks)]);
 }
 
-/** Data Migration (PRODUCT.md §4.12): users from a CSV file. Admins only; other orgs' imports are 404. */
+/** Data Migration (README, "Data Migration"): users from a CSV file. Admins only; other orgs' imports are 404. */
 export const migrationRoutes =
   (
     deps: MigrationDeps & Pick<MailMigrationDeps, 'afterMailProgress'> & { jobs: JobWorker },

@@ -5,7 +5,7 @@ import { installDefaultApps } from '../apps/default-apps.ts';
 import { queueSiteRecord } from '../dns-updates/dns-updates.service.ts';
 import { startSubscription } from '../subscriptions/subscription-start.ts';
 
-/** PRODUCT.md §4.7: the system admin group; its members are the organisation's admins. */
+/** The system admin group; its members are the organisation's admins. */
 export const ADMIN_GROUP_NAME = 'Dashboard';
 
 export interface NewOrganization {

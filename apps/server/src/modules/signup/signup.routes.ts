@@ -44,7 +44,7 @@ const cookieOf = (request: FastifyRequest) => request.cookies[SIGNUP_COOKIE];
 
 const route = routeOptions({ config: { access: 'public', rateLimit: limits.site }, tags });
 
-/** The sign-up API (PRODUCT.md §4.1): public, rate limited, its state on the server. */
+/** The sign-up API: public, rate limited, its state on the server. */
 export const signupRoutes =
   (deps: SignupDeps): FastifyPluginAsyncZod =>
   async (app) => {

@@ -118,7 +118,7 @@ export async function submitSite(
 }
 
 /**
- * Stage 2, "e-mail validation". PRODUCT.md requires refusing an address that is already
+ * Stage 2, "e-mail validation". Sign-up refuses an address that is already
  * registered, which tells the visitor that it exists: an accepted enumeration surface, held
  * down by the route's per-address rate limit and by needing a flow first.
  */

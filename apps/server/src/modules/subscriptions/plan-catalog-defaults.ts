@@ -1,7 +1,7 @@
 import type { CatalogPlan } from './plan-catalog.ts';
 
 /**
- * The built-in plans (PRODUCT.md §4.11), used when PLAN_CATALOG is unset and merged under the
+ * The built-in plans (docs/subscriptions.md), used when PLAN_CATALOG is unset and merged under the
  * operator's file. New organisations start on Business, on a 14-day trial with 10 seats, as a
  * Google Workspace trial does.
  */

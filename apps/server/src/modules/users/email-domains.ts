@@ -7,7 +7,7 @@ import { fieldError } from '../../lib/errors.ts';
 // 'pending' | 'verified'); it is read here with plain SQL so this area does not depend on its types.
 
 /**
- * The domains the add-user form offers (PRODUCT.md §4.6): the organisation's verified domains.
+ * The domains the add-user form offers: the organisation's verified domains.
  * With ALLOW_UNVERIFIED_DOMAINS (evaluation installs) it offers every domain the organisation
  * has added and may type any other (`anyDomain`), except one another organisation has verified:
  * that domain's addresses belong to them.

@@ -37,7 +37,7 @@ const ok = { ok: true as const };
 
 const route = routeOptions({ config: ADMIN, tags: TAGS });
 
-/** Users of the caller's organisation (PRODUCT.md §4.6). Admins only; other orgs' users are 404. */
+/** Users of the caller's organisation. Admins only; other orgs' users are 404. */
 export const usersRoutes =
   (deps: UsersDeps): FastifyPluginAsyncZod =>
   async (app) => {

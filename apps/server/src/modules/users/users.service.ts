@@ -39,7 +39,7 @@ export async function organizationName(db: DbOrTrx, organizationId: string): Pro
 }
 
 /**
- * Adds a user (PRODUCT.md §4.6): an address on an allowed domain that nobody in the whole
+ * Adds a user: an address on an allowed domain that nobody in the whole
  * deployment uses yet, groups of this organisation, and either a first password or an
  * invitation e-mail. One transaction; the e-mail goes out after it commits.
  */

@@ -32,7 +32,7 @@ export interface NavigationItem {
 
 /**
  * The admin sidebar: one group, titled for an admin area, with the seed spec's eight entries,
- * then Apps and Activity (PRODUCT.md §3).
+ * then Apps and Activity.
  */
 export const navigation: NavigationItem[] = [
   {
@@ -51,7 +51,7 @@ export const navigation: NavigationItem[] = [
       },
       { id: 'domain', title: 'Domain', type: 'item', icon: Globe, url: routes.domains },
       { id: 'users', title: 'Users', type: 'item', icon: UserRound, url: routes.users },
-      // PRODUCT.md section 3: Groups points at /groups instead of the seed spec's /404.
+      // Groups points at /groups instead of the seed spec's /404.
       { id: 'groups', title: 'Groups', type: 'item', icon: UsersRound, url: routes.groups },
       {
         id: 'data-migration',
@@ -61,7 +61,7 @@ export const navigation: NavigationItem[] = [
         url: routes.dataMigration,
       },
       { id: 'mail-settings', title: 'Mail Settings', type: 'item', icon: Mail, url: routes.mailSettings },
-      // PRODUCT.md section 3: Subscriptions points at /subscriptions instead of the seed spec's /404.
+      // Subscriptions points at /subscriptions instead of the seed spec's /404.
       {
         id: 'subscriptions',
         title: 'Subscriptions',
@@ -69,7 +69,7 @@ export const navigation: NavigationItem[] = [
         icon: CreditCard,
         url: routes.subscriptions,
       },
-      // Not in the seed spec (PRODUCT.md §3): installed apps, with the catalog a click away.
+      // Not in the seed spec: installed apps, with the catalog a click away.
       { id: 'apps', title: 'Apps', type: 'item', icon: AppWindow, url: routes.apps },
       // Not in the seed spec: the organisation's activity log (issue 8).
       { id: 'activity', title: 'Activity', type: 'item', icon: History, url: routes.activity },

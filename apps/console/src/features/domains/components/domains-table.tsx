@@ -25,7 +25,7 @@ export interface DomainsTableProps {
 }
 
 /**
- * Name (in Unicode), state, primary, verified at, last checked and actions (PRODUCT.md §4.5).
+ * Name (in Unicode), state, primary, verified at, last checked and actions.
  * Secondary columns give way as the screen narrows; on a phone each row stacks (domains-table.css).
  */
 export function DomainsTable({ domains, onMakePrimary, onDelete, busyId }: DomainsTableProps) {

@@ -3,7 +3,7 @@
  * may run as several processes behind a load balancer, and a notification written through one
  * process would need a database fan-out (LISTEN/NOTIFY) to reach a stream held by another. A poll
  * reads the database directly, so it is correct with any number of processes; every 30 s keeps a
- * new notification within the minute PRODUCT.md asks for, and costs one indexed query per
+ * new notification within a minute, and costs one indexed query per
  * visible tab (polling pauses while the tab is hidden).
  */
 export const NOTIFICATIONS_POLL_MS = 30_000;

@@ -46,7 +46,7 @@ function CurrentStep({ progress }: { progress: SetupProgress }) {
   }
 }
 
-/** The setup wizard (PRODUCT.md §4.4): the page comes from the server, so a reload resumes it. */
+/** The setup wizard: the page comes from the server, so a reload resumes it. */
 export function SetupWizard({ progress }: { progress: SetupProgress }) {
   const move = useMoveStep();
   return (

@@ -30,7 +30,7 @@ export interface AddUserFormProps {
 }
 
 /**
- * "Add a user" (PRODUCT.md §4.6): name, an address on one of the organisation's domains,
+ * "Add a user": name, an address on one of the organisation's domains,
  * groups, and a first password or an invitation e-mail. Used by /adduser and the setup wizard.
  */
 export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryAction }: AddUserFormProps) {

@@ -6,7 +6,7 @@ import { paths } from '../../../lib/paths.ts';
 import { formatDateTime } from './format.ts';
 import { UserStatusBadge } from './user-status-badge.tsx';
 
-/** Name, e-mail, groups, status, last sign-in (PRODUCT.md §4.6); the name opens the user's page. */
+/** Name, e-mail, groups, status, last sign-in; the name opens the user's page. */
 export function UsersTable({ users }: { users: UserSummary[] }) {
   return (
     <div className="table-responsive">

@@ -16,7 +16,7 @@ const tight = { max: 10, timeWindow: '1 minute' };
 
 const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
-/** Forgot password (PRODUCT.md §4.3): e-mail → code and new password → everything revoked. */
+/** Forgot password: e-mail → code and new password → everything revoked. */
 export const passwordResetRoutes =
   (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {

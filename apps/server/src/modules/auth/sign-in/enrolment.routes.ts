@@ -12,7 +12,7 @@ import { routeOptions } from '../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
-/** Confirmation codes are slowed down like the other public sign-in endpoints (PRODUCT.md §4.2). */
+/** Confirmation codes are slowed down like the other public sign-in endpoints (docs/sign-in.md). */
 const tight = { max: 20, timeWindow: '1 minute' };
 
 const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });

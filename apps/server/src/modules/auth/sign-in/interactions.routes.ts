@@ -44,7 +44,7 @@ import { routeOptions } from '../../../plugins/route-options.ts';
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
 /**
- * Per-address limits on the public sign-in endpoints (PRODUCT.md §4.2). The steps of a sign-in
+ * Per-address limits on the public sign-in endpoints (docs/sign-in.md). The steps of a sign-in
  * take 120 requests a minute an address, so an office behind one address signs in at 9:00
  * (issue 30: 20 refused the 21st); wrong passwords and codes are what a guesser spends, and
  * those stay at 20 a minute an address (address-failures.ts) besides the per-account rules

@@ -222,7 +222,7 @@ async function codeRecipient(db: DbOrTrx, email: string): Promise<CodeRecipient>
 
 /**
  * Step 2: the e-mailed code. Returns the account that signs in. A wrong code is a failed
- * sign-in for the identifier's throttling, like a wrong password (PRODUCT.md §4.2), so codes
+ * sign-in for the identifier's throttling, like a wrong password (docs/sign-in.md), so codes
  * guessed over many sign-ins meet the same growing delays and lockout.
  */
 export async function checkSignInCode(

@@ -3,7 +3,7 @@ import type { Db, DbOrTrx } from '../../../db/database.ts';
 import { AppError } from '../../../lib/errors.ts';
 
 /**
- * Password- and code-guessing defences (PRODUCT.md §4.2): a wrong password and a wrong e-mailed
+ * Password- and code-guessing defences (docs/sign-in.md): a wrong password and a wrong e-mailed
  * code are both failures, counted per identifier *and* client address so an attacker elsewhere
  * cannot lock the owner out (ASVS 6.1.1):
  * - after 5 failures in an hour, each further try waits 2^(n-5) s, at most 30 s;

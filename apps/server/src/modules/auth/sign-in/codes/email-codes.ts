@@ -8,7 +8,7 @@ import type { MailMessage, Mailer } from '../../../../lib/mail.ts';
 import { insertClaimedJob, jobFromJson, type Job } from '../../../jobs/jobs.repository.ts';
 
 /**
- * 6-digit e-mail codes for any purpose (PRODUCT.md §4.1/4.2/4.3): a code lives 10 minutes,
+ * 6-digit e-mail codes for any purpose (docs/sign-in.md): a code lives 10 minutes,
  * dies after 5 wrong tries, and a new one is sent only 60 s after the last (the seed spec's
  * ReSend 60) and re-sent at most 5 times an hour. Only an HMAC of the code is stored.
  */
@@ -17,7 +17,7 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_AFTER_SECONDS = 60;
 /**
  * Codes one address gets for one purpose in an hour, whichever sign-ins (or sign-up flows)
- * asked for them: the first and at most 5 re-sends (PRODUCT.md §4.1). Counted per address, not
+ * asked for them: the first and at most 5 re-sends. Counted per address, not
  * per sign-in: anyone who knows a password can start new sign-ins at will, and each fresh code
  * would otherwise bring 5 more guesses. A code counts once its e-mail has gone out: while the
  * mail server is down, codes that reach nobody do not use up the hour. A code entered right does

@@ -15,7 +15,7 @@ import { routeOptions } from '../../../../plugins/route-options.ts';
 
 const params = z.object({ uid: z.string().min(1).max(100) });
 const tags = ['sign-in'];
-/** The same per-address limit as the other public sign-in endpoints (PRODUCT.md §4.2). */
+/** The same per-address limit as the other public sign-in endpoints (docs/sign-in.md). */
 const tight = { max: 20, timeWindow: '1 minute' };
 
 const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
