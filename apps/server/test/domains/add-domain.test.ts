@@ -132,7 +132,7 @@ describe('adding a domain', () => {
   it('refuses a name under a domain another organisation has verified, at any depth', async () => {
     const owner = await createOrganizationWithAdmin(t.db, { siteName: 'parent-owner' });
     const ownerSession = await signInAs(t.db, owner.admin);
-    await addVerifiedDomain(t.app, ownerSession, dns, 'parent.example');
+    await addVerifiedDomain(t.app, ownerSession, t.dns, 'parent.example');
     const other = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
     for (const name of ['sub.parent.example', 'a.b.Parent.example']) {
       const response = await post(other, name);
