@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type UserImportFormat } from '@atrium/contracts/migration';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { AppError, badRequest } from '../../lib/errors.ts';
 
 /**
@@ -136,6 +136,62 @@ export function delimiterOf(firstLine: string): ',' | ';' {
   return semicolons > commas ? ';' : ',';
 }
 
+/** A spreadsheet saved as a workbook, an archive, a PDF…: the first bytes say so. */
+const BINARY_SIGNATURES: Array<[string, Buffer]> = [
+  ['an Excel workbook or another zip archive', Buffer.from([0x50, 0x4b, 0x03, 0x04])],
+  ['an Excel 97–2003 workbook', Buffer.from([0xd0, 0xcf, 0x11, 0xe0])],
+  ['a PDF document', Buffer.from('%PDF-')],
+  ['a gzip archive', Buffer.from([0x1f, 0x8b])],
+];
+
+export const NOT_TEXT =
+  'The file is not a text file. Save it as “CSV UTF-8 (comma delimited)” and send that file.';
+
+/** A 400 when the file's first bytes are not CSV text: a known binary format, or a NUL before the first line ends. */
+function refuseBinary(head: Buffer): void {
+  for (const [name, signature] of BINARY_SIGNATURES) {
+    if (head.subarray(0, signature.length).equals(signature)) {
+      throw badRequest(
+        `The file is ${name}, not a text file. Save it as “CSV UTF-8 (comma delimited)” and send that file.`,
+      );
+    }
+  }
+  const newline = head.findIndex((b) => b === 0x0a || b === 0x0d);
+  if (head.subarray(0, newline < 0 ? head.length : newline).includes(0)) throw badRequest(NOT_TEXT);
+}
+
+/**
+ * A parser's complaint as a person reads it, naming the row (as a spreadsheet numbers it: the header
+ * is row 1; the parser counts the records it has given so far, and empty lines are no rows here
+ * either) and the column when the parser knows them.
+ */
+function csvProblem(error: CsvError, header: string[] | undefined): AppError {
+  const info = error as CsvError & { records?: number; column?: number | string; lines?: number };
+  const row = (info.records ?? 0) + 1;
+  const column =
+    typeof info.column === 'number' && header?.[info.column] !== undefined
+      ? ` (column “${header[info.column]!.trim()}”)`
+      : '';
+  let what: string;
+  switch (error.code) {
+    case 'INVALID_OPENING_QUOTE':
+      what =
+        `a quote (") inside a field that does not start with one${column}. ` +
+        'Put the whole field in quotes and double the quote inside it: "O""Brien"';
+      break;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      what = 'a quoted field starts here and its closing quote never comes';
+      break;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      what = `characters follow the closing quote of a field${column}. Put the whole field in quotes and double any quote inside it`;
+      break;
+    default:
+      what = error.message.replace(/^[^:]*: /, '');
+  }
+  return badRequest(`The file is not valid CSV: row ${row}: ${what}.`);
+}
+
 export const FILE_TOO_LARGE = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into several files.`;
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en')} rows. Split it into several files.`;
 
@@ -162,6 +218,7 @@ export async function* readUserCsv(
     if (/[\r\n]/.test(head) || head.length > 64 * 1024) break;
   }
   if (bytes > IMPORT_MAX_BYTES) throw new AppError(413, 'file_too_large', FILE_TOO_LARGE);
+  refuseBinary(Buffer.concat(chunks).subarray(0, 64 * 1024));
   if (head.replace(/^\uFEFF/, '').trim() === '') throw badRequest('The file is empty.');
   const delimiter = delimiterOf(head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!);
 
@@ -200,10 +257,12 @@ export async function* readUserCsv(
   void feed();
 
   let columns: Columns | undefined;
+  let header: string[] | undefined;
   let index = 0;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       if (!columns) {
+        header = record;
         const recognized = recognizeHeader(record);
         columns = recognized.columns;
         yield { format: recognized.format };
@@ -216,13 +275,8 @@ export async function* readUserCsv(
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (typeof code === 'string' && code.startsWith('CSV_')) {
-      const line = (error as { lines?: number }).lines;
-      throw badRequest(
-        `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${(error as Error).message.replace(/^Invalid [^:]*: /, '')}`,
-      );
-    }
+    // Every parser error, whatever its code says (csv-parse 6's INVALID_OPENING_QUOTE has no CSV_ prefix).
+    if (error instanceof CsvError) throw csvProblem(error, header);
     throw error;
   } finally {
     if (!parser.destroyed) parser.destroy();

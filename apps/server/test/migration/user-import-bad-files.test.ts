@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { addDomain } from '../users/helpers.ts';
+import { upload } from './helpers.ts';
+
+/**
+ * Files that are not CSV, or hold what no text column can: each is a 400 naming the row (or the
+ * row an error names), and the dry run and the import say the same (issue 30 item 6).
+ */
+
+let t: TestApp;
+let orgId: string;
+let admin: TestSession;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const org = await createOrganizationWithAdmin(t.db);
+  orgId = org.id;
+  admin = await signInAs(t.db, org.admin);
+  await addDomain(t.db, org.id, 'gamma.test', 'verified');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+const HEADER = 'First name,Last name,E-mail\n';
+
+/** The dry run and the import of one file: both must refuse it with the same 400. */
+async function bothRefuse(csv: string | Buffer, contentType = 'text/csv') {
+  const checked = await upload(t, admin, '/api/migration/user-imports/dry-run', csv, contentType);
+  const imported = await upload(t, admin, '/api/migration/user-imports?fileName=bad.csv', csv, contentType);
+  expect(checked.status).toBe(400);
+  expect(imported.status).toBe(400);
+  expect(imported.body.error.message).toBe(checked.body.error.message);
+  return checked.body.error.message as string;
+}
+
+async function importCount() {
+  const row = await t.db
+    .selectFrom('user_imports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', orgId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('files that are not CSV', () => {
+  it('a quote inside an unquoted field is a 400 naming the row', async () => {
+    const message = await bothRefuse(
+      `${HEADER}Bea,Smith,bea@gamma.test\nAnn,O"Brien,ann@gamma.test\nCy,Jones,cy@gamma.test\n`,
+    );
+    expect(message).toMatch(/^The file is not valid CSV: row 3: /);
+    expect(message).toMatch(/quote/i);
+    expect(await importCount()).toBe(0);
+  });
+
+  it('an unclosed quote is a 400 naming the row it starts on', async () => {
+    const message = await bothRefuse(`${HEADER}Bea,Smith,bea@gamma.test\n"Ann,O'Brien,ann@gamma.test\n`);
+    expect(message).toMatch(/^The file is not valid CSV: row 3: /);
+  });
+
+  it('binary junk is a 400', async () => {
+    const junk = Buffer.alloc(4096);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 256;
+    const message = await bothRefuse(junk);
+    expect(message).toMatch(/not a text file|not valid CSV|not a header this import knows/);
+  });
+
+  it('a zip (an .xlsx sent as CSV) is a 400 saying so', async () => {
+    const zip = Buffer.concat([
+      Buffer.from('PK\u0003\u0004'),
+      Buffer.alloc(200, 0x41),
+      Buffer.from([0, 0, 0xff]),
+    ]);
+    const message = await bothRefuse(zip);
+    expect(message).toMatch(/not a text file/);
+  });
+
+  it('JSON sent as text/plain is a 400', async () => {
+    const message = await bothRefuse(
+      JSON.stringify([{ firstName: 'Ann', lastName: 'Smith', email: 'ann@gamma.test' }]),
+      'text/plain',
+    );
+    expect(message).toMatch(/not valid CSV|not a header this import knows/);
+    const object = await bothRefuse('{"users":[{"email":"ann@gamma.test","name":"Ann"}]}', 'text/plain');
+    expect(object).toMatch(/not valid CSV|not a header this import knows/);
+  });
+});
