@@ -22,6 +22,11 @@ export const HIDDEN_MESSAGE = 'Remove the control, invisible or text-direction c
 
 export const hasUnstorableCharacter = (value: string): boolean => UNSTORABLE.test(value);
 
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** The text with each unstorable character replaced by U+FFFD, to keep (and show) what was refused. */
+export const replaceUnstorable = (value: string): string => value.replace(UNSTORABLE_ALL, '\uFFFD');
+
 /**
  * Where in a parsed request part (query, body, path parameters) a string, or an object key,
  * holds an unstorable character: its dotted path ('' for the value itself), or undefined.

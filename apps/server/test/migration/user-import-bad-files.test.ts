@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { addDomain } from '../users/helpers.ts';
-import { upload } from './helpers.ts';
+import { addDomain, as } from '../users/helpers.ts';
+import { dryRun, finishImport, startImport, upload } from './helpers.ts';
 
 /**
  * Files that are not CSV, or hold what no text column can: each is a 400 naming the row (or the
@@ -86,5 +86,50 @@ describe('files that are not CSV', () => {
     expect(message).toMatch(/not valid CSV|not a header this import knows/);
     const object = await bothRefuse('{"users":[{"email":"ann@gamma.test","name":"Ann"}]}', 'text/plain');
     expect(object).toMatch(/not valid CSV|not a header this import knows/);
+  });
+});
+describe('a NUL inside a field', () => {
+  const csv = `${HEADER}Bea,Smith,bea@gamma.test\nAnn,Ro\u0000ss,ann@gamma.test\nCy,Jones,cy@gamma.test\n`;
+
+  it('the dry run names its row and column', async () => {
+    const result = await dryRun(t, admin, csv);
+    expect(result.status).toBe(200);
+    expect(result.body.counts).toEqual({ create: 2, update: 0, unchanged: 0, errors: 1 });
+    expect(result.body.errors).toEqual([
+      { row: 3, email: 'ann@gamma.test', message: expect.stringMatching(/^Last name: .*NUL/) },
+    ]);
+  });
+
+  it('the import records the same error for that row and imports the others', async () => {
+    const started = await startImport(t, admin, csv);
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
+    const job = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`);
+    expect(job.body).toMatchObject({ status: 'done', counts: { create: 2, errors: 1 } });
+    // The result file says what the dry run said, showing the refused character as �.
+    const dry = await dryRun(t, admin, csv);
+    const result = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}/result.csv`);
+    const lines = result.response.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[2]).toBe(`"3","ann@gamma.test","Ann","Ro\uFFFDss","error","${dry.body.errors[0].message}"`);
+  });
+
+  it('in any column (a group name too) it is an error of that row, never a 500', async () => {
+    const rows = [
+      `Ann\u0000,Smith,ann2@gamma.test`,
+      `Ann,Smith,an\u0000n3@gamma.test`,
+      `Ann,Smith,ann4@gamma.test,Team\u0000A`,
+    ];
+    const withGroups = `First name,Last name,E-mail,Groups\n${rows.join('\n')}\n`;
+    const result = await dryRun(t, admin, withGroups);
+    expect(result.status).toBe(200);
+    expect(result.body.errors.map((e: { row: number }) => e.row)).toEqual([2, 3, 4]);
+    const started = await startImport(t, admin, withGroups);
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
+    const job = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`);
+    expect(job.body).toMatchObject({ status: 'done', counts: { create: 0, errors: 3 } });
   });
 });

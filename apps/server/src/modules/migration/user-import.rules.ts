@@ -1,4 +1,5 @@
 import { groupNameSchema } from '@atrium/contracts/groups';
+import { hasUnstorableCharacter, replaceUnstorable, UNSTORABLE_MESSAGE } from '@atrium/contracts/text';
 import { domainNameSchema, localPartSchema, personName } from '@atrium/contracts/users';
 import type { EmailDomains } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
@@ -40,9 +41,31 @@ const lastNameSchema = personName('last name');
 
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]!.message;
 
+/**
+ * A cell holding what no text column can store (a NUL; PostgreSQL refuses it): the column it is
+ * in, or undefined. Asked first, by the dry run and the import alike.
+ */
+function unstorableColumn(raw: RawUserRow): string | undefined {
+  const cells: Array<[string, string[]]> = [
+    ['E-mail', [raw.email]],
+    ['First name', [raw.firstName]],
+    ['Last name', [raw.lastName]],
+    ['Groups', raw.groups],
+    ['Password', [raw.password]],
+  ];
+  return cells.find(([, values]) => values.some(hasUnstorableCharacter))?.[0];
+}
+
 /** The rules of one row by itself, and "a duplicate of an earlier row" (`seen`: e-mail → row). */
 export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
-  const fail = (message: string): RowCheck => ({ ok: false, row: raw.row, email: raw.email, message });
+  const fail = (message: string): RowCheck => ({
+    ok: false,
+    row: raw.row,
+    email: replaceUnstorable(raw.email),
+    message,
+  });
+  const unstorable = unstorableColumn(raw);
+  if (unstorable) return fail(`${unstorable}: ${UNSTORABLE_MESSAGE}`);
   if (raw.problem) return fail(raw.problem);
   if (!raw.email) return fail('The e-mail address is missing');
   const at = raw.email.lastIndexOf('@');

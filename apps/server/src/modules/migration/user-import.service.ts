@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { replaceUnstorable } from '@atrium/contracts/text';
 import {
   DRY_RUN_MAX_ERRORS,
   type DryRun,
@@ -160,12 +161,13 @@ export async function startImport(
         row.id,
         batch.map(({ raw, check }): StagedRow => {
           const value = check.ok ? check.value : undefined;
+          // A refused row keeps what the file said for the result file, minus what cannot be stored.
           return {
             row_number: raw.row,
-            email: raw.email,
-            first_name: value?.firstName ?? raw.firstName,
-            last_name: value?.lastName ?? raw.lastName,
-            groups: value?.groups ?? raw.groups,
+            email: replaceUnstorable(raw.email),
+            first_name: value?.firstName ?? replaceUnstorable(raw.firstName),
+            last_name: value?.lastName ?? replaceUnstorable(raw.lastName),
+            groups: value?.groups ?? raw.groups.map(replaceUnstorable),
             password_enc: value?.password ? encryptSecret(key, value.password) : null,
             invite: raw.invite,
             outcome: check.ok ? null : 'error',
