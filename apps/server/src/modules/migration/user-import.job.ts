@@ -12,6 +12,7 @@ import { organizationName } from '../users/users.service.ts';
 import { fitToSeats, tellIfLastSeatTaken } from './seat-limit.ts';
 import {
   addMemberships,
+  countErrorsNotReached,
   ensureGroups,
   insertUsers,
   lockImport,
@@ -48,11 +49,20 @@ export function registerUserImportJob(jobs: JobWorker, deps: MigrationDeps, log:
       } catch (error) {
         if (context.job.attempts >= context.job.max_attempts) {
           await deps.db
-            .updateTable('user_imports')
-            .set({ status: 'failed', finished_at: new Date(), error: (error as Error).message.slice(0, 500) })
-            .where('id', '=', importId)
-            .where('status', 'in', ['queued', 'running'])
-            .execute()
+            .transaction()
+            .execute(async (trx) => {
+              const failed = await trx
+                .updateTable('user_imports')
+                .set({
+                  status: 'failed',
+                  finished_at: new Date(),
+                  error: (error as Error).message.slice(0, 500),
+                })
+                .where('id', '=', importId)
+                .where('status', 'in', ['queued', 'running'])
+                .executeTakeFirst();
+              if (failed.numUpdatedRows > 0n) await countErrorsNotReached(trx, importId);
+            })
             .catch((err: unknown) => log.error({ err }, 'could not mark the import failed'));
         }
         throw error;

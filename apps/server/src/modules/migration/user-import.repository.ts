@@ -209,6 +209,20 @@ export async function recordOutcomes(
   );
 }
 
+/**
+ * When an import stops early (cancelled, failed): its error count takes in the rows not reached
+ * whose error was known at upload (a malformed address, say), which the result file lists as
+ * errors too. One statement, from the cursor the row holds then.
+ */
+export async function countErrorsNotReached(db: DbOrTrx, importId: string): Promise<void> {
+  await sql`
+    update user_imports set error_count = error_count + (
+      select count(*)::int from user_import_rows r
+      where r.import_id = user_imports.id and r.row_number > user_imports.cursor_row and r.outcome = 'error'
+    )
+    where id = ${importId}`.execute(db);
+}
+
 export async function erasePasswords(db: DbOrTrx, importId: string): Promise<void> {
   await db
     .updateTable('user_import_rows')

@@ -22,6 +22,7 @@ import { actorLabel } from '../users/users.repository.ts';
 import { readUserCsv, type RawUserRow } from './csv-formats.ts';
 import { seatCheckFor } from './seat-limit.ts';
 import {
+  countErrorsNotReached,
   erasePasswords,
   findImport,
   groupsByKey,
@@ -251,6 +252,7 @@ export async function cancelImport(deps: MigrationDeps, actor: Actor, id: string
     if (locked.status !== 'queued' && locked.status !== 'running') {
       throw conflict('This import has already finished', undefined, 'already_finished');
     }
+    await countErrorsNotReached(trx, id);
     const saved = await trx
       .updateTable('user_imports')
       .set({ status: 'cancelled', finished_at: new Date() })
