@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, as } from '../users/helpers.ts';
-import { finishImport, startImport } from './helpers.ts';
+import { dryRun, finishImport, startImport } from './helpers.ts';
 
 // Issue 30 item 7: the import's counts, names, result file, limits and job, as a client sees them.
 
@@ -71,5 +71,52 @@ describe('an import cancelled midway', () => {
     } finally {
       afterBatch = undefined;
     }
+  });
+});
+
+describe('an organisation whose admin has no last name (created by `atrium create-organization`)', () => {
+  it('re-imports its own users export: nothing to change, no error', async () => {
+    const org = await createOrganizationWithAdmin(t.db);
+    await t.db.updateTable('users').set({ last_name: '' }).where('id', '=', org.admin.id).execute();
+    const session = await signInAs(t.db, org.admin);
+    const exported = await as(t, session).get('/api/users/export.csv');
+    expect(exported.status).toBe(200);
+    const file = exported.response.body as string;
+    expect(file.split('\r\n')[1]).toMatch(/^"Ada",""/);
+
+    const checked = await dryRun(t, session, file);
+    expect(checked.body).toMatchObject({
+      counts: { create: 0, update: 0, unchanged: 1, errors: 0 },
+      errors: [],
+    });
+    const started = await startImport(t, session, file, 'export.csv');
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
+    const job = await as(t, session).get(`/api/migration/user-imports/${started.body.id}`);
+    expect(job.body).toMatchObject({ status: 'done', counts: { unchanged: 1, errors: 0 } });
+    const admin = await t.db
+      .selectFrom('users')
+      .select(['first_name', 'last_name'])
+      .where('id', '=', org.admin.id)
+      .executeTakeFirstOrThrow();
+    expect(admin).toEqual({ first_name: 'Ada', last_name: '' });
+  });
+
+  it('an empty name never blanks an existing user’s name; a new user still needs both', async () => {
+    await importAndWait('First name,Last name,E-mail\nGrace,Hopper,grace@delta.test\n');
+    const csv = 'First name,Last name,E-mail\nGrace,,grace@delta.test\nNew,,new@delta.test\n';
+    const checked = await dryRun(t, admin, csv);
+    expect(checked.body).toMatchObject({ counts: { create: 0, unchanged: 1, errors: 1 } });
+    expect(checked.body.errors).toEqual([
+      { row: 3, email: 'new@delta.test', message: 'Enter the last name' },
+    ]);
+    const job = await importAndWait(csv);
+    expect(job).toMatchObject({ status: 'done', counts: { unchanged: 1, errors: 1 } });
+    const grace = await t.db
+      .selectFrom('users')
+      .select(['first_name', 'last_name'])
+      .where('email', '=', 'grace@delta.test')
+      .executeTakeFirstOrThrow();
+    expect(grace).toEqual({ first_name: 'Grace', last_name: 'Hopper' });
   });
 });

@@ -40,6 +40,12 @@ const firstNameSchema = personName('first name');
 const lastNameSchema = personName('last name');
 
 const firstIssue = (error: { issues: Array<{ message: string }> }) => error.issues[0]!.message;
+const EMPTY_NAME = { success: true as const, data: '' };
+/** What the add-user form says of an empty name ("Enter the last name"). */
+const emptyNameMessage = (schema: typeof firstNameSchema) => {
+  const result = schema.safeParse('');
+  return result.success ? '' : firstIssue(result.error);
+};
 
 /**
  * A cell holding what no text column can store (a NUL; PostgreSQL refuses it): the column it is
@@ -77,9 +83,10 @@ export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
   const earlier = seen.get(raw.email);
   if (earlier !== undefined) return fail(`Duplicate row: the same e-mail address is on row ${earlier}`);
   seen.set(raw.email, raw.row);
-  const first = firstNameSchema.safeParse(raw.firstName);
+  // An empty name is judged with the database (planBatch): an existing user keeps theirs.
+  const first = raw.firstName.trim() ? firstNameSchema.safeParse(raw.firstName) : EMPTY_NAME;
   if (!first.success) return fail(firstIssue(first.error));
-  const last = lastNameSchema.safeParse(raw.lastName);
+  const last = raw.lastName.trim() ? lastNameSchema.safeParse(raw.lastName) : EMPTY_NAME;
   if (!last.success) return fail(firstIssue(last.error));
   const groups = new Map<string, string>();
   for (const name of raw.groups) {
@@ -164,13 +171,17 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
     for (const d of unknown) ctx.elsewhere.set(d, taken.has(d));
   }
 
-  return rows.map((row): RowPlan => {
+  return rows.map((fileRow): RowPlan => {
+    let row = fileRow;
     const user = existing.get(row.email);
     const groupKeys = row.groups.map((g) => g.toLowerCase());
     if (user && user.organization_id !== ctx.organizationId) {
       return { row, action: 'error', message: IN_USE_ELSEWHERE };
     }
     if (user) {
+      // An empty name in the file leaves the user's own (an organisation's first admin made by
+      // the CLI may have no last name, and its users export says so: issue 30 item 7).
+      row = { ...row, firstName: row.firstName || user.first_name, lastName: row.lastName || user.last_name };
       const namesChanged = user.first_name !== row.firstName || user.last_name !== row.lastName;
       const has = membership.get(user.id) ?? new Set<string>();
       const missing = groupKeys.filter((k) => {
@@ -180,6 +191,8 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
       if (!namesChanged && missing.length === 0) return { row, action: 'unchanged', userId: user.id };
       return { row, action: 'update', userId: user.id, namesChanged, groupKeys: missing };
     }
+    if (!row.firstName) return { row, action: 'error', message: emptyNameMessage(firstNameSchema) };
+    if (!row.lastName) return { row, action: 'error', message: emptyNameMessage(lastNameSchema) };
     if (heldByMail.has(row.email)) return { row, action: 'error', message: HELD_BY_MAIL };
     const problem = emailDomainProblem(ctx.allowed, row.domain, ctx.elsewhere.get(row.domain) ?? false);
     if (problem) return { row, action: 'error', message: DOMAIN_MESSAGES[problem](row.domain) };
