@@ -120,3 +120,27 @@ describe('an organisation whose admin has no last name (created by `atrium creat
     expect(grace).toEqual({ first_name: 'Grace', last_name: 'Hopper' });
   });
 });
+
+describe('the result file', () => {
+  it('neutralises formulas written with full-width or compatibility signs (＝1+1), as the ASCII ones', async () => {
+    const csv = [
+      'First name,Last name,E-mail',
+      '＝1+1,Plain,fullwidth1@delta.test',
+      '＋SUM(A1),Plain,fullwidth2@delta.test',
+      '﹦1+1,Plain,fullwidth3@delta.test',
+      '=1+1,Plain,ascii@delta.test',
+    ].join('\n');
+    const job = await importAndWait(csv);
+    expect(job.counts).toMatchObject({ create: 4, errors: 0 });
+    const lines = await resultLines(job.id);
+    expect(lines.map((l) => l.split(',')[2])).toEqual([
+      '"\'＝1+1"',
+      '"\'＋SUM(A1)"',
+      '"\'﹦1+1"',
+      '"\'=1+1"',
+    ]);
+    // The users export writes cells the same way.
+    const exported = await as(t, admin).get('/api/users/export.csv');
+    expect(exported.response.body).toContain('"\'＝1+1"');
+  });
+});

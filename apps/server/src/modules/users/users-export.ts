@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { DbOrTrx } from '../../db/database.ts';
+import { csvCell } from '../../lib/csv.ts';
 import { listUsers } from './users-list.service.ts';
 import type { UserListFilter } from './users-list.repository.ts';
 
@@ -7,13 +8,10 @@ const EXPORT_BATCH = 1000;
 const HEADER = ['First name', 'Last name', 'E-mail', 'Status', 'Groups', 'Last sign-in', 'Created'];
 
 /**
- * One CSV field, always quoted. A value a spreadsheet would run as a formula (starting with
- * = + - @, tab or carriage return) gets a leading apostrophe (OWASP "CSV injection").
+ * One CSV field, always quoted; a value a spreadsheet would run as a formula gets a leading
+ * apostrophe (lib/csv.ts, one rule for every CSV the server writes).
  */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
+export const csvField = (value: string): string => csvCell(value);
 
 export const csvRow = (fields: string[]) => fields.map(csvField).join(',') + '\r\n';
 
