@@ -12,7 +12,7 @@ import { siteNameDnsProblem } from './modules/dns-updates/site-name-check.ts';
 import { createOrganization } from './modules/organizations/create-organization.ts';
 import { deleteOrganization } from './modules/organizations/delete-organization.ts';
 import { rotateSigningKeys } from './oidc/keys.ts';
-import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@atrium/contracts/subscriptions';
+import { MAX_SEATS, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@atrium/contracts/subscriptions';
 import { AppError } from './lib/errors.ts';
 import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
@@ -231,8 +231,8 @@ async function setPlanCommand(args: string[]): Promise<void> {
   let seats: number | undefined;
   if (values.seats !== undefined) {
     seats = Number(values.seats);
-    if (!Number.isInteger(seats) || seats < 1 || seats > 100_000) {
-      throw new UsageError('--seats: a whole number from 1 to 100000');
+    if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS) {
+      throw new UsageError(`--seats: a whole number from 1 to ${MAX_SEATS}`);
     }
   }
   const status = values.status?.trim();

@@ -6,8 +6,12 @@ export const SUBSCRIPTION_STATUSES = ['trial', 'active', 'past_due', 'cancelled'
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
-/** Most seats anyone may buy in one request, whatever the plan (a typo guard). */
-export const MAX_SEATS = 100_000;
+/**
+ * Most seats anyone may buy in one request, whatever the plan (a typo guard), and the most a plan
+ * of the catalog may name. Far above the 150,000 rows one user import takes (IMPORT_MAX_ROWS), so a
+ * plan with no seat limit has room for such an import and more (issue 30 item 7).
+ */
+export const MAX_SEATS = 1_000_000;
 
 export const planSchema = z.object({
   key: z.string(),

@@ -1,3 +1,4 @@
+import { IMPORT_MAX_ROWS } from '@atrium/contracts/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -142,5 +143,14 @@ describe('the result file', () => {
     // The users export writes cells the same way.
     const exported = await as(t, admin).get('/api/users/export.csv');
     expect(exported.response.body).toContain('"\'＝1+1"');
+  });
+});
+
+describe('seats for the largest import', () => {
+  it('an Enterprise plan (no seat limit) takes as many seats as a 150,000-row import needs', async () => {
+    const seats = IMPORT_MAX_ROWS + 1;
+    const changed = await as(t, admin).put('/api/subscription', { planKey: 'enterprise', seats });
+    expect(changed.status).toBe(200);
+    expect(changed.body.subscription).toMatchObject({ plan: { key: 'enterprise', seatLimit: null }, seats });
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_SEATS } from '@atrium/contracts/subscriptions';
 import { z } from 'zod';
 import { ConfigError, type Config } from '../../config.ts';
 import { readCatalogFile } from '../../lib/catalog-file.ts';
@@ -23,7 +24,7 @@ const planSchema = z
       .max(60, 'at most 60 characters'),
     description: z.string({ message: 'expected a text' }).max(300, 'at most 300 characters').default(''),
     /** The most seats an organisation may have on the plan; null: as many as it buys. */
-    seatLimit: count('seats', 100_000).min(1, 'expected at least 1').nullable().default(null),
+    seatLimit: count('seats', MAX_SEATS).min(1, 'expected at least 1').nullable().default(null),
     /** Shown beside the plan; Atrium takes no payments, so it is only a label. */
     pricePerSeat: z
       .string({ message: 'expected a text such as "$6 per user / month"' })
@@ -31,7 +32,7 @@ const planSchema = z
       .nullable()
       .default(null),
     /** Seats a subscription starts with on this plan. */
-    defaultSeats: count('seats', 100_000).min(1, 'expected at least 1').default(10),
+    defaultSeats: count('seats', MAX_SEATS).min(1, 'expected at least 1').default(10),
     /** The mail plan: storage per mailbox, in MiB. */
     mailboxQuotaMb: count('MiB', 10_000_000).min(1, 'expected at least 1'),
     maxDomains: count('domains', 10_000).min(1, 'expected at least 1'),
