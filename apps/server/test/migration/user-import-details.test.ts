@@ -1,4 +1,5 @@
-import { IMPORT_MAX_ROWS } from '@atrium/contracts/migration';
+import { Readable } from 'node:stream';
+import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from '@atrium/contracts/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -19,8 +20,10 @@ beforeAll(async () => {
       migration: { importBatchSize: 2, afterImportBatch: async (id, batch) => afterBatch?.(id, batch) },
     },
   });
-  const org = await createOrganizationWithAdmin(t.db);
-
+  // Seats for the large files below.
+  const org = await createOrganizationWithAdmin(t.db, {
+    subscription: { planKey: 'enterprise', seats: 200_000, status: 'active' },
+  });
   admin = await signInAs(t.db, org.admin);
   await addDomain(t.db, org.id, 'delta.test', 'verified');
 });
@@ -153,4 +156,128 @@ describe('seats for the largest import', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.subscription).toMatchObject({ plan: { key: 'enterprise', seatLimit: null }, seats });
   });
+});
+
+describe('the upload', () => {
+  /** A body that sends `first`, then waits for `release()` (or 10 s, so an old reader cannot hang the test) before `rest`. */
+  function heldBody(first: string, rest: string) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fallback = setTimeout(release, 10_000);
+    const state = { ended: false };
+    const stream = Readable.from(
+      (async function* () {
+        yield first;
+        await held;
+        yield rest;
+        state.ended = true;
+      })(),
+    );
+    return {
+      stream,
+      state,
+      release: () => {
+        clearTimeout(fallback);
+        release();
+      },
+    };
+  }
+
+  const send = (url: string, payload: Readable) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...admin.headers, 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
+      payload,
+    });
+
+  it('is read as it arrives: a header it does not know is refused before the rest is sent', async () => {
+    const body = heldBody('Name,Mail\nAda,ada@delta.test\n', 'Bob,bob@delta.test\n');
+    const response = await send('/api/migration/user-imports/dry-run', body.stream);
+    const endedBeforeAnswer = body.state.ended;
+    body.release();
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toMatch(/not a header this import knows/);
+    expect(endedBeforeAnswer).toBe(false);
+  });
+
+  it('stages its rows as they arrive, batch by batch, while other requests are answered; the import is listed once the file is whole', async () => {
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `Staged,Person,staged${from + i}@delta.test\n`).join(
+        '',
+      );
+    const body = heldBody(`First name,Last name,E-mail\n${rows(1, 2500)}`, rows(2501, 3000));
+    const answer = send('/api/migration/user-imports?fileName=staged.csv', body.stream);
+    const staged = async () => {
+      const row = await t.db
+        .selectFrom('user_import_rows as r')
+        .innerJoin('user_imports as i', 'i.id', 'r.import_id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('i.file_name', '=', 'staged.csv')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    try {
+      // The first full batches are in the database while the rest of the file has not come.
+      const deadline = Date.now() + 10_000;
+      while ((await staged()) < 2000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(await staged()).toBeGreaterThanOrEqual(2000);
+      expect(body.state.ended).toBe(false);
+      expect((await t.app.inject('/api/ready')).statusCode).toBe(200);
+      const listed = await as(t, admin).get('/api/migration/jobs');
+      expect(listed.body.jobs.map((j: { fileName: string }) => j.fileName)).not.toContain('staged.csv');
+    } finally {
+      body.release();
+    }
+    const response = await answer;
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ fileName: 'staged.csv', totalRows: 3000, status: 'queued' });
+    const listed = await as(t, admin).get('/api/migration/jobs');
+    expect(listed.body.jobs.map((j: { fileName: string }) => j.fileName)).toContain('staged.csv');
+    // Not run here (this app writes 2 rows a batch).
+    expect((await as(t, admin).post(`/api/migration/user-imports/${response.json().id}/cancel`)).status).toBe(
+      200,
+    );
+  });
+
+  it('leaves nothing behind when the file turns out bad after rows were staged', async () => {
+    const good = Array.from({ length: 1500 }, (_, i) => `Bad,File,badfile${i}@delta.test\n`).join('');
+    const response = await send(
+      '/api/migration/user-imports?fileName=bad-late.csv',
+      Readable.from([`First name,Last name,E-mail\n${good}`, 'Ann,O"Brien,ann@delta.test\n']),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toMatch(/^The file is not valid CSV: row 1502: /);
+    const left = await t.db
+      .selectFrom('user_imports')
+      .select('id')
+      .where('file_name', '=', 'bad-late.csv')
+      .execute();
+    expect(left).toEqual([]);
+  });
+
+  it('takes a Microsoft 365 export over 20 MB (100,000 users make 38.6 MB); over 64 MB the answer names both limits', async () => {
+    const header =
+      'Block credential,City,Country/Region,Department,Display name,First name,Last name,Proxy addresses,User principal name\n';
+    const proxies = Array.from({ length: 300 }, (_, i) => `smtp:alias${i}@old.example.com`).join('+');
+    const row = (i: number) =>
+      `False,Paris,France,Sales,Big Export${i},Big,Export${i},${proxies},big${i}@delta.test\n`;
+    const rowBytes = Buffer.byteLength(row(1000));
+    const count = Math.ceil((21 * 1024 * 1024) / rowBytes);
+    const file = header + Array.from({ length: count }, (_, i) => row(1000 + i)).join('');
+    expect(Buffer.byteLength(file)).toBeGreaterThan(20 * 1024 * 1024);
+    const checked = await dryRun(t, admin, file);
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({
+      format: 'microsoft',
+      totalRows: count,
+      counts: { create: count, errors: 0 },
+    });
+
+    const tooLarge = await dryRun(t, admin, Buffer.alloc(IMPORT_MAX_BYTES + 1, 'a'));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.message).toBe(
+      'The file is larger than 64 MB, the most one import reads (with at most 150,000 rows). Split it into several files.',
+    );
+  }, 120_000);
 });

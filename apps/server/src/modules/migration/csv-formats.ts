@@ -192,7 +192,9 @@ function csvProblem(error: CsvError, header: string[] | undefined): AppError {
   return badRequest(`The file is not valid CSV: row ${row}: ${what}.`);
 }
 
-export const FILE_TOO_LARGE = `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB. Split it into several files.`;
+export const FILE_TOO_LARGE =
+  `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most one import reads ` +
+  `(with at most ${IMPORT_MAX_ROWS.toLocaleString('en')} rows). Split it into several files.`;
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en')} rows. Split it into several files.`;
 
 /**

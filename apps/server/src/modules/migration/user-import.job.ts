@@ -13,6 +13,7 @@ import { fitToSeats, tellIfLastSeatTaken } from './seat-limit.ts';
 import {
   addMemberships,
   countErrorsNotReached,
+  deleteAbandonedUploads,
   ensureGroups,
   insertUsers,
   lockImport,
@@ -40,6 +41,7 @@ export const INVITE_INTERVAL_MS = 200;
 
 /** The job: batch after batch from the last committed one, until the file ends or it is cancelled. */
 export function registerUserImportJob(jobs: JobWorker, deps: MigrationDeps, log: FastifyBaseLogger): void {
+  jobs.addHousekeeping(() => deleteAbandonedUploads(deps.db));
   jobs.register(
     USER_IMPORT_JOB,
     async (payload, context) => {

@@ -232,13 +232,29 @@ export async function erasePasswords(db: DbOrTrx, importId: string): Promise<voi
     .execute();
 }
 
+/** An import, once its upload has finished (it has a job): one still being uploaded is no import yet. */
 export async function findImport(db: DbOrTrx, organizationId: string, importId: string) {
   return db
     .selectFrom('user_imports')
     .selectAll()
     .where('organization_id', '=', organizationId)
     .where('id', '=', importId)
+    .where('job_id', 'is not', null)
     .executeTakeFirst();
+}
+
+/** An upload that failed (a bad file, say): the import and its staged rows. */
+export async function deleteUpload(db: DbOrTrx, importId: string): Promise<void> {
+  await db.deleteFrom('user_imports').where('id', '=', importId).where('job_id', 'is', null).execute();
+}
+
+/** Uploads left unfinished by a process that stopped in the middle of one, a day on. */
+export async function deleteAbandonedUploads(db: DbOrTrx): Promise<void> {
+  await db
+    .deleteFrom('user_imports')
+    .where('job_id', 'is', null)
+    .where('created_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }
 
 export async function lockImport(db: DbOrTrx, importId: string) {
@@ -250,6 +266,7 @@ export async function listImports(db: DbOrTrx, organizationId: string, limit: nu
     .selectFrom('user_imports')
     .selectAll()
     .where('organization_id', '=', organizationId)
+    .where('job_id', 'is not', null)
     .orderBy('created_at', 'desc')
     .limit(limit)
     .execute();

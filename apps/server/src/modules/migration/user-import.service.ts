@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { replaceUnstorable } from '@atrium/contracts/text';
 import {
   DRY_RUN_MAX_ERRORS,
@@ -23,6 +24,7 @@ import { readUserCsv, type RawUserRow } from './csv-formats.ts';
 import { seatCheckFor } from './seat-limit.ts';
 import {
   countErrorsNotReached,
+  deleteUpload,
   erasePasswords,
   findImport,
   groupsByKey,
@@ -127,9 +129,14 @@ export async function dryRun(deps: MigrationDeps, actor: Actor, input: Readable)
 }
 
 /**
- * Starts an import: the file's rows go into the import's table (one transaction with the import,
- * its queued job and the activity entry: a file that turns out bad leaves nothing), then the job
- * queue does the writing. Rows that break a rule of their own are recorded as errors right away.
+ * Starts an import. The import's row is made first, unlisted (it has no job yet); the file's rows
+ * go into the import's table as the file arrives, each checked batch one statement, so neither a
+ * slow upload nor a large file holds the database: on the embedded database one connection serves
+ * every request, and the one transaction this was (parse, check and insert of every row) kept
+ * `/api/ready` and every other request waiting for the whole upload (issue 30 item 7). A file that
+ * turns out bad takes its import and rows away again. Once the file has been read whole, one short
+ * transaction queues the job, fills in the import and logs the activity: from then on it is listed.
+ * Rows that break a rule of their own are recorded as errors right away.
  */
 export async function startImport(
   deps: MigrationDeps,
@@ -140,26 +147,26 @@ export async function startImport(
 ): Promise<UserImportJob> {
   const key = importKey(deps.config);
   const label = await actorLabel(deps.db, actor.organizationId, actor.userId);
-  const created = await deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('user_imports')
-      .values({
-        organization_id: actor.organizationId,
-        file_name: fileName,
-        format: 'atrium',
-        total_rows: 0,
-        started_by: actor.userId,
-        started_by_label: label,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+  const { id } = await deps.db
+    .insertInto('user_imports')
+    .values({
+      organization_id: actor.organizationId,
+      file_name: fileName,
+      format: 'atrium',
+      total_rows: 0,
+      started_by: actor.userId,
+      started_by_label: label,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  try {
     let format: UserImportFormat | undefined;
     let total = 0;
     for await (const batch of checkedBatches(input, CHECK_BATCH, (f) => (format = f))) {
       total += batch.length;
       await insertImportRows(
-        trx,
-        row.id,
+        deps.db,
+        id,
         batch.map(({ raw, check }): StagedRow => {
           const value = check.ok ? check.value : undefined;
           // A refused row keeps what the file said for the result file, minus what cannot be stored.
@@ -176,33 +183,42 @@ export async function startImport(
           };
         }),
       );
+      // Other requests' statements go in between two batches.
+      await setImmediate();
     }
     if (!format) throw badRequest('The file is empty.');
     if (total === 0) throw badRequest('The file has a header but no rows.');
-    const jobId = await enqueue(trx, {
-      kind: USER_IMPORT_JOB,
-      payload: { importId: row.id },
-      organizationId: actor.organizationId,
-      maxAttempts: 10,
+    const created = await deps.db.transaction().execute(async (trx) => {
+      const jobId = await enqueue(trx, {
+        kind: USER_IMPORT_JOB,
+        payload: { importId: id },
+        organizationId: actor.organizationId,
+        maxAttempts: 10,
+      });
+      const saved = await trx
+        .updateTable('user_imports')
+        .set({ format, total_rows: total, job_id: jobId })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordActivity(trx, {
+        organizationId: actor.organizationId,
+        actor: { userId: actor.userId, label },
+        action: 'migration.user_import_started',
+        target: { type: 'user_import', id, label: fileName },
+        ip: actor.ip,
+        details: { rows: total, format },
+      });
+      return saved;
     });
-    const saved = await trx
-      .updateTable('user_imports')
-      .set({ format, total_rows: total, job_id: jobId })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, {
-      organizationId: actor.organizationId,
-      actor: { userId: actor.userId, label },
-      action: 'migration.user_import_started',
-      target: { type: 'user_import', id: row.id, label: fileName },
-      ip: actor.ip,
-      details: { rows: total, format },
-    });
-    return saved;
-  });
-  jobs.wake();
-  return toJob(created);
+    jobs.wake();
+    return toJob(created);
+  } catch (error) {
+    // Its rows go with it (on delete cascade). A process that dies meanwhile leaves it to
+    // the housekeeping (deleteAbandonedUploads).
+    await deleteUpload(deps.db, id).catch(() => undefined);
+    throw error;
+  }
 }
 
 export type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
