@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from '@atrium/contracts/migration';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -280,4 +281,39 @@ describe('the upload', () => {
       'The file is larger than 64 MB, the most one import reads (with at most 150,000 rows). Split it into several files.',
     );
   }, 120_000);
+});
+
+describe('a running import whose process dies (kill -9)', () => {
+  it('holds its claim for at most 20 s without renewal, so another process resumes it soon after', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atBatch = new Promise<void>((resolve) => (reached = resolve));
+    afterBatch = async (_id, batch) => {
+      if (batch !== 1) return;
+      reached();
+      await held;
+    };
+    try {
+      const csv =
+        'First name,Last name,E-mail\nLa,One,lock1@delta.test\nLa,Two,lock2@delta.test\nLa,Three,lock3@delta.test\n';
+      const started = await startImport(t, admin, csv, 'lock.csv');
+      expect(started.status).toBe(202);
+      const running = finishImport(t, started.body.id);
+      await atBatch;
+      const job = await t.db
+        .selectFrom('jobs')
+        .select(sql<number>`extract(epoch from locked_until - now())`.as('seconds'))
+        .where('kind', '=', 'migration.user-import')
+        .where('status', '=', 'running')
+        .executeTakeFirstOrThrow();
+      release();
+      await running;
+      expect(Number(job.seconds)).toBeGreaterThan(0);
+      expect(Number(job.seconds)).toBeLessThanOrEqual(20);
+    } finally {
+      release();
+      afterBatch = undefined;
+    }
+  });
 });

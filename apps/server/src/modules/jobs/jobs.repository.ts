@@ -96,16 +96,31 @@ export function jobFromJson(row: Job): Job {
  */
 export async function claimJobs(
   db: DbOrTrx,
-  options: { kinds: string[]; limit: number; lockSeconds: number; id?: string },
+  options: {
+    kinds: string[];
+    limit: number;
+    /** Seconds the claim holds: one figure, or each kind's own (KindOptions.lockSeconds). */
+    lockSeconds: number | Record<string, number>;
+    id?: string;
+  },
 ): Promise<Job[]> {
   if (options.kinds.length === 0 || options.limit <= 0) return [];
   const claim = randomUUID();
+  const seconds =
+    typeof options.lockSeconds === 'number'
+      ? sql`${options.lockSeconds}::double precision`
+      : sql`(case kind ${sql.join(
+          Object.entries(options.lockSeconds).map(
+            ([kind, s]) => sql`when ${kind} then ${s}::double precision`,
+          ),
+          sql` `,
+        )} else 60::double precision end)`;
   const result = await sql<Job>`
     update jobs set
       status = 'running',
       attempts = attempts + 1,
       locked_by = ${claim},
-      locked_until = now() + make_interval(secs => ${options.lockSeconds}),
+      locked_until = now() + make_interval(secs => ${seconds}),
       updated_at = now()
     where id in (
       select id from jobs
