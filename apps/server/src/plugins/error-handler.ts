@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { UNSTORABLE_MESSAGE } from '@atrium/contracts/text';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import { AppError, type FieldErrors } from '../lib/errors.ts';
@@ -51,6 +52,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply
         .status(error.statusCode)
         .send({ error: { code, message: error.message } } satisfies ErrorBody);
+    }
+    const pgCode = (error as { code?: unknown }).code;
+    if (pgCode === '22021' || pgCode === '22P05') {
+      // Text PostgreSQL cannot store (a NUL, a \u0000 or lone surrogate escape in jsonb) that got
+      // past validation: the input guard and the schemas should have refused it, so it is logged,
+      // but it is the request's fault and the answer is the API's 400, never a 500.
+      request.log.warn({ err: error }, 'unstorable text reached the database');
+      return reply.status(400).send({
+        error: { code: 'validation_failed', message: UNSTORABLE_MESSAGE },
+      } satisfies ErrorBody);
     }
     if (isDatabaseUnavailable(error)) {
       // Not a bug of ours: the database is restarting or out of reach. Say so; a retry may work.

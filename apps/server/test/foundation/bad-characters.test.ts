@@ -1,6 +1,10 @@
+import { UNSTORABLE_MESSAGE } from '@atrium/contracts/text';
+import Fastify from 'fastify';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../support/fixtures.ts';
 import { useOrganizationWorld } from '../support/admin-world.ts';
+import { registerErrorHandler } from '../../src/plugins/error-handler.ts';
 
 /**
  * What a caller reads when a value holds characters the API refuses: a 400 naming the field (or
@@ -138,6 +142,32 @@ describe('the answers to bad characters', () => {
       expect(res.statusCode, code).toBe(status);
       expect(res.json().error.code).toBe(code);
       expect(Object.keys(fieldsOf(res) ?? {})).toEqual(['body']);
+    }
+  });
+});
+
+describe('the error handler’s safety net', () => {
+  it('answers text the database cannot store (PostgreSQL 22021, 22P05) with a 400, never a 500', async () => {
+    // A route that forgets to validate: the database refuses the text; the client gets a 400.
+    const app = Fastify();
+    registerErrorHandler(app);
+    app.post('/text', async (request) => {
+      await sql`select ${(request.body as { value: string }).value}::text`.execute(server.db);
+      return { ok: true };
+    });
+    app.post('/json', async (request) => {
+      await sql`select ${JSON.stringify(request.body)}::jsonb`.execute(server.db);
+      return { ok: true };
+    });
+    try {
+      const text = await app.inject({ method: 'POST', url: '/text', payload: { value: 'a\u0000b' } });
+      expect(text.statusCode).toBe(400);
+      expect(text.json()).toEqual({ error: { code: 'validation_failed', message: UNSTORABLE_MESSAGE } });
+      const json = await app.inject({ method: 'POST', url: '/json', payload: { value: 'a\u0000b' } });
+      expect(json.statusCode).toBe(400);
+      expect(json.json().error.code).toBe('validation_failed');
+    } finally {
+      await app.close();
     }
   });
 });
