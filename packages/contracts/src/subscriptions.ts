@@ -23,6 +23,7 @@ export const planSchema = z.object({
   pricePerSeat: z.string().nullable(),
   /** The mail plan: storage per mailbox, in MiB. */
   mailboxQuotaMb: z.number(),
+  /** The plan's domains, or fewer where the server allows fewer (MAX_DOMAINS_PER_ORGANIZATION). */
   maxDomains: z.number(),
   /** Every app of the catalog, or only `appTemplates`. */
   allApps: z.boolean(),

@@ -158,6 +158,10 @@ describe('changing plan or seats', () => {
       seats: 60,
       maxDomains: 30, // the server's MAX_DOMAINS_PER_ORGANIZATION is below the plan's 100
     });
+    // The plan itself, as the plan card and the plan chooser show it, says the same 30.
+    expect(response.body.subscription.plan.maxDomains).toBe(30);
+    const page = await admin.get('/api/subscription');
+    expect(page.body.plans.find((p: { key: string }) => p.key === 'enterprise').maxDomains).toBe(30);
     const mailPlan = await admin.get('/api/subscription/mail-plan');
     expect(mailPlan.body.quotaPerMailboxMb).toBe(100 * 1024);
   });

@@ -54,7 +54,8 @@ function planView(config: Config, plan: CatalogPlan): Plan {
     seatLimit: plan.seatLimit,
     pricePerSeat: plan.pricePerSeat,
     mailboxQuotaMb: plan.mailboxQuotaMb,
-    maxDomains: plan.maxDomains,
+    // What this server lets the plan have: a plan card saying 100 while Usage says "of 30" misleads.
+    maxDomains: maxDomainsOf(config, plan),
     allApps: plan.apps === 'all',
     appTemplates: templates
       .filter((t) => planIncludesApp(plan, t.key))

@@ -4,10 +4,11 @@ import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useChangeSubscription } from '../api/change-subscription.ts';
-import { planFeatures, plural, priceOf } from './format.ts';
+import { formatQuota, monthlyTotal, planFeatures, plural, priceOf, seatsText } from './format.ts';
 
 interface Failure {
   message: string;
@@ -59,8 +60,59 @@ function PlanOption({
   );
 }
 
+/** "Business → Enterprise" lines for what differs between the current plan and seats and the new. */
+function changesOf(from: Plan, fromSeats: number, to: Plan, toSeats: number): [string, string][] {
+  const lines: [string, string][] = [];
+  const differ = (label: string, a: string, b: string) => {
+    if (a !== b) lines.push([label, `${a} → ${b}`]);
+  };
+  differ('Plan', from.title, to.title);
+  differ('Seats', seatsText(fromSeats), seatsText(toSeats));
+  differ('Storage per mailbox', formatQuota(from.mailboxQuotaMb), formatQuota(to.mailboxQuotaMb));
+  differ('Domains', plural(from.maxDomains, 'domain'), plural(to.maxDomains, 'domain'));
+  const apps = (p: Plan) => (p.allApps ? 'every app' : p.appTemplates.map((a) => a.title).join(', '));
+  differ('Apps', apps(from), apps(to));
+  return lines;
+}
+
+/** The confirmation's words: the new monthly total, what it is now, and what changes. */
+function ChangeSummary({
+  from,
+  fromSeats,
+  to,
+  toSeats,
+}: {
+  from: Plan;
+  fromSeats: number;
+  to: Plan;
+  toSeats: number;
+}) {
+  const total = monthlyTotal(to, toSeats);
+  const now = monthlyTotal(from, fromSeats);
+  return (
+    <>
+      <p className="mb-1">
+        New monthly total: <strong data-testid="new-monthly-total">{total ?? priceOf(to)}</strong>
+      </p>
+      <p className="small text-body-secondary mb-3">
+        {to.pricePerSeat ? `${seatsText(toSeats)} × ${to.pricePerSeat}. ` : ''}
+        Now: {now ?? priceOf(from)} ({from.title}, {seatsText(fromSeats)}).
+      </p>
+      <p className="mb-1">What changes:</p>
+      <ul className="mb-2" aria-label="What changes">
+        {changesOf(from, fromSeats, to, toSeats).map(([label, change]) => (
+          <li key={label}>
+            {label}: {change}
+          </li>
+        ))}
+      </ul>
+      <p className="small text-body-secondary mb-0">The change applies at once.</p>
+    </>
+  );
+}
+
 /**
- * Change plan or seats. Changes apply at once; the server refuses one below what the organisation
+ * Change plan or seats, after a confirmation with the new monthly total and what changes; the server refuses one below what the organisation
  * uses and says what to remove first, shown beside the field it concerns.
  */
 export function ChangePlanForm({ subscription, plans }: { subscription: Subscription; plans: Plan[] }) {
@@ -72,8 +124,9 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
   const chosen = plans.find((p) => p.key === planKey);
   const seatsNumber = Number(seats);
   const unchanged = planKey === subscription.plan.key && seatsNumber === subscription.seats;
+  const [confirming, setConfirming] = useState(false);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     setDone(null);
@@ -81,11 +134,17 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
       setFailure({ message: '', fields: { seats: 'Enter a whole number of seats, at least 1' } });
       return;
     }
+    setConfirming(true);
+  };
+
+  const apply = async () => {
     try {
       const response = await change.mutateAsync({ planKey, seats: seatsNumber });
       const now = response.subscription;
-      setDone(`Your subscription is now ${now.plan.title} with ${plural(now.seats, 'seat')}.`);
+      setConfirming(false);
+      setDone(`Your subscription is now ${now.plan.title} with ${seatsText(now.seats)}.`);
     } catch (error) {
+      setConfirming(false);
       if (error instanceof ApiError) setFailure({ message: error.message, fields: error.fields ?? {} });
       else setFailure({ message: error instanceof Error ? error.message : String(error), fields: {} });
     }
@@ -95,7 +154,8 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
   return (
     <SectionCard title="Change plan or seats" titleMargin="mb-1" className="mb-4">
       <p className="text-body-secondary small mb-3">
-        Changes apply at once. To go below what your organisation uses, remove users, domains or apps first.
+        You see the new monthly total before anything changes. To go below what your organisation uses, remove
+        users, domains or apps first.
       </p>
       {done ? (
         <Alert variant="success" dismissible onClose={() => setDone(null)}>
@@ -110,7 +170,7 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
           <p className="mb-0">{failure.message}</p>
         </Alert>
       ) : null}
-      <Form noValidate onSubmit={(e) => void submit(e)} aria-label="Change plan or seats">
+      <Form noValidate onSubmit={submit} aria-label="Change plan or seats">
         <fieldset className="mb-3">
           <legend className="form-label fs-6 mb-2">Plan</legend>
           <div className="row g-3" role="radiogroup" aria-label="Plan">
@@ -149,9 +209,30 @@ export function ChangePlanForm({ subscription, plans }: { subscription: Subscrip
           </Form.Text>
         </Form.Group>
         <Button type="submit" disabled={change.isPending || unchanged}>
-          {change.isPending ? 'Saving…' : 'Update subscription'}
+          Update subscription
         </Button>
       </Form>
+      {chosen ? (
+        <ConfirmDialog
+          show={confirming}
+          title={`Change to ${chosen.title} with ${seatsText(seatsNumber)}?`}
+          confirmLabel="Change subscription"
+          pendingLabel="Changing…"
+          variant="primary"
+          pending={change.isPending}
+          error={null}
+          errorTitle="The subscription was not changed"
+          onConfirm={() => void apply()}
+          onCancel={() => setConfirming(false)}
+        >
+          <ChangeSummary
+            from={subscription.plan}
+            fromSeats={subscription.seats}
+            to={chosen}
+            toSeats={seatsNumber}
+          />
+        </ConfirmDialog>
+      ) : null}
     </SectionCard>
   );
 }

@@ -33,3 +33,30 @@ export function planFeatures(plan: Plan): string[] {
 }
 
 export const priceOf = (plan: Plan) => plan.pricePerSeat ?? 'Free';
+
+const count = new Intl.NumberFormat('en');
+
+/**
+ * A seat's monthly price read from the operator's label ("$18 per user / month" → "$", 18), or
+ * null when the label names no number, or a period other than a month (Atrium takes no payments,
+ * so the label is all there is).
+ */
+export function seatPrice(plan: Plan): { symbol: string; amount: number } | null {
+  if (plan.pricePerSeat === null) return { symbol: '', amount: 0 };
+  const match = /^\s*([^\d\s]*)\s*(\d+(?:\.\d+)?)/.exec(plan.pricePerSeat);
+  if (!match || !/month/i.test(plan.pricePerSeat)) return null;
+  return { symbol: match[1] ?? '', amount: Number(match[2]) };
+}
+
+/** "$360,000 a month" for 20,000 seats at "$18 per user / month"; "Free"; null when unknown. */
+export function monthlyTotal(plan: Plan, seats: number): string | null {
+  const price = seatPrice(plan);
+  if (!price) return null;
+  if (price.amount === 0) return 'Free';
+  const total = price.amount * seats;
+  const digits = Number.isInteger(total) ? 0 : 2;
+  return `${price.symbol}${total.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })} a month`;
+}
+
+/** 20000 → "20,000 seats". */
+export const seatsText = (n: number) => `${count.format(n)} seat${n === 1 ? '' : 's'}`;
