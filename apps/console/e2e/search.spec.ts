@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { signInAs as sessionFor } from '../../server/test/support/fixtures.ts';
 import { createOrganizationWithAdmin, createUser, expect, test, type Atrium } from './support/fixtures.ts';
+import { SCREENSHOTS } from './support/screenshots.ts';
 
 // Issue 13: the header search finds users, groups, domains and apps, not only pages.
 
@@ -118,7 +119,7 @@ test('an admin finds a user, a group, a domain and an app from the header search
   // Pages still match on the client; a miss says so; Escape closes.
   await searchFor(page, 'dom');
   await expect(
-    results.getByRole('group', { name: 'Pages' }).getByRole('option', { name: 'Domain' }),
+    results.getByRole('group', { name: 'Pages' }).getByRole('option', { name: 'Domain', exact: true }),
   ).toBeVisible();
   await input.fill('zzz');
   await expect(page.getByText('No results for “zzz”')).toBeVisible();
@@ -144,3 +145,43 @@ test('at 375 px the results span the screen under the header', async ({ page, at
   await page.getByRole('search').getByRole('combobox').press('Enter');
   await expect(page.getByRole('heading', { level: 1, name: 'Bob Marley' })).toBeVisible();
 });
+
+// Issue 30, item 11: pages by their words, users by any part of name or address.
+for (const width of [375, 1280]) {
+  test(`pages are found by their words and users by their company's domain at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    const domain = `${org.siteName}.test`;
+    await createUser(atrium.db, org.id, { firstName: 'Grace', lastName: 'Hopper', email: `grace@${domain}` });
+    await createUser(atrium.db, org.id, { firstName: 'Alan', lastName: 'Turing', email: `alan@${domain}` });
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/organization');
+    const results = page.getByRole('listbox', { name: 'Search results' });
+    const pages = results.getByRole('group', { name: 'Pages' });
+    const input = page.getByRole('search').getByRole('combobox');
+
+    await searchFor(page, 'add user');
+    await expect(pages.getByRole('option', { name: 'Add a user' })).toBeVisible();
+    await input.fill('profile');
+    await expect(pages.getByRole('option', { name: 'Profile' })).toBeVisible();
+    await expect(pages.getByRole('option', { name: 'organization' })).toBeVisible();
+    await input.fill('password');
+    await expect(pages.getByRole('option', { name: 'Profile' })).toBeVisible();
+
+    await input.fill(domain);
+    const users = results.getByRole('group', { name: 'Users' });
+    await expect(users.getByRole('option', { name: /^Grace Hopper/ })).toBeVisible();
+    await expect(users.getByRole('option', { name: /^Alan Turing/ })).toBeVisible();
+    await input.fill('urin');
+    await expect(users.getByRole('option')).toHaveText([/^Alan Turing/]);
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-search-inside-name.png` });
+
+    await input.fill('add user');
+    await pages.getByRole('option', { name: 'Add a user' }).click();
+    await expect(page).toHaveURL(/\/adduser$/);
+  });
+}

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from '../src/db/database.ts';
 import { performance } from 'node:perf_hooks';
-import { prefixPattern } from '../src/lib/prefix-pattern.ts';
+import { containsPattern, prefixPattern } from '../src/lib/prefix-pattern.ts';
 import { searchOrganization } from '../src/modules/search/search.service.ts';
 import {
   appsByPrefixQuery,
@@ -103,6 +103,8 @@ try {
     ['group "team 05"', 'team 05'],
     ['domain "shop1"', 'shop1'],
     ['app "wiki 4"', 'wiki 4'],
+    ['inside a last name "arcia"', 'arcia'],
+    ['every address holds "example.com"', 'example.com'],
     ['nothing matches "zzz"', 'zzz'],
   ];
   console.log(
@@ -144,11 +146,19 @@ try {
   ] as const) {
     plans.push([kind, await planOf(t.db, query(bigOrg!, pattern, 5).compile(t.db))]);
   }
+  // Any part of a name or address, for a common, an everywhere and a missing text: the planner
+  // reads the table until it has 5 when most rows match, and the trigram index when few do.
+  for (const text of ['arcia', 'example.com', 'qqqzz']) {
+    const compiled = usersByPrefixQuery(bigOrg!, prefixPattern(text), 5, containsPattern(text)).compile(t.db);
+    plans.push([`users "${text}"`, await planOf(t.db, compiled)]);
+  }
   let sequential = false;
   for (const [kind, lines] of plans) {
     for (const line of lines.filter((l) => /Scan|Execution Time/.test(l)))
       console.log(`${kind.padEnd(8)} ${line.trim()}`);
-    if (lines.some((l) => /Seq Scan on users/.test(l))) sequential = true;
+    // A prefix must always read an index. "Holds the text" may read the table when most rows
+    // match, stopping at the fifth (the planner's choice, shown above); a rare text reads the index.
+    if (!kind.includes('"') && lines.some((l) => /Seq Scan on users/.test(l))) sequential = true;
   }
   console.log(sequential ? '\nSEQUENTIAL SCAN ON USERS' : '\nno sequential scan on users');
 } finally {

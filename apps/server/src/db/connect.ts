@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigError, type Config } from '../config.ts';
@@ -15,6 +16,8 @@ import { prepareStatementsOn } from './prepared-statements.ts';
 const INT8_OID = 20;
 // Counts and bigserials as numbers on both drivers; they stay far below 2^53.
 const parseInt8 = (value: string) => Number(value);
+/** Counts as numbers, and pg_trgm for the user search's trigram index (a migration creates it). */
+const PGLITE_OPTIONS: PGliteOptions = { parsers: { [INT8_OID]: parseInt8 }, extensions: { pg_trgm } };
 
 export interface DatabaseTarget {
   /** A PostgreSQL server; otherwise PGlite. */
@@ -76,7 +79,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (dir.startsWith('memory://')) {
-    const pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
+    const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
     return onPGlite(pglite);
   }
   mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
@@ -84,7 +87,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
   refuseToInitialiseOver(dir);
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dir, { parsers: { [INT8_OID]: parseInt8 } });
+    pglite = await PGlite.create(dir, PGLITE_OPTIONS);
   } catch (error) {
     throw new ConfigError(
       'DATA_DIR',

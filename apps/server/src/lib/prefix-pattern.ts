@@ -11,3 +11,12 @@ export function prefixPattern(q: string): string {
       .replace(/[\\%_]/g, '\\$&') + '%'
   );
 }
+
+/**
+ * A LIKE pattern for "holds the text anywhere": `Acme.` → `%acme.%`, as prefixPattern writes it;
+ * null below 3 characters, where a trigram index cannot narrow anything (prefixes still match).
+ */
+export function containsPattern(q: string): string | null {
+  const text = prefixPattern(q).slice(0, -1);
+  return text.replace(/\\(.)/g, '$1').trim().length < 3 ? null : `%${text}%`;
+}

@@ -61,6 +61,20 @@ describe('header search', () => {
     expect(labels((await search('  bob   mar ')).users)).toEqual(['Bob Marley']);
   });
 
+  it('finds users by any part of the name or the address, from 3 characters', async () => {
+    expect(labels((await search('arle')).users)).toEqual(['Bob Marley']);
+    expect(labels((await search('cat@acme')).users)).toEqual(['Dora Explorer']);
+    expect(labels((await search('OB MARL')).users)).toEqual(['Bob Marley']);
+    // The company's domain finds its users (and never another organisation's).
+    expect(labels((await search('acme.test', 10)).users)).toEqual(
+      expect.arrayContaining(['Bob Marley', 'Carla Bobbins', 'Dora Explorer', 'Per_cent 100%']),
+    );
+    expect((await search('other.test')).users).toEqual([]);
+    // Two characters match only the start of a name or address.
+    expect(labels((await search('ar')).users)).toEqual([]);
+    expect(labels((await search('ca')).users)).toEqual(['Carla Bobbins']);
+  });
+
   it('finds a group, a domain and an app by the start of their name', async () => {
     const found = await search('bob');
     expect(found.groups).toEqual([expect.objectContaining({ label: 'Bob fans', secondary: null })]);

@@ -15,7 +15,7 @@ export const searchRoutes =
       '/api/search',
       route(
         'search',
-        'Users, groups, domains and apps whose name (or a user’s last name or e-mail) starts with q',
+        'Users whose name or e-mail holds q, and groups, domains and apps whose name starts with q',
         { querystring: searchQuerySchema, response: { 200: searchResultsSchema } },
       ),
       async (request) =>

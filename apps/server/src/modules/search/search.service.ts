@@ -1,6 +1,6 @@
 import type { SearchHit, SearchResults } from '@atrium/contracts/search';
 import type { DbOrTrx } from '../../db/database.ts';
-import { prefixPattern } from '../../lib/prefix-pattern.ts';
+import { containsPattern, prefixPattern } from '../../lib/prefix-pattern.ts';
 import {
   findAppsByPrefix,
   findDomainsByPrefix,
@@ -18,8 +18,8 @@ const USER_STATUSES = { active: null, suspended: 'Suspended', invited: 'Invited'
 
 /**
  * The header search: an organisation's users, groups, domains and apps whose name starts with the
- * text (users also by last name and e-mail), up to `limit` of each kind. Four indexed queries,
- * whatever the organisation's size.
+ * text (users also by last name and e-mail, then by any part of name or address), up to `limit`
+ * of each kind. Four indexed queries, whatever the organisation's size.
  */
 export async function searchOrganization(
   db: DbOrTrx,
@@ -29,7 +29,7 @@ export async function searchOrganization(
 ): Promise<SearchResults> {
   const pattern = prefixPattern(q);
   const [users, groups, domains, apps] = await Promise.all([
-    findUsersByPrefix(db, organizationId, pattern, limit),
+    findUsersByPrefix(db, organizationId, pattern, limit, containsPattern(q)),
     findGroupsByPrefix(db, organizationId, pattern, limit),
     findDomainsByPrefix(db, organizationId, pattern, limit),
     findAppsByPrefix(db, organizationId, pattern, limit),

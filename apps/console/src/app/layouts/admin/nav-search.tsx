@@ -10,33 +10,18 @@ import {
   SEARCH_NARROW_WIDTH,
 } from '../../../lib/constants.ts';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
-import { navigation, type NavigationItem } from './navigation.ts';
+import { searchPages } from './search-pages.ts';
 
 const WIDE_WIDTH = '240px';
 /** Typing pauses this long (ms) before the server is asked. */
 const SEARCH_DEBOUNCE = 250;
-/** Console pages whose sidebar title contains the query, ignoring case. */
-export function searchPages(query: string, items: NavigationItem[] = navigation): NavigationItem[] {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return [];
-  const found: NavigationItem[] = [];
-  const visit = (list: NavigationItem[]) => {
-    for (const item of list) {
-      if (item.type === 'item' && item.url && item.title.toLowerCase().includes(needle)) found.push(item);
-      if (item.children) visit(item.children);
-    }
-  };
-  visit(items);
-  return found;
-}
-
 function pageOptions(query: string): SearchOption[] {
   return searchPages(query).map((item) => ({
     key: `pages-${item.id}`,
     kind: 'pages',
     label: item.title,
     secondary: null,
-    href: item.url ?? '#',
+    href: item.url,
     icon: item.icon,
     classes: item.classes,
   }));
