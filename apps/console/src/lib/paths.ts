@@ -54,7 +54,9 @@ export const paths = {
   forgotPassword: () => routes.forgotPassword,
   apps: () => routes.apps,
   appsCatalog: () => routes.appsCatalog,
-  appInstall: (templateKey: string) => `/apps/install/${encodeURIComponent(templateKey)}`,
+  /** The install page; from the setup wizard, its Done goes back to the wizard. */
+  appInstall: (templateKey: string, from?: 'setup') =>
+    `/apps/install/${encodeURIComponent(templateKey)}${from ? `?${new URLSearchParams({ from })}` : ''}`,
   appDetail: (appId: string) => `/apps/${encodeURIComponent(appId)}`,
   accessDenied: (appName?: string) =>
     appName ? `${routes.accessDenied}?${new URLSearchParams({ app: appName })}` : routes.accessDenied,

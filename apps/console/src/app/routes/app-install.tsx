@@ -1,7 +1,7 @@
 import type { AppTemplate, AppWithSecretResponse, UpdateAppBody } from '@atrium/contracts/apps';
 import { CheckCircle2 } from 'lucide-react';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { useCatalog } from '../../features/apps/api/catalog.ts';
@@ -39,6 +39,8 @@ function initialValues(template: AppTemplate): UpdateAppBody {
 /** Install one catalog app: its addresses and groups; then its secret, once, and its settings. */
 export default function AppInstallPage() {
   const { templateKey = '' } = useParams();
+  // Opened from the setup wizard's "Choose apps" step: Done goes back to the wizard.
+  const fromSetup = useSearchParams()[0].get('from') === 'setup';
   const catalog = useCatalog();
   const groups = useGroupOptions();
   const install = useInstallApp();
@@ -69,8 +71,8 @@ export default function AppInstallPage() {
           title={`${result.app.title} is installed`}
           description="Configure the app with these settings so your users can sign in to it."
           actions={
-            <Link to={paths.appDetail(result.app.id)} className="btn btn-primary">
-              Done
+            <Link to={fromSetup ? paths.setup() : paths.appDetail(result.app.id)} className="btn btn-primary">
+              {fromSetup ? 'Back to setup' : 'Done'}
             </Link>
           }
         />

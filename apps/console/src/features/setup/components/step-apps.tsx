@@ -9,7 +9,7 @@ import { StepFrame } from './step-frame.tsx';
 
 /**
  * Step 5: the apps people open with single sign-on. Cloud storage comes installed; the others
- * install through the apps area's install page, and the admin home brings the admin back here.
+ * install through the apps area's install page, whose Done brings the admin back here.
  */
 export function StepApps() {
   const installed = useInstalledApps();
@@ -47,7 +47,10 @@ export function StepApps() {
                     <span className="d-block fw-medium">{template.title}</span>
                     <span className="d-block small text-body-secondary">{template.description}</span>
                   </span>
-                  <Link to={paths.appInstall(template.key)} className="btn btn-sm btn-outline-primary">
+                  <Link
+                    to={paths.appInstall(template.key, 'setup')}
+                    className="btn btn-sm btn-outline-primary"
+                  >
                     Install<span className="visually-hidden"> {template.title}</span>
                   </Link>
                 </li>
