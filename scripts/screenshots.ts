@@ -253,14 +253,14 @@ for (const width of WIDTHS) {
   // The open states: the drawer or the profile panel, and the search box.
   await page.goto(`${origin}/dashboard`);
   await page.waitForLoadState('networkidle');
-  if (width < 992) await page.getByRole('link', { name: /navigation menu/ }).click();
+  if (width < 992) await page.getByRole('button', { name: 'Navigation menu' }).click();
   else await page.getByRole('button', { name: 'Open profile panel' }).click();
   await shoot(page, width, width < 992 ? 'drawer' : 'profile-panel');
   await page.keyboard.press('Escape');
   // The sidebar alone (on narrow screens the open drawer), with its Apps entry.
   await page.goto(`${origin}/apps`);
   await page.waitForLoadState('networkidle');
-  if (width < 992) await page.getByRole('link', { name: /navigation menu/ }).click();
+  if (width < 992) await page.getByRole('button', { name: 'Navigation menu' }).click();
   await shoot(page, width, 'sidebar');
   await page.keyboard.press('Escape');
   await page.goto(`${origin}/users`);

@@ -144,7 +144,7 @@ for (const width of widths) {
           url: '/dashboard',
           open: async (p) => {
             if (width < 992) {
-              await p.getByRole('link', { name: /navigation menu/ }).click();
+              await p.getByRole('button', { name: 'Navigation menu' }).click();
               await expect(p.getByRole('complementary', { name: 'Main navigation' })).toBeInViewport();
             } else {
               await p.getByRole('button', { name: 'Open profile panel' }).click();

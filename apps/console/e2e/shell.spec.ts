@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signInAsNewAdmin, test } from './support/fixtures.ts';
+import { SCREENSHOTS } from './support/screenshots.ts';
 
 // The console shell (issue 2, item 5) at the four widths of DESIGN.md, seen by the admin of an
 // organisation made the way the operator command makes one (with its cloud-storage app).
@@ -11,7 +12,7 @@ test.beforeEach(async ({ atrium, signInAs }, testInfo) => {
 });
 
 const sidebar = (page: Page) => page.getByRole('complementary', { name: 'Main navigation' });
-const toggle = (page: Page) => page.getByRole('link', { name: /navigation menu/ });
+const toggle = (page: Page) => page.getByRole('button', { name: 'Navigation menu' });
 
 for (const width of widths) {
   test.describe(`admin layout at ${width} px`, () => {
@@ -49,9 +50,13 @@ for (const width of widths) {
       test('the sidebar is an off-canvas drawer that closes when an item is clicked', async ({ page }) => {
         await page.goto('/dashboard');
         await expect(sidebar(page)).toBeHidden();
+        // One name, and whether the menu is shown (issue 30, item 11).
+        await expect(toggle(page)).toHaveAttribute('aria-expanded', 'false');
         await toggle(page).click();
         await expect(sidebar(page)).toBeVisible();
         await expect(sidebar(page)).toHaveClass(/mob-open/);
+        await expect(toggle(page)).toHaveAttribute('aria-expanded', 'true');
+        if (width === 375) await page.screenshot({ path: `${SCREENSHOTS}/375-menu-open.png` });
         await sidebar(page).getByRole('link', { name: 'Users' }).click();
         await expect(page).toHaveURL(/\/users$/);
         await expect(sidebar(page)).toBeHidden();
@@ -68,7 +73,9 @@ for (const width of widths) {
         expect(box?.width).toBeLessThan(collapsed ? 100 : 300);
         expect(box?.width).toBeGreaterThan(collapsed ? 50 : 200);
         // The toggle flips it; clicking an item keeps it as it is.
+        await expect(toggle(page)).toHaveAttribute('aria-expanded', collapsed ? 'false' : 'true');
         await toggle(page).click();
+        await expect(toggle(page)).toHaveAttribute('aria-expanded', collapsed ? 'true' : 'false');
         if (collapsed) await expect(sidebar(page)).not.toHaveClass(/navbar-collapsed/);
         else await expect(sidebar(page)).toHaveClass(/navbar-collapsed/);
         await sidebar(page).getByRole('link', { name: 'Domain' }).click();

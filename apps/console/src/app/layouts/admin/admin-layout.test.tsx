@@ -14,7 +14,7 @@ function renderAdmin(path = '/dashboard') {
 }
 
 const sidebar = () => screen.getByTestId('sidebar');
-const toggle = () => screen.getByRole('link', { name: /navigation menu/ });
+const toggle = () => screen.getByRole('button', { name: 'Navigation menu' });
 
 describe('sidebar zones', () => {
   it('is a drawer below 992 px, auto-collapsed from 992 to 1024 px, full above', () => {
@@ -51,8 +51,10 @@ describe('AdminLayout', () => {
     setViewportWidth(800);
     renderAdmin();
     expect(sidebar().className).not.toContain('mob-open');
+    expect(toggle().getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle());
     expect(sidebar().className).toContain('mob-open');
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
     fireEvent.click(screen.getByRole('link', { name: 'Users' }));
     expect(sidebar().className).not.toContain('mob-open');
   });

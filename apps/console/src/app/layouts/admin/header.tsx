@@ -5,7 +5,7 @@ import { Logo } from '../../../components/logo.tsx';
 import { ProfileMenu } from '../../../components/profile-panel.tsx';
 import { useCurrentUser } from '../../../features/auth/api/current-user.ts';
 import { NotificationsMenu } from '../../../features/notifications/components/notifications-menu.tsx';
-import { HEADER_SEARCH_BREAKPOINT } from '../../../lib/constants.ts';
+import { HEADER_SEARCH_BREAKPOINT, SIDEBAR_BREAKPOINT } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
 import { COLLAPSE_MENU } from './layout-reducer.ts';
 import { useLayout } from './layout-context.tsx';
@@ -17,16 +17,27 @@ export function AdminHeader({ width }: { width: number }) {
   const [searchOpen, setSearchOpen] = useState(false);
   const onSearchOpenChange = useCallback((open: boolean) => setSearchOpen(open), []);
   const hideRight = searchOpen && width < HEADER_SEARCH_BREAKPOINT;
+  // collapseMenu opens the drawer below 992 px and narrows the sidebar above (sidebarDisplayClass).
+  const menuShown = width < SIDEBAR_BREAKPOINT ? state.collapseMenu : !state.collapseMenu;
 
   return (
     <header className="atrium-header">
       <div className="atrium-header__brand">
+        {/* The seed spec's toggle link (target #); it acts as a button, so it says it is one, and
+            whether the menu it controls is shown. Space presses it as it would a button. */}
         <a
           href="#"
+          role="button"
           className="atrium-icon-btn atrium-header__toggle"
-          aria-label={state.collapseMenu ? 'Expand navigation menu' : 'Collapse navigation menu'}
+          aria-label="Navigation menu"
+          aria-expanded={menuShown}
           aria-controls="atrium-sidebar"
           onClick={(event) => {
+            event.preventDefault();
+            dispatch({ type: COLLAPSE_MENU });
+          }}
+          onKeyDown={(event) => {
+            if (event.key !== ' ') return;
             event.preventDefault();
             dispatch({ type: COLLAPSE_MENU });
           }}
