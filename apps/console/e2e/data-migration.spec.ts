@@ -1,5 +1,6 @@
 import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
+import { SCREENSHOTS } from './support/screenshots.ts';
 
 // Issue 16 part A: users from a CSV file, through the real console and server.
 const ROWS = 1200;
@@ -84,3 +85,43 @@ test('an admin checks a file, fixes its bad row, imports it and watches the prog
     .execute();
   expect(imported).toHaveLength(ROWS);
 });
+
+// Issue 30, item 11: a file over the seat limit says once how many more seats it needs, and lists
+// only the rows with other errors (not 1,000 copies of the same sentence).
+for (const width of [375, 1280]) {
+  test(`a dry run over the seat limit says "you need N more seats" once at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db, {
+      subscription: { planKey: 'business', seats: 200, status: 'active' },
+    });
+    const domain = `${org.siteName}.test`;
+    await insertVerifiedDomain(atrium, org.id, domain);
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 900 });
+
+    await page.goto('/data-migration');
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'people.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(usersFile(domain, true)),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const dryRun = page.getByTestId('dry-run');
+    // 1,199 new users for 199 free seats: 1,000 more, said once.
+    const seats = dryRun.getByTestId('dry-run-seats');
+    await expect(seats.getByRole('heading', { name: 'You need 1,000 more seats' })).toBeVisible();
+    await expect(seats).toContainText(
+      'the file adds 1,199 users and 199 of the 200 seats of your Business plan are free.',
+    );
+    await expect(dryRun.getByText('Errors', { exact: true }).locator('..')).toHaveText('Errors1,001');
+    const rows = dryRun.getByRole('region', { name: 'Rows with errors' }).getByRole('row');
+    await expect(rows).toHaveCount(2); // the header and the one row with another error
+    await expect(rows.nth(1)).toContainText('person3@elsewhere.test');
+    // The dry run's result fits in about a screen (it was 14,340 px with a row per seat).
+    expect((await dryRun.boundingBox())!.height).toBeLessThan(1000);
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-dry-run-over-seats.png`, fullPage: true });
+  });
+}

@@ -51,8 +51,10 @@ export const dryRunSchema = z.object({
   format: userImportFormatSchema,
   totalRows: z.number().int(),
   counts: importCountsSchema,
-  /** The first DRY_RUN_MAX_ERRORS errors, by row. */
+  /** The first DRY_RUN_MAX_ERRORS errors, by row, apart from the rows beyond the free seats. */
   errors: z.array(rowErrorSchema),
+  /** Rows beyond the free seats (counted in counts.errors), said once; null when every new user fits. */
+  seats: z.object({ moreNeeded: z.number().int(), message: z.string() }).nullable(),
 });
 export type DryRun = z.infer<typeof dryRunSchema>;
 

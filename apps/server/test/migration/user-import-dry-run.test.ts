@@ -37,6 +37,7 @@ describe('dry run of a user file', () => {
       totalRows: 4,
       counts: { create: 4, update: 0, unchanged: 0, errors: 0 },
       errors: [],
+      seats: null,
     });
     // Nothing is written by a dry run.
     expect(await usersOf(t, orgId)).toEqual(before);

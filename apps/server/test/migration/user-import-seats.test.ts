@@ -28,20 +28,30 @@ const fileFor = (domain: string, names: string[]) =>
     '\n',
   );
 
-const SEAT_REASON =
-  'Over the seat limit: all 3 seats of your Business plan would be in use. Add seats on the Subscriptions page, or remove this row.';
-
 describe('imports within the seats bought', () => {
-  it('the dry run names each row beyond the free seats', async () => {
+  it('the dry run says once how many more seats it needs, and lists only rows with other errors', async () => {
     const { org, admin } = await organizationWithSeats(3);
-    const file = fileFor(`${org.siteName}.test`, ['Grace', 'Alan', 'Barbara', 'Edsger']);
+    const file = [
+      fileFor(`${org.siteName}.test`, ['Grace', 'Alan', 'Barbara', 'Edsger']),
+      'Bad,Row,not-an-address',
+    ].join('\n');
     const result = await dryRun(t, admin, file);
     expect(result.status).toBe(200);
-    expect(result.body.counts).toEqual({ create: 2, update: 0, unchanged: 0, errors: 2 });
-    expect(result.body.errors).toEqual([
-      { row: 4, email: `barbara@${org.siteName}.test`, message: SEAT_REASON },
-      { row: 5, email: `edsger@${org.siteName}.test`, message: SEAT_REASON },
-    ]);
+    expect(result.body.counts).toEqual({ create: 2, update: 0, unchanged: 0, errors: 3 });
+    expect(result.body.seats).toEqual({
+      moreNeeded: 2,
+      message:
+        'You need 2 more seats to import every row: the file adds 4 users and 2 of the 3 seats of your ' +
+        'Business plan are free. Add seats on the Subscriptions page, or the import skips the last 2 new users.',
+    });
+    expect(result.body.errors).toEqual([{ row: 6, email: 'not-an-address', message: expect.any(String) }]);
+    expect(JSON.stringify(result.body.errors)).not.toContain('seat');
+  });
+
+  it('the dry run says nothing of seats when every new user fits', async () => {
+    const { org, admin } = await organizationWithSeats(3);
+    const result = await dryRun(t, admin, fileFor(`${org.siteName}.test`, ['Grace']));
+    expect(result.body.seats).toBeNull();
   });
 
   it('the import creates users only while seats are free, counting people added before it', async () => {

@@ -10,7 +10,13 @@ import type { RowPlan } from './user-import.rules.ts';
  * person understands, or null. The dry run and the import both ask this one function per row
  * they would create.
  */
-export type SeatCheck = (nthNewUser: number) => string | null;
+export interface SeatCheck {
+  (nthNewUser: number): string | null;
+  /** The seats bought, those free now, and the plan's title: for "you need N more seats". */
+  readonly seats: number;
+  readonly free: number;
+  readonly planTitle: string;
+}
 
 type SeatConfig = Pick<Config, 'planCatalog' | 'appCatalog' | 'subscriptionWebhook'>;
 
@@ -28,7 +34,8 @@ export async function seatCheckFor(
   const plan = planCatalogOf(config).planOf(row?.plan_key ?? '');
   const seats = row?.seats ?? plan.defaultSeats;
   const used = await countUsers(db, organizationId);
-  return (nth) => (used + nth > seats ? overSeats(seats, plan.title) : null);
+  const check = (nth: number) => (used + nth > seats ? overSeats(seats, plan.title) : null);
+  return Object.assign(check, { seats, free: Math.max(0, seats - used), planTitle: plan.title });
 }
 
 /**

@@ -129,7 +129,7 @@ export type RowPlan =
   | { row: ValidRow; action: 'create'; groupKeys: string[] }
   | { row: ValidRow; action: 'update'; userId: string; namesChanged: boolean; groupKeys: string[] }
   | { row: ValidRow; action: 'unchanged'; userId: string }
-  | { row: ValidRow; action: 'error'; message: string };
+  | { row: ValidRow; action: 'error'; message: string; overSeats?: true };
 
 /** What stays the same for a whole import: the domains allowed, the groups known, the seats. */
 export interface PlanContext {
@@ -197,7 +197,7 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
     const problem = emailDomainProblem(ctx.allowed, row.domain, ctx.elsewhere.get(row.domain) ?? false);
     if (problem) return { row, action: 'error', message: DOMAIN_MESSAGES[problem](row.domain) };
     const overSeats = ctx.seats(ctx.creates + 1);
-    if (overSeats) return { row, action: 'error', message: overSeats };
+    if (overSeats) return { row, action: 'error', message: overSeats, overSeats: true };
     ctx.creates++;
     return { row, action: 'create', groupKeys };
   });

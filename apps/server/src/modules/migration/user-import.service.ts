@@ -103,6 +103,8 @@ export async function dryRun(deps: MigrationDeps, actor: Actor, input: Readable)
     counts.errors++;
     if (errors.length < DRY_RUN_MAX_ERRORS) errors.push(error);
   };
+  // Rows beyond the free seats all share one reason: counted, said once, not listed row by row.
+  let overSeats = 0;
   for await (const batch of checkedBatches(input, CHECK_BATCH, (f) => (format = f))) {
     total += batch.length;
     const valid: ValidRow[] = [];
@@ -119,13 +121,31 @@ export async function dryRun(deps: MigrationDeps, actor: Actor, input: Readable)
       const error = pending[i];
       if (error) return addError(error);
       const plan = plans.get(raw.row)!;
-      if (plan.action === 'error') addError({ row: raw.row, email: raw.email, message: plan.message });
+      if (plan.action === 'error' && plan.overSeats) {
+        counts.errors++;
+        overSeats++;
+      } else if (plan.action === 'error') addError({ row: raw.row, email: raw.email, message: plan.message });
       else counts[plan.action]++;
     });
   }
   if (!format) throw badRequest('The file is empty.');
   if (total === 0) throw badRequest('The file has a header but no rows.');
-  return { format, totalRows: total, counts, errors };
+  return { format, totalRows: total, counts, errors, seats: seatShortfall(ctx.seats, overSeats) };
+}
+
+/** "You need 480 more seats…", once for every row beyond the free seats; null when they fit. */
+function seatShortfall(seats: PlanContext['seats'], more: number): DryRun['seats'] {
+  if (more === 0) return null;
+  const s = (n: number) => `${n.toLocaleString('en')} seat${n === 1 ? '' : 's'}`;
+  const adding = seats.free + more;
+  return {
+    moreNeeded: more,
+    message:
+      `You need ${more.toLocaleString('en')} more ${more === 1 ? 'seat' : 'seats'} to import every row: the file adds ${adding.toLocaleString('en')} ` +
+      `${adding === 1 ? 'user' : 'users'} and ${seats.free.toLocaleString('en')} of the ${s(seats.seats)} ` +
+      `of your ${seats.planTitle} plan are free. Add seats on the Subscriptions page, or the import ` +
+      `skips the last ${more.toLocaleString('en')} new ${more === 1 ? 'user' : 'users'}.`,
+  };
 }
 
 /**

@@ -12,6 +12,8 @@ const plural = (n: number, one: string, many = `${one}s`) =>
 
 function DryRunResult({ result }: { result: DryRun }) {
   const { counts } = result;
+  // Rows beyond the free seats are counted in Errors but said once, above the other errors.
+  const otherErrors = counts.errors - (result.seats?.moreNeeded ?? 0);
   const items = [
     { label: 'To create', value: counts.create, tone: 'text-success' },
     { label: 'To update', value: counts.update, tone: 'text-primary' },
@@ -33,11 +35,19 @@ function DryRunResult({ result }: { result: DryRun }) {
           </li>
         ))}
       </ul>
+      {result.seats ? (
+        <Alert variant="warning" data-testid="dry-run-seats">
+          <Alert.Heading as="h4" className="h6">
+            You need {plural(result.seats.moreNeeded, 'more seat', 'more seats')}
+          </Alert.Heading>
+          <p className="mb-0">{result.seats.message}</p>
+        </Alert>
+      ) : null}
       {result.errors.length > 0 ? (
         <>
           <p className="mb-2">
-            Rows with errors are skipped by the import. Fix them in the file and check it again, or import the
-            other rows now.
+            {result.seats ? 'Rows with other errors' : 'Rows with errors'} are skipped by the import. Fix them
+            in the file and check it again, or import the other rows now.
           </p>
           <div className="table-responsive" tabIndex={0} role="region" aria-label="Rows with errors">
             <table className="table table-sm align-middle mb-0">
@@ -60,14 +70,14 @@ function DryRunResult({ result }: { result: DryRun }) {
               </tbody>
             </table>
           </div>
-          {counts.errors > result.errors.length ? (
+          {otherErrors > result.errors.length ? (
             <p className="small text-body-secondary mt-2 mb-0">
-              The first {result.errors.length.toLocaleString('en')} of {counts.errors.toLocaleString('en')}{' '}
+              The first {result.errors.length.toLocaleString('en')} of {otherErrors.toLocaleString('en')}{' '}
               errors are shown; the result file of an import lists every row.
             </p>
           ) : null}
         </>
-      ) : (
+      ) : result.seats ? null : (
         <p className="mb-0 text-success">No errors: every row can be imported.</p>
       )}
     </section>
