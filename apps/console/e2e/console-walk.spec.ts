@@ -36,3 +36,53 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('list', { name: 'Installed apps' })).toContainText('Wiki');
   });
 }
+
+for (const width of [375, 1280]) {
+  test(`with the API failing, Admin home and Activity say so within a second, with Try again, at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 900 });
+    let failing = true;
+    const fail = (pattern: RegExp) =>
+      page.route(pattern, (route) =>
+        failing
+          ? route.fulfill({
+              status: 500,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                error: { code: 'internal', message: 'Something went wrong (request r-1)' },
+              }),
+            })
+          : route.fallback(),
+      );
+    await fail(/\/api\/dashboard$/);
+    await fail(/\/api\/activity(\?|$)/);
+
+    let started = Date.now();
+    await page.goto('/dashboard');
+    const overview = page.getByRole('alert').filter({ hasText: 'The overview could not be loaded' });
+    await expect(overview).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(2500);
+    // No "—" counts that read as none.
+    await expect(page.getByTestId('stat-seats')).toHaveCount(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-dashboard-api-failing.png` });
+    failing = false;
+    await overview.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByTestId('stat-seats')).toBeVisible();
+    await expect(overview).toBeHidden();
+
+    failing = true;
+    started = Date.now();
+    await page.goto('/activity');
+    const activity = page.getByRole('alert').filter({ hasText: 'The activity log could not be loaded' });
+    await expect(activity).toBeVisible();
+    expect(Date.now() - started).toBeLessThan(2500);
+    failing = false;
+    await activity.getByRole('button', { name: 'Try again' }).click();
+    await expect(activity).toBeHidden();
+  });
+}

@@ -40,7 +40,14 @@ export default function ActivityPage() {
           <Alert.Heading as="h2" className="h6">
             The activity log could not be loaded
           </Alert.Heading>
-          <p className="mb-0">{pages.error.message}</p>
+          <p className="mb-2">{pages.error.message}</p>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-danger"
+            onClick={() => void pages.refetch()}
+          >
+            Try again
+          </button>
         </Alert>
       ) : entries.length === 0 ? (
         <EmptyState icon={History} title={filtered ? 'Nothing matches these filters' : 'No activity yet'}>

@@ -43,10 +43,19 @@ export default function DashboardPage() {
           <Alert.Heading as="h2" className="h6">
             The overview could not be loaded
           </Alert.Heading>
-          <p className="mb-0">{dashboard.error.message}</p>
+          <p className="mb-2">{dashboard.error.message}</p>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-danger"
+            onClick={() => void dashboard.refetch()}
+          >
+            Try again
+          </button>
         </Alert>
-      ) : null}
-      <StatCards counts={dashboard.data?.counts} />
+      ) : (
+        // Counts it could not load are not shown as "—", which reads as none.
+        <StatCards counts={dashboard.data?.counts} />
+      )}
       <div className="row g-3">
         <div className={setupDone ? 'col-12' : 'col-12 col-xl-7'}>
           <SetupChecklist setup={setup} />
