@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { screenshotAndAxe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
 import { SCREENSHOTS } from './support/screenshots.ts';
 
@@ -28,7 +29,9 @@ for (const width of [375, 1280]) {
     await page.getByLabel('Redirect URI 1', { exact: true }).fill('https://wiki.example.com/callback');
     await page.getByRole('button', { name: 'Install' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Wiki is installed' })).toBeVisible();
-    await page.screenshot({ path: `${SCREENSHOTS}/${width}-app-installed-from-setup.png` });
+    // The confirmation reads at 4.5:1 or more on the page's background (axe's colour-contrast).
+    await expect(page.getByText('Its OpenID Connect client is registered.')).toBeVisible();
+    await screenshotAndAxe(page, SCREENSHOTS, width)('app-installed-from-setup');
 
     await page.getByRole('link', { name: 'Back to setup' }).click();
     await expect(page).toHaveURL(/\/setup$/);

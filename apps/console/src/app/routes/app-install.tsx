@@ -76,7 +76,7 @@ export default function AppInstallPage() {
             </Link>
           }
         />
-        <p className="d-flex align-items-center gap-2 text-success" role="status">
+        <p className="d-flex align-items-center gap-2 text-success-emphasis" role="status">
           <CheckCircle2 size={18} aria-hidden="true" /> Its OpenID Connect client is registered.
         </p>
         <SecretOnce secret={result.clientSecret} />
