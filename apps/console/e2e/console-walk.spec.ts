@@ -89,3 +89,22 @@ for (const width of [375, 1280]) {
     await expect(activity).toBeHidden();
   });
 }
+
+for (const width of [375, 1280]) {
+  test(`an address under /apps that is no app is the not-found page at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 900 });
+    for (const id of ['not-an-id', '00000000-0000-4000-8000-000000000000']) {
+      await page.goto(`/apps/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+      await expect(page.getByText('appId')).toHaveCount(0);
+    }
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-app-not-found.png` });
+  });
+}

@@ -156,7 +156,11 @@ export const updateAppBodySchema = z
   .superRefine(requireGroups);
 export type UpdateAppBody = z.infer<typeof updateAppBodySchema>;
 
-export const appIdParamsSchema = z.object({ appId: z.uuid('Unknown app') });
+/**
+ * Any text: an id that is not one of the organisation's apps, well-formed or not, is a 404
+ * ("The app was not found"), as /apps/<anything> in the console is a page not found.
+ */
+export const appIdParamsSchema = z.object({ appId: z.string().max(200, 'Unknown app') });
 
 /** A catalog entry, with `{siteUrl}` already filled in for the caller's organisation. */
 export const appTemplateSchema = z.object({

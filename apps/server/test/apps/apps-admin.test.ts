@@ -457,6 +457,27 @@ describe('an installed app', () => {
   });
 });
 
+describe('an id that is not an app', () => {
+  it('is a 404 like any unknown app, for every call that takes one', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/apps/not-an-id'],
+      ['PUT', '/api/apps/not-an-id'],
+      ['POST', '/api/apps/not-an-id/secret'],
+      ['DELETE', '/api/apps/not-an-id'],
+      ['GET', '/api/apps/00000000-0000-4000-8000-000000000000'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: admin.headers,
+        ...(method === 'PUT' ? { payload: installBody({ title: 'X' }) } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().error).toEqual({ code: 'not_found', message: 'The app was not found' });
+    }
+  });
+});
+
 describe('organisations are isolated', () => {
   it("an admin of B cannot list, read, change, rotate or uninstall A's apps", async () => {
     const { app } = (await install(t.adminSession, installBody({ title: 'A only' }))).json();

@@ -1,7 +1,7 @@
 import { ExternalLink } from 'lucide-react';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { useAppDetail } from '../../features/apps/api/app-detail.ts';
@@ -12,6 +12,7 @@ import { AppConnection } from '../../features/apps/components/app-connection.tsx
 import { ClientSecretCard } from '../../features/apps/components/client-secret-card.tsx';
 import { AppForm } from '../../features/apps/components/app-form.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
+import NotFoundPage from './not-found.tsx';
 import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
 import { UninstallApp } from '../../features/apps/components/uninstall-app.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -28,16 +29,9 @@ export default function AppDetailPage() {
   const [saved, setSaved] = useState(false);
   usePageTitle(detail.data?.title);
 
+  // An uninstalled app, another organisation's, or an address that is no app at all.
   if (detail.error instanceof ApiError && detail.error.status === 404) {
-    return (
-      <Alert variant="warning">
-        <Alert.Heading as="h1" className="h5">
-          App not found
-        </Alert.Heading>
-        <p>It may have been uninstalled.</p>
-        <Link to={paths.apps()}>Back to apps</Link>
-      </Alert>
-    );
+    return <NotFoundPage />;
   }
   if (!detail.isSuccess || !groups.isSuccess) {
     return (

@@ -11,6 +11,7 @@ import {
 } from '@atrium/contracts/apps';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { actorOf } from '../organizations/actor.ts';
 import * as service from './apps.service.ts';
@@ -19,6 +20,12 @@ import { routeOptions } from '../../plugins/route-options.ts';
 const tags = ['apps'];
 
 const route = routeOptions({ config: { access: 'admin' }, tags });
+
+/** The app id of the path; one that is not an id at all is an app not found, like any other. */
+function appIdOf(params: { appId: string }): string {
+  if (!z.uuid().safeParse(params.appId).success) throw notFound('The app');
+  return params.appId;
+}
 
 /**
  * The catalog ("available apps"), installed apps ("selected apps"), install / change / rotate /
@@ -76,7 +83,7 @@ export const appsRoutes =
         { params: appIdParamsSchema, response: { 200: appDetailResponseSchema } },
       ),
       async (request) => ({
-        app: await service.getAppDetail(deps, principalOf(request).organizationId, request.params.appId),
+        app: await service.getAppDetail(deps, principalOf(request).organizationId, appIdOf(request.params)),
       }),
     );
 
@@ -88,7 +95,7 @@ export const appsRoutes =
         response: { 200: appDetailResponseSchema },
       }),
       async (request) => ({
-        app: await service.updateApp(deps, actorOf(request), request.params.appId, request.body),
+        app: await service.updateApp(deps, actorOf(request), appIdOf(request.params), request.body),
       }),
     );
 
@@ -99,7 +106,7 @@ export const appsRoutes =
         'Rotate the client secret: the new one is returned once, the old one stops working',
         { params: appIdParamsSchema, response: { 200: appWithSecretResponseSchema } },
       ),
-      async (request) => service.rotateAppSecret(deps, actorOf(request), request.params.appId),
+      async (request) => service.rotateAppSecret(deps, actorOf(request), appIdOf(request.params)),
     );
 
     app.delete(
@@ -109,7 +116,7 @@ export const appsRoutes =
         response: { 204: z.null() },
       }),
       async (request, reply) => {
-        await service.uninstallApp(deps, actorOf(request), request.params.appId);
+        await service.uninstallApp(deps, actorOf(request), appIdOf(request.params));
         return reply.status(204).send(null);
       },
     );
