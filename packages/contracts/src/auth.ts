@@ -95,6 +95,8 @@ export const ownSession = z.object({
   createdAt: z.string(),
   lastSeenAt: z.string(),
   userAgent: z.string().nullable(),
+  /** The user agent in plain words ("Chrome on Linux"), as the admin's list of them says it. */
+  browser: z.string(),
   ip: z.string().nullable(),
 });
 export type OwnSession = z.infer<typeof ownSession>;

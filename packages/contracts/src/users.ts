@@ -127,6 +127,8 @@ export const sessionSchema = z.object({
   lastSeenAt: z.string(),
   expiresAt: z.string(),
   userAgent: z.string().nullable(),
+  /** The user agent in plain words ("Chrome on Linux"), as the user's own profile says it. */
+  browser: z.string(),
   ip: z.string().nullable(),
 });
 export type UserSession = z.infer<typeof sessionSchema>;

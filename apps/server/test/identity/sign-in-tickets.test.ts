@@ -51,5 +51,25 @@ describe('sign-in tickets belong to the browser that earned them', () => {
     expect(landed.location).toBe(`${world.origin}/application`);
     const session = JSON.parse((await invitee.request('/api/session')).body) as { user: { email: string } };
     expect(session.user.email).toBe('ivy@tickets.test');
+    // Signing in through the invitation is a sign-in: the users list and the user's page say when.
+    const admin = as(server, await signInAs(server.db, org.admin));
+    const listed = await admin.get(`/api/users?${new URLSearchParams({ q: 'ivy@tickets.test' })}`);
+    expect(listed.status).toBe(200);
+    const ivy = (listed.body.users as Array<{ email: string; lastSignInAt: string | null }>).find(
+      (u) => u.email === 'ivy@tickets.test',
+    );
+    expect(ivy?.lastSignInAt).not.toBeNull();
+    expect(Date.now() - Date.parse(ivy!.lastSignInAt!)).toBeLessThan(60_000);
+  });
+
+  it('setting the password without following the ticket link is no sign-in', async () => {
+    const attacker = new TestBrowser(origin);
+    await acceptInvitation(attacker, 'moe');
+    const row = await server.db
+      .selectFrom('users')
+      .select('last_sign_in_at')
+      .where('email', '=', 'moe@tickets.test')
+      .executeTakeFirstOrThrow();
+    expect(row.last_sign_in_at).toBeNull();
   });
 });

@@ -84,6 +84,24 @@ describe('a user’s page', () => {
     expect(found.body.users.map((u: { id: string }) => u.id)).toContain(user.id);
   });
 
+  it('names each session’s browser in plain words, as the user’s own profile does', async () => {
+    const user = await createUser(t.db, org.id);
+    const session = await signInAs(t.db, user);
+    const chrome =
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    await t.db
+      .updateTable('console_sessions')
+      .set({ user_agent: chrome })
+      .where('user_id', '=', user.id)
+      .execute();
+    const detail = await admin.get(`/api/users/${user.id}`);
+    expect(detail.body.sessions).toEqual([
+      expect.objectContaining({ userAgent: chrome, browser: 'Chrome on Linux' }),
+    ]);
+    const own = await t.app.inject({ method: 'GET', url: '/api/profile/sessions', headers: session.headers });
+    expect(own.json().sessions).toEqual([expect.objectContaining({ browser: 'Chrome on Linux' })]);
+  });
+
   it('ends one session; the other keeps working', async () => {
     const user = await createUser(t.db, t.org.id);
     await makeAdmin(user);

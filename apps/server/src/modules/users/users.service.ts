@@ -1,3 +1,4 @@
+import { describeUserAgent } from '../../lib/user-agent.ts';
 import type { addUserSchema, CreatedUser, UserDetail } from '@atrium/contracts/users';
 import type { z } from 'zod';
 import type { DbOrTrx } from '../../db/database.ts';
@@ -170,6 +171,7 @@ export async function getUserDetail(db: DbOrTrx, actor: Actor, userId: string): 
       lastSeenAt: s.last_seen_at.toISOString(),
       expiresAt: s.expires_at.toISOString(),
       userAgent: s.user_agent,
+      browser: describeUserAgent(s.user_agent ?? undefined),
       ip: s.ip,
     })),
     apps,

@@ -12,32 +12,6 @@ import { ErrorAlert } from './error-alert.tsx';
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** A short, readable name for a browser's user agent. */
-function deviceName(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown browser';
-  const browser = /Edg\//.test(userAgent)
-    ? 'Edge'
-    : /Firefox\//.test(userAgent)
-      ? 'Firefox'
-      : /Chrome\//.test(userAgent)
-        ? 'Chrome'
-        : /Safari\//.test(userAgent)
-          ? 'Safari'
-          : 'Browser';
-  const os = /Windows/.test(userAgent)
-    ? 'Windows'
-    : /Android/.test(userAgent)
-      ? 'Android'
-      : /iPhone|iPad/.test(userAgent)
-        ? 'iOS'
-        : /Mac OS X/.test(userAgent)
-          ? 'macOS'
-          : /Linux/.test(userAgent)
-            ? 'Linux'
-            : '';
-  return os ? `${browser} on ${os}` : browser;
-}
-
 /** Your active sessions; any but this one can be ended here (this one ends with Sign out). */
 export function OwnSessions() {
   const sessions = useOwnSessions();
@@ -56,7 +30,7 @@ export function OwnSessions() {
             <Monitor size={20} aria-hidden="true" className="text-body-secondary flex-shrink-0" />
             <div className="min-w-0 flex-grow-1">
               <div className="fw-semibold">
-                {deviceName(session.userAgent)}{' '}
+                {session.browser}{' '}
                 {session.current ? (
                   <Badge bg="success" className="ms-1">
                     This session
@@ -73,7 +47,7 @@ export function OwnSessions() {
                 variant="outline-danger"
                 size="sm"
                 onClick={() => sessionEnd.ask(session)}
-                aria-label={`End session: ${deviceName(session.userAgent)}, signed in ${when(session.createdAt)}`}
+                aria-label={`End session: ${session.browser}, signed in ${when(session.createdAt)}`}
               >
                 End
               </Button>
@@ -83,7 +57,7 @@ export function OwnSessions() {
       </ul>
       <ConfirmDialog
         {...sessionEnd.dialog}
-        title={`End the session on ${deviceName(sessionEnd.target?.userAgent ?? null)}?`}
+        title={`End the session on ${sessionEnd.target?.browser}?`}
         confirmLabel="End session"
         pendingLabel="Ending…"
         errorTitle="The session was not ended"

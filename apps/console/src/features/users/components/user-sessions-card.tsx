@@ -25,7 +25,9 @@ export function UserSessionsCard({ user }: { user: UserDetail }) {
               className="d-flex flex-wrap align-items-center justify-content-between gap-2"
             >
               <div className="small">
-                <div className="fw-semibold text-break">{session.userAgent ?? 'Unknown browser'}</div>
+                <div className="fw-semibold text-break" title={session.userAgent ?? undefined}>
+                  {session.browser}
+                </div>
                 <div className="text-body-secondary">
                   {session.ip ?? 'unknown address'} · signed in {formatDateTime(session.createdAt)} · last
                   seen {formatDateTime(session.lastSeenAt)}
@@ -55,7 +57,7 @@ export function UserSessionsCard({ user }: { user: UserDetail }) {
           password and code.
         </p>
         <p className="small text-body-secondary mb-0">
-          {sessionEnd.target?.userAgent ?? 'Unknown browser'} · {sessionEnd.target?.ip ?? 'unknown address'}
+          {sessionEnd.target?.browser} · {sessionEnd.target?.ip ?? 'unknown address'}
           {sessionEnd.target ? ` · last seen ${formatDateTime(sessionEnd.target.lastSeenAt)}` : ''}
         </p>
       </ConfirmDialog>

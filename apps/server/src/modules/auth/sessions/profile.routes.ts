@@ -1,3 +1,4 @@
+import { describeUserAgent } from '../../../lib/user-agent.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -47,6 +48,7 @@ export const profileRoutes =
             createdAt: row.created_at.toISOString(),
             lastSeenAt: row.last_seen_at.toISOString(),
             userAgent: row.user_agent,
+            browser: describeUserAgent(row.user_agent ?? undefined),
             ip: row.ip,
           })),
         };

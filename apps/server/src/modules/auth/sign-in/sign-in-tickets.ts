@@ -35,7 +35,11 @@ export async function issueSignInTicket(db: DbOrTrx, userId: string): Promise<st
   return ticket;
 }
 
-/** Uses up a ticket; the user it signs in, or undefined when it is unknown, used or expired. */
+/**
+ * Uses up a ticket; the user it signs in, or undefined when it is unknown, used or expired. It is
+ * a sign-in like any other, so it is the user's last sign-in (an invited user signed in through
+ * their invitation is not "never signed in").
+ */
 export async function consumeSignInTicket(db: DbOrTrx, ticket: string): Promise<string | undefined> {
   const row = await db
     .updateTable('sign_in_tickets as t')
@@ -48,6 +52,13 @@ export async function consumeSignInTicket(db: DbOrTrx, ticket: string): Promise<
     .where('t.expires_at', '>', sql<Date>`now()`)
     .returning('t.user_id')
     .executeTakeFirst();
+  if (row) {
+    await db
+      .updateTable('users')
+      .set({ last_sign_in_at: sql`now()` })
+      .where('id', '=', row.user_id)
+      .execute();
+  }
   return row?.user_id;
 }
 
