@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { screenshotAndAxe } from './support/accessibility.ts';
-import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+import { signInAs as sessionFor } from '../../server/test/support/fixtures.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
+import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 import { SCREENSHOTS } from './support/screenshots.ts';
 
 // Issue 30, item 11: the console as an admin walked it at 375 and 1280 px.
@@ -106,5 +108,51 @@ for (const width of [375, 1280]) {
       await expect(page.getByText('appId')).toHaveCount(0);
     }
     await page.screenshot({ path: `${SCREENSHOTS}/${width}-app-not-found.png` });
+  });
+}
+
+for (const width of [375, 1280]) {
+  test(`a user's page names the browser of each session, and drops "was added" once suspended, at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    const domain = `${org.siteName}.test`;
+    await insertVerifiedDomain(atrium, org.id, domain);
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 900 });
+
+    // Item 10: added with a password, then suspended.
+    await page.goto('/adduser');
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Part before the @').fill('grace');
+    await page.getByLabel('Domain').selectOption(domain);
+    await page.getByLabel('Set a first password now and give it to the user').check();
+    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const added = page.getByText('Grace Hopper was added and can sign in with the password you set.');
+    await expect(added).toBeVisible();
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Suspend' }).click();
+    await expect(page.getByText('Suspended', { exact: true }).first()).toBeVisible();
+    await expect(added).toBeHidden();
+
+    // Item 9: a session's browser in plain words, as the user's own profile says it.
+    const ada = await createUser(atrium.db, org.id, { firstName: 'Ada', lastName: 'Byron' });
+    await sessionFor(atrium.db, ada);
+    await atrium.db
+      .updateTable('console_sessions')
+      .set({
+        user_agent:
+          'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      })
+      .where('user_id', '=', ada.id)
+      .execute();
+    await page.goto(`/users/${ada.id}`);
+    await expect(page.getByText('Chrome on Linux', { exact: true })).toBeVisible();
+    await expect(page.getByText(/Mozilla\/5\.0/)).toHaveCount(0);
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-user-sessions.png`, fullPage: true });
   });
 }

@@ -45,6 +45,9 @@ export default function UserDetailPage() {
     return <QueryState error={user.error} what="the user" onRetry={() => void user.refetch()} />;
   }
   const u = user.data;
+  // "… was added and can sign in" holds only while the user is as they were added: once
+  // suspended (or reactivated, or signed in), the badge and the actions say what is true now.
+  const addedNotice = created && u.status === (created.invited ? 'invited' : 'active') ? created : null;
   return (
     <>
       <PageHeader
@@ -56,10 +59,10 @@ export default function UserDetailPage() {
         }
         actions={<UserStatusActions user={u} />}
       />
-      {created ? (
-        <Alert variant={created.invited && !created.mailSent ? 'warning' : 'success'}>
-          {created.invited
-            ? created.mailSent
+      {addedNotice ? (
+        <Alert variant={addedNotice.invited && !addedNotice.mailSent ? 'warning' : 'success'}>
+          {addedNotice.invited
+            ? addedNotice.mailSent
               ? `${u.name} was added and an invitation was sent to ${u.email}.`
               : `${u.name} was added. The invitation e-mail to ${u.email} could not be sent yet; Atrium keeps trying, and it will arrive once the mail server answers.`
             : `${u.name} was added and can sign in with the password you set.`}
