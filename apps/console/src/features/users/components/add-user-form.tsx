@@ -1,7 +1,7 @@
 import { addUserSchema, type AddUserInput, type CreatedUser } from '@atrium/contracts/users';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Eye, EyeOff } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -57,6 +57,12 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
   const domainOptions = domains.data?.domains ?? [];
   const anyDomain = domains.data?.anyDomain ?? false;
   const noDomain = domains.isSuccess && !anyDomain && domainOptions.length === 0;
+  // One domain: it is the answer, so it is chosen already (and again after "add another").
+  const onlyDomain = domainOptions.length === 1 ? domainOptions[0] : undefined;
+  const chosenDomain = watch('domain');
+  useEffect(() => {
+    if (onlyDomain && !chosenDomain) form.setValue('domain', onlyDomain);
+  }, [onlyDomain, chosenDomain, form]);
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
