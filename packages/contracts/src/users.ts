@@ -48,6 +48,8 @@ export const usersPageSchema = z.object({
   users: z.array(userSummarySchema),
   /** Null on the last page. */
   nextCursor: z.string().nullable(),
+  /** How many users match the search and status: counted with the first page, null on the others. */
+  total: z.number().int().nullable(),
 });
 export type UsersPage = z.infer<typeof usersPageSchema>;
 

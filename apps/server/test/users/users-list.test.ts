@@ -94,6 +94,17 @@ describe('users list', () => {
     expect(values).toEqual(dir === 'asc' ? sorted : sorted.reverse());
   });
 
+  it('says how many users match with the first page (the search and status too), not with later ones', async () => {
+    const first = await admin.get('/api/users');
+    expect(first.body.total).toBe(121);
+    const second = await admin.get(`/api/users?${new URLSearchParams({ cursor: first.body.nextCursor })}`);
+    expect(second.status).toBe(200);
+    expect(second.body.total).toBeNull();
+    expect((await admin.get('/api/users?status=suspended')).body.total).toBe(12);
+    const zzz = await admin.get('/api/users?q=zzzz');
+    expect(zzz.body).toMatchObject({ users: [], total: 0 });
+  });
+
   it('puts users who never signed in first when sorting by last sign-in ascending', async () => {
     const page = await admin.get('/api/users?sort=lastSignIn&dir=asc');
     expect(page.body.users[0].lastSignInAt).toBeNull();

@@ -1,6 +1,11 @@
 import { Download, Plus, UserRound } from 'lucide-react';
-import { userSortSchema, userStatusSchema, sortDirectionSchema } from '@atrium/contracts/users';
-import { useCallback, useState } from 'react';
+import {
+  USERS_PAGE_SIZE,
+  userSortSchema,
+  userStatusSchema,
+  sortDirectionSchema,
+} from '@atrium/contracts/users';
+import { useCallback, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -37,6 +42,13 @@ export default function UsersPage() {
     ...(cursors.at(-1) ? { cursor: cursors.at(-1) } : {}),
   };
   const users = useUsersList(query);
+  // The first page says how many match; later pages keep that figure.
+  const [total, setTotal] = useState<number | null>(null);
+  const firstPageTotal = users.data?.total;
+  useEffect(() => {
+    if (firstPageTotal != null) setTotal(firstPageTotal);
+  }, [firstPageTotal]);
+  const pages = total === null ? null : Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
   const changeFilter = useCallback(
     (next: UsersFilter) => {
       const search = new URLSearchParams();
@@ -119,6 +131,10 @@ export default function UsersPage() {
                   </Button>
                   <span className="small text-body-secondary" aria-live="polite">
                     Page {page}
+                    {pages === null ? '' : ` of ${pages.toLocaleString('en')}`}
+                    {total === null
+                      ? ''
+                      : ` · ${total.toLocaleString('en')} ${total === 1 ? 'user' : 'users'}`}
                   </span>
                   <Button
                     variant="outline-secondary"

@@ -1,7 +1,12 @@
 import { USERS_PAGE_SIZE, type UserSummary, type UsersPage } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { decodeCursor, encodeCursor } from './user-cursor.ts';
-import { listUsersPage, type UserListFilter, type UserListRow } from './users-list.repository.ts';
+import {
+  countListedUsers,
+  listUsersPage,
+  type UserListFilter,
+  type UserListRow,
+} from './users-list.repository.ts';
 
 export function toSummary(
   row: Omit<UserListRow, 'sort_value' | 'groups'>,
@@ -32,7 +37,10 @@ export async function listUsers(
   pageSize = USERS_PAGE_SIZE,
 ): Promise<UsersPage> {
   const cursor = rawCursor ? decodeCursor(rawCursor, filter.sort, filter.dir) : undefined;
-  const rows = await listUsersPage(db, organizationId, filter, cursor, pageSize + 1);
+  const [rows, total] = await Promise.all([
+    listUsersPage(db, organizationId, filter, cursor, pageSize + 1),
+    rawCursor ? null : countListedUsers(db, organizationId, filter),
+  ]);
   const page = rows.slice(0, pageSize);
   const last = page.at(-1);
   return {
@@ -41,5 +49,6 @@ export async function listUsers(
       rows.length > pageSize && last
         ? encodeCursor({ sort: filter.sort, dir: filter.dir, value: last.sort_value, id: last.id })
         : null,
+    total,
   };
 }
