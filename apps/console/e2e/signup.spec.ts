@@ -13,7 +13,7 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
   atrium,
 }) => {
   await page.goto('/signup');
-  await page.getByLabel('Organisation name').fill('Northwind Traders');
+  await page.getByLabel('Organization name').fill('Northwind Traders');
   await page.getByLabel('Site name').fill(site);
   await expect(page.getByText(`https://${site}.`)).toContainText('is available');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -38,7 +38,7 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
 
   // Single sign-on with the sign-in ticket, straight into the wizard.
   await expect(page).toHaveURL(/\/setup$/);
-  await expect(page.getByRole('heading', { name: 'Organisation profile' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Organization profile' })).toBeVisible();
   await page.getByLabel('Legal name').fill('Northwind Traders Ltd');
   await page.getByLabel('Industry').selectOption('Retail and e-commerce');
   await page.getByLabel('Size (people)').selectOption('11-50');
@@ -70,7 +70,7 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
   await expect(steps.filter({ hasText: 'Verify your domain' })).not.toContainText('Skipped');
   // On a phone every label is whole (wrapped, never cut off).
   await page.setViewportSize({ width: 375, height: 800 });
-  const label = steps.getByText('Organisation profile', { exact: true });
+  const label = steps.getByText('Organization profile', { exact: true });
   await expect(label).toBeVisible();
   expect((await label.boundingBox())!.width).toBeGreaterThan(40);
   const cutOff = await steps.evaluateAll((items) =>
@@ -101,7 +101,7 @@ test('the next visitor asking for the same site name is told it is taken', async
   const context = await browser.newContext({ baseURL: atrium.url });
   const page = await context.newPage();
   await page.goto('/signup');
-  await page.getByLabel('Organisation name').fill('Northwind Again');
+  await page.getByLabel('Organization name').fill('Northwind Again');
   await page.getByLabel('Site name').fill(site);
   await expect(page.getByText(SITE_NAME_TAKEN)).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();

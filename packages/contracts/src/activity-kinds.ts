@@ -2,7 +2,7 @@
 
 /** Kinds the filter offers; an action's kind is the part before its first dot. */
 export const activityKinds = [
-  { value: 'organization', label: 'Organisation' },
+  { value: 'organization', label: 'Organization' },
   { value: 'setup', label: 'Setup' },
   { value: 'domain', label: 'Domains' },
   { value: 'user', label: 'Users' },

@@ -13,7 +13,7 @@ export type SetupPage = (typeof SETUP_PAGES)[number];
 export const SKIPPABLE_STEPS: ReadonlySet<SetupStep> = new Set(['verify', 'users']);
 
 export const SETUP_STEP_TITLES: Record<SetupPage, string> = {
-  profile: 'Organisation profile',
+  profile: 'Organization profile',
   domain: 'Add a domain',
   verify: 'Verify your domain',
   users: 'Add users',

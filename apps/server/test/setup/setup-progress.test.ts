@@ -65,12 +65,12 @@ describe('setup progress', () => {
   it('refuses to skip a step that cannot be skipped, and to jump past an open step', async () => {
     const skip = await call(admin, 'POST', '/api/setup/steps/profile', { outcome: 'skipped' });
     expect(skip.statusCode).toBe(400);
-    expect(skip.json().error.fields).toEqual({ outcome: '“Organisation profile” cannot be skipped' });
+    expect(skip.json().error.fields).toEqual({ outcome: '“Organization profile” cannot be skipped' });
     const jump = await call(admin, 'PUT', '/api/setup/progress', { currentStep: 'users' });
     expect(jump.statusCode).toBe(400);
-    expect(jump.json().error.fields).toEqual({ currentStep: 'Finish “Organisation profile” first' });
+    expect(jump.json().error.fields).toEqual({ currentStep: 'Finish “Organization profile” first' });
     const early = await call(admin, 'POST', '/api/setup/complete', {});
-    expect(early.json().error.fields).toEqual({ currentStep: 'Finish “Organisation profile” first' });
+    expect(early.json().error.fields).toEqual({ currentStep: 'Finish “Organization profile” first' });
   });
 
   it('keeps each organisation’s progress apart', async () => {

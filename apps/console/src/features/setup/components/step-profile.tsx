@@ -10,7 +10,7 @@ export function StepProfile() {
   const markStep = useMarkStep();
   return (
     <StepFrame
-      title="Organisation profile"
+      title="Organization profile"
       intro="Tell us about your organisation. You can change this later on the organisation page."
       error={markStep.error}
     >
