@@ -156,3 +156,60 @@ for (const width of [375, 1280]) {
     await page.screenshot({ path: `${SCREENSHOTS}/${width}-user-sessions.png`, fullPage: true });
   });
 }
+
+for (const width of [375, 1280]) {
+  test(`one domain is chosen already, the users list says how many, and Start opens the verification, at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    const domain = `${org.siteName}.test`;
+    await insertVerifiedDomain(atrium, org.id, domain);
+    for (let i = 0; i < 60; i++) await createUser(atrium.db, org.id, { lastName: `Number ${i}` });
+    await signInAs(org.admin);
+    await page.setViewportSize({ width, height: 900 });
+
+    // Add user: the organisation's one domain is chosen.
+    await page.goto('/adduser');
+    await expect(page.getByLabel('Domain')).toHaveValue(domain);
+
+    // The users list: its total and pages (61 users: the admin and 60).
+    await page.goto('/users');
+    const pager = page.getByRole('navigation', { name: 'Users pages' });
+    await expect(pager).toContainText('Page 1 of 2 · 61 users');
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect(pager).toContainText('Page 2 of 2 · 61 users');
+    await page.screenshot({ path: `${SCREENSHOTS}/${width}-users-total.png` });
+
+    // An organisation whose only domain waits for verification: the setup card's "Start" on the
+    // verify step opens that verification, not the domain list.
+    const fresh = await createOrganizationWithAdmin(atrium.db);
+    await signInAs(fresh.admin);
+    const pending = await atrium.db
+      .insertInto('domains')
+      .values({
+        organization_id: fresh.id,
+        name: `pending-${fresh.siteName}.test`,
+        state: 'pending',
+        verification_token: 'e2e'.padEnd(32, 'x'),
+        dkim_private_key_enc: 'sealed',
+        dkim_public_key: 'public',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`insert into organization_setup (organization_id, current_step, done_steps, skipped_steps, completed_at)
+      values (${fresh.id}, 'finish', '{profile,domain,users,apps}'::text[], '{verify}'::text[], now())`.execute(
+      atrium.db,
+    );
+    await page.goto('/dashboard');
+    await page
+      .getByTestId('setup-checklist')
+      .getByRole('link', { name: /Start\s*:\s*Verify your domain/ })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/d-verify\\?id=${pending.id}$`));
+    await expect(
+      page.getByRole('heading', { level: 1, name: `pending-${fresh.siteName}.test` }),
+    ).toBeVisible();
+  });
+}

@@ -2,7 +2,8 @@ import { ShieldCheck, Star } from 'lucide-react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useDomains } from '../../features/domains/api/list-domains.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
@@ -18,29 +19,45 @@ import { paths } from '../../lib/paths.ts';
 export default function VerifyDomainPage() {
   const [params] = useSearchParams();
   const id = params.get('id');
-  if (!id) {
+  if (!id) return <NextToVerify />;
+  return <DomainPage id={id} />;
+}
+
+/**
+ * `/d-verify` alone (the setup checklist's "Start"): the first domain still to verify, or, when
+ * there is none, a way to the domains list.
+ */
+function NextToVerify() {
+  const domains = useDomains();
+  if (domains.isPending) {
     return (
-      <>
-        <PageHeader title="Domain verification" />
-        <div className="card atrium-card">
-          <div className="card-body">
-            <EmptyState
-              icon={ShieldCheck}
-              title="Choose a domain to verify"
-              action={
-                <Link to={paths.domains()} className="btn btn-primary">
-                  Go to domains
-                </Link>
-              }
-            >
-              Open a domain from the domains list to see its TXT record and verify it.
-            </EmptyState>
-          </div>
-        </div>
-      </>
+      <p className="text-body-secondary" role="status">
+        Loading domains…
+      </p>
     );
   }
-  return <DomainPage id={id} />;
+  const next = domains.data?.domains.find((d) => d.state !== 'verified');
+  if (next) return <Navigate replace to={paths.verifyDomain(next.id)} />;
+  return (
+    <>
+      <PageHeader title="Domain verification" />
+      <div className="card atrium-card">
+        <div className="card-body">
+          <EmptyState
+            icon={ShieldCheck}
+            title="Choose a domain to verify"
+            action={
+              <Link to={paths.domains()} className="btn btn-primary">
+                Go to domains
+              </Link>
+            }
+          >
+            Open a domain from the domains list to see its TXT record and verify it.
+          </EmptyState>
+        </div>
+      </div>
+    </>
+  );
 }
 
 function DomainPage({ id }: { id: string }) {

@@ -13,9 +13,10 @@ describe('SetupChecklist', () => {
       expect.stringContaining('Verify your domain'),
       expect.stringContaining('Add users'),
     ]);
+    // The verification itself (/d-verify opens the first domain still to verify).
     expect(within(items[0]!).getByRole('link', { name: 'Start: Verify your domain' })).toHaveProperty(
       'pathname',
-      '/domain',
+      '/d-verify',
     );
     expect(within(items[1]!).getByRole('link', { name: 'Start: Add users' })).toHaveProperty(
       'pathname',

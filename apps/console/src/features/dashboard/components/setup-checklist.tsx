@@ -8,7 +8,8 @@ import { paths } from '../../../lib/paths.ts';
 const STEP_LINKS: Record<SetupStep, { text: string; to: () => string }> = {
   profile: { text: 'Legal name, industry, size, country and time zone.', to: paths.organization },
   domain: { text: 'Add the domain your people’s e-mail addresses use.', to: paths.addDomain },
-  verify: { text: 'Publish a TXT record to prove you own your domain.', to: paths.domains },
+  // The verification of the first domain still to verify (/d-verify picks it).
+  verify: { text: 'Publish a TXT record to prove you own your domain.', to: paths.verifyDomain },
   users: { text: 'Create accounts for the people in your organisation.', to: paths.addUser },
   apps: { text: 'Choose the apps your people open with single sign-on.', to: paths.apps },
 };
