@@ -469,7 +469,7 @@ describe('an id that is not an app', () => {
       const res = await t.app.inject({
         method,
         url,
-        headers: admin.headers,
+        headers: t.adminSession.headers,
         ...(method === 'PUT' ? { payload: installBody({ title: 'X' }) } : {}),
       });
       expect(res.statusCode, `${method} ${url}`).toBe(404);

@@ -52,7 +52,7 @@ describe('sign-in tickets belong to the browser that earned them', () => {
     const session = JSON.parse((await invitee.request('/api/session')).body) as { user: { email: string } };
     expect(session.user.email).toBe('ivy@tickets.test');
     // Signing in through the invitation is a sign-in: the users list and the user's page say when.
-    const admin = as(server, await signInAs(server.db, org.admin));
+    const admin = as(world.server, await signInAs(world.server.db, world.org.admin));
     const listed = await admin.get(`/api/users?${new URLSearchParams({ q: 'ivy@tickets.test' })}`);
     expect(listed.status).toBe(200);
     const ivy = (listed.body.users as Array<{ email: string; lastSignInAt: string | null }>).find(
@@ -63,9 +63,9 @@ describe('sign-in tickets belong to the browser that earned them', () => {
   });
 
   it('setting the password without following the ticket link is no sign-in', async () => {
-    const attacker = new TestBrowser(origin);
+    const attacker = new TestBrowser(world.origin);
     await acceptInvitation(attacker, 'moe');
-    const row = await server.db
+    const row = await world.server.db
       .selectFrom('users')
       .select('last_sign_in_at')
       .where('email', '=', 'moe@tickets.test')

@@ -85,7 +85,7 @@ describe('a user’s page', () => {
   });
 
   it('names each session’s browser in plain words, as the user’s own profile does', async () => {
-    const user = await createUser(t.db, org.id);
+    const user = await createUser(t.db, t.org.id);
     const session = await signInAs(t.db, user);
     const chrome =
       'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -94,7 +94,7 @@ describe('a user’s page', () => {
       .set({ user_agent: chrome })
       .where('user_id', '=', user.id)
       .execute();
-    const detail = await admin.get(`/api/users/${user.id}`);
+    const detail = await t.admin.get(`/api/users/${user.id}`);
     expect(detail.body.sessions).toEqual([
       expect.objectContaining({ userAgent: chrome, browser: 'Chrome on Linux' }),
     ]);
