@@ -56,20 +56,24 @@ export const launchUrlSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-export const redirectUrisSchema = z
-  .array(z.string().trim().max(2000, 'The redirect URI is too long'))
-  .min(1, 'Add at least one redirect URI')
-  .max(MAX_REDIRECT_URIS, `At most ${MAX_REDIRECT_URIS} redirect URIs`)
-  .superRefine((uris, ctx) => {
+/** Checks each URI of a list with the redirect URI rules, and that none is listed twice. */
+function checkUriList(listedTwice: string) {
+  return (uris: string[], ctx: z.RefinementCtx) => {
     const seen = new Set<string>();
     uris.forEach((uri, index) => {
       const problem = redirectUriProblem(uri);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [index] });
-      else if (seen.has(uri))
-        ctx.addIssue({ code: 'custom', message: 'This redirect URI is listed twice', path: [index] });
+      else if (seen.has(uri)) ctx.addIssue({ code: 'custom', message: listedTwice, path: [index] });
       seen.add(uri);
     });
-  });
+  };
+}
+
+export const redirectUrisSchema = z
+  .array(z.string().trim().max(2000, 'The redirect URI is too long'))
+  .min(1, 'Add at least one redirect URI')
+  .max(MAX_REDIRECT_URIS, `At most ${MAX_REDIRECT_URIS} redirect URIs`)
+  .superRefine(checkUriList('This redirect URI is listed twice'));
 
 /**
  * Where an app may send users after RP-initiated logout: the same rules as redirect URIs, and
@@ -78,20 +82,7 @@ export const redirectUrisSchema = z
 export const postLogoutRedirectUrisSchema = z
   .array(z.string().trim().max(2000, 'The post-logout redirect URI is too long'))
   .max(MAX_REDIRECT_URIS, `At most ${MAX_REDIRECT_URIS} post-logout redirect URIs`)
-  .superRefine((uris, ctx) => {
-    const seen = new Set<string>();
-    uris.forEach((uri, index) => {
-      const problem = redirectUriProblem(uri);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [index] });
-      else if (seen.has(uri))
-        ctx.addIssue({
-          code: 'custom',
-          message: 'This post-logout redirect URI is listed twice',
-          path: [index],
-        });
-      seen.add(uri);
-    });
-  });
+  .superRefine(checkUriList('This post-logout redirect URI is listed twice'));
 
 /**
  * Where Atrium POSTs a signed logout token when the user's session at the app must end
@@ -127,33 +118,33 @@ function requireGroups(value: { openToEveryone: boolean; groupIds: string[] }, c
 
 const appTitleSchema = labelText(z.string().trim().min(1, 'Enter a name').max(80, 'At most 80 characters'));
 
+/** What the admin sets on an app, when installing it and when changing it. */
+const appSettingsShape = {
+  title: appTitleSchema,
+  launchUrl: launchUrlSchema,
+  redirectUris: redirectUrisSchema,
+  postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
+  backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
+  ...accessShape,
+};
+
+/**
+ * Left out, `postLogoutRedirectUris` takes the catalog template's defaults (for example the launch
+ * URL) and `backchannelLogoutUri` is none.
+ */
 export const installAppBodySchema = z
   .object({
     templateKey: z.string().trim().min(1, 'Choose an app from the catalog'),
-    title: appTitleSchema,
-    launchUrl: launchUrlSchema,
-    redirectUris: redirectUrisSchema,
-    /** Left out: the catalog template's defaults (for example the launch URL). */
-    postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
-    /** Left out: none. */
-    backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
-    ...accessShape,
+    ...appSettingsShape,
   })
   .superRefine(requireGroups);
 export type InstallAppBody = z.infer<typeof installAppBodySchema>;
 
-export const updateAppBodySchema = z
-  .object({
-    title: appTitleSchema,
-    launchUrl: launchUrlSchema,
-    redirectUris: redirectUrisSchema,
-    /** Left out: unchanged. */
-    postLogoutRedirectUris: postLogoutRedirectUrisSchema.optional(),
-    /** Left out: unchanged; null or empty: none. */
-    backchannelLogoutUri: backchannelLogoutUriSchema.optional(),
-    ...accessShape,
-  })
-  .superRefine(requireGroups);
+/**
+ * Left out, `postLogoutRedirectUris` and `backchannelLogoutUri` are unchanged; a null or empty
+ * `backchannelLogoutUri` is none.
+ */
+export const updateAppBodySchema = z.object(appSettingsShape).superRefine(requireGroups);
 export type UpdateAppBody = z.infer<typeof updateAppBodySchema>;
 
 /**

@@ -1,26 +1,19 @@
 import { z } from 'zod';
+import { passkeyItem } from './passkeys.ts';
+import { trustedBrowser } from './sign-in-policy.ts';
 import { userIdParamsSchema } from './users.ts';
 
 /**
  * A user's strong sign-in factors as their admin sees them on /users/:id: what there is, never a
  * secret; the admin can remove one of them (the user is e-mailed), or reset them all.
  */
-export const adminPasskeyItem = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-});
+
+/** A passkey as the user sees it on /profile, without whether it is synced. */
+export const adminPasskeyItem = passkeyItem.omit({ synced: true });
 export type AdminPasskeyItem = z.infer<typeof adminPasskeyItem>;
 
-export const adminTrustedBrowserItem = z.object({
-  id: z.string(),
-  /** "Chrome on Windows", from the user agent it was trusted with. */
-  browser: z.string(),
-  trustedAt: z.string(),
-  trustedUntil: z.string(),
-  lastUsedAt: z.string().nullable(),
-});
+/** A trusted browser as the user sees it on /profile, without "the browser this request came from". */
+export const adminTrustedBrowserItem = trustedBrowser.omit({ current: true });
 export type AdminTrustedBrowserItem = z.infer<typeof adminTrustedBrowserItem>;
 
 export const userFactorsResponse = z.object({

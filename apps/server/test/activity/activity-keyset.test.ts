@@ -1,17 +1,14 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { ActivityList } from '@atrium/contracts/activity';
-import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
+import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 
 const ROWS = 10_000;
-let t: TestApp;
-let admin: TestSession;
+const t = useAdminWorld();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const org = await createOrganizationWithAdmin(t.db);
-  admin = await signInAs(t.db, org.admin);
+  const { org } = t;
   // Seven entries share each timestamp (and the first 49 share one microsecond-precise time),
   // so pages often end in the middle of a tie and only the id can order them.
   await sql`insert into activity_log (organization_id, actor_user_id, actor_label, action, target_type, target_id, target_label, created_at)
@@ -27,10 +24,6 @@ beforeAll(async () => {
     from generate_series(1, 500) as i`.execute(t.db);
 });
 
-afterAll(async () => {
-  await t.close();
-});
-
 it(`pages through ${ROWS.toLocaleString('en')} entries by keyset, returning every entry exactly once in order`, async () => {
   const ids: string[] = [];
   const keys: string[] = [];
@@ -39,7 +32,7 @@ it(`pages through ${ROWS.toLocaleString('en')} entries by keyset, returning ever
   do {
     const res = await t.app.inject({
       url: `/api/activity?limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     expect(res.statusCode).toBe(200);
     const page = res.json() as ActivityList;
@@ -66,7 +59,7 @@ it('pages through a filtered list the same way', async () => {
   do {
     const res = await t.app.inject({
       url: `/api/activity?kind=user&limit=200${cursor ? `&cursor=${cursor}` : ''}`,
-      headers: admin.headers,
+      headers: t.adminSession.headers,
     });
     const page = res.json() as ActivityList;
     expect(page.items.every((e) => e.action === 'user.created')).toBe(true);

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordActivity } from '../../src/modules/activity/activity.repository.ts';
 import { insertSetupRecord, saveSetupRecord } from '../../src/modules/setup/setup.repository.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-let server: TestApp;
-let admin: TestSession;
+const server = useAdminWorld();
 let member: TestSession;
 let otherAdmin: TestSession;
 
 beforeAll(async () => {
-  server = await createTestApp();
-  const org = await createOrganizationWithAdmin(server.db);
-  admin = await signInAs(server.db, org.admin);
+  const { org } = server;
   const plain = await createUser(server.db, org.id);
   member = await signInAs(server.db, plain);
   const invited = await createUser(server.db, org.id);
@@ -67,13 +64,9 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
 describe('admin home', () => {
   it('shows open setup steps, counts of this organisation and the 10 newest activities', async () => {
-    const response = await server.app.inject({ url: '/api/dashboard', headers: admin.headers });
+    const response = await server.app.inject({ url: '/api/dashboard', headers: server.adminSession.headers });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     // "verify" was left for later, but d0.example.com is verified and members exist: only apps is open.

@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestDnsServer } from '../support/dns-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, addVerifiedDomain } from './domain-helpers.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let adminA: TestSession;
+// Organisation A's admin is the world's.
+const t = useAdminWorldWithDns();
 let adminB: TestSession;
 let pendingOfB: string;
 let verifiedOfB: string;
 
 beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({ env: { DNS_SERVERS: dns.address } });
-  adminA = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
   adminB = await signInAs(t.db, (await createOrganizationWithAdmin(t.db)).admin);
   pendingOfB = (await addDomain(t.app, adminB, 'pending-b.example')).id;
-  verifiedOfB = (await addVerifiedDomain(t.app, adminB, dns, 'verified-b.example')).id;
-  await addDomain(t.app, adminA, 'mine-a.example');
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
+  verifiedOfB = (await addVerifiedDomain(t.app, adminB, t.dns, 'verified-b.example')).id;
+  await addDomain(t.app, t.adminSession, 'mine-a.example');
 });
 
 const endpoints = (id: string) =>
@@ -41,7 +32,7 @@ describe("another organisation's domains", () => {
     async (which) => {
       const id = which === 'pending' ? pendingOfB : verifiedOfB;
       for (const [method, url] of endpoints(id)) {
-        const response = await t.app.inject({ method, url, headers: adminA.headers });
+        const response = await t.app.inject({ method, url, headers: t.adminSession.headers });
         expect([method, url, response.statusCode]).toEqual([method, url, 404]);
         expect(response.json()).toEqual({ error: { code: 'not_found', message: 'Domain was not found' } });
       }
@@ -50,14 +41,14 @@ describe("another organisation's domains", () => {
 
   it('answer exactly like a domain that does not exist', async () => {
     for (const [method, url] of endpoints('00000000-0000-4000-8000-000000000000')) {
-      const response = await t.app.inject({ method, url, headers: adminA.headers });
+      const response = await t.app.inject({ method, url, headers: t.adminSession.headers });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: { code: 'not_found', message: 'Domain was not found' } });
     }
   });
 
   it('never appear in the list, and are left untouched', async () => {
-    const list = await t.app.inject({ url: '/api/domains', headers: adminA.headers });
+    const list = await t.app.inject({ url: '/api/domains', headers: t.adminSession.headers });
     expect(list.json().domains.map((d: { name: string }) => d.name)).toEqual(['mine-a.example']);
     const own = await t.app.inject({ url: '/api/domains', headers: adminB.headers });
     expect(own.json().domains.map((d: { name: string }) => d.name)).toEqual([

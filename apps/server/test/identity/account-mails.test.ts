@@ -4,6 +4,7 @@ import { createUser, signInAs } from '../support/fixtures.ts';
 import { type ReceivedMail } from '../support/mailbox.ts';
 import { addDomain, as } from '../users/helpers.ts';
 import { TestBrowser } from './support/browser.ts';
+import { resetPasswordWithMailedCode } from './support/email-codes.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 import { leavesProviderAndApi, signInToConsole } from './support/sign-in.ts';
 
@@ -183,17 +184,7 @@ describe('e-mails people receive', () => {
     it('after a reset by code: "reset by e-mail"', async () => {
       const user = await member();
       const after = world.mailbox.count;
-      await world.server.app.inject({
-        method: 'POST',
-        url: '/api/password-reset/start',
-        payload: { email: user.email },
-      });
-      const code = await world.mailbox.waitForCode(user.email, { after, subject: /password reset/ });
-      const done = await world.server.app.inject({
-        method: 'POST',
-        url: '/api/password-reset/complete',
-        payload: { email: user.email, code, password: 'reset by code passphrase' },
-      });
+      const { code, done } = await resetPasswordWithMailedCode(world, user.email, 'reset by code passphrase');
       expect(done.statusCode, done.body).toBe(200);
       const mail = await changedMailFor(user.email, after);
       expect(textOf(mail)).toContain('Your password was reset');

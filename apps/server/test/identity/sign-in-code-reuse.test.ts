@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../support/fixtures.ts';
 import { TestBrowser } from './support/browser.ts';
-import { codesDie } from './support/email-codes.ts';
+import { codesDie, resetPasswordWithMailedCode } from './support/email-codes.ts';
 import { openIn, signIn } from './support/sign-in-from-address.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 
@@ -80,18 +80,7 @@ describe('sign-in codes and abandoned sign-ins', () => {
   it('lifts the hourly cap on sign-in codes when the password is reset', async () => {
     const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     await sixAbandonedSignIns(user);
-    const after = world.mailbox.count;
-    await world.server.app.inject({
-      method: 'POST',
-      url: '/api/password-reset/start',
-      payload: { email: user.email },
-    });
-    const code = await world.mailbox.waitForCode(user.email, { after, subject: /password reset/ });
-    const reset = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/password-reset/complete',
-      payload: { email: user.email, code, password: NEW_PASSWORD },
-    });
+    const { done: reset } = await resetPasswordWithMailedCode(world, user.email, NEW_PASSWORD);
     expect(reset.statusCode, reset.body).toBe(200);
     const done = await signIn(world, new TestBrowser(world.origin), user, NEW_PASSWORD);
     expect(done.status, done.body).toBe(200);

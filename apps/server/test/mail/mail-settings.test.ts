@@ -1,35 +1,20 @@
 import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDomain, addVerifiedDomain } from '../domains/domain-helpers.ts';
-import { TestDnsServer } from '../support/dns-server.ts';
+import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-let t: TestApp;
-let dns: TestDnsServer;
-let admin: TestSession;
+const t = useAdminWorldWithDns({ env: { DNS_TIMEOUT_MS: '500', MAIL_HOST: 'mail.atrium.test' } });
 let otherAdmin: TestSession;
 let member: TestSession;
-let orgId: string;
 let otherAdminEmail: string;
 
 beforeAll(async () => {
-  dns = await TestDnsServer.start();
-  t = await createTestApp({
-    env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500', MAIL_HOST: 'mail.atrium.test' },
-  });
-  const org = await createOrganizationWithAdmin(t.db);
-  orgId = org.id;
-  admin = await signInAs(t.db, org.admin);
-  member = await signInAs(t.db, await createUser(t.db, org.id));
+  member = await signInAs(t.db, await createUser(t.db, t.org.id));
   const other = await createOrganizationWithAdmin(t.db);
   otherAdminEmail = other.admin.email;
   otherAdmin = await signInAs(t.db, other.admin);
-});
-afterAll(async () => {
-  await t.close();
-  await dns.close();
 });
 
 async function mailDomains(session: TestSession) {
@@ -38,24 +23,24 @@ async function mailDomains(session: TestSession) {
 
 describe('Mail Settings: whether mail works for each domain', () => {
   it("gives each verified domain's mail records against DNS, and says when all are published", async () => {
-    const ready = await addVerifiedDomain(t.app, admin, dns, 'ready.example');
-    const half = await addVerifiedDomain(t.app, admin, dns, 'half.example');
-    await addDomain(t.app, admin, 'pending.example');
-    const first = (await mailDomains(admin)).json<MailDomainsResponse>();
+    const ready = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'ready.example');
+    const half = await addVerifiedDomain(t.app, t.adminSession, t.dns, 'half.example');
+    await addDomain(t.app, t.adminSession, 'pending.example');
+    const first = (await mailDomains(t.adminSession)).json<MailDomainsResponse>();
     const expected = first.domains.find((d) => d.domain.id === ready.id)!.records;
     const value = (purpose: string) => expected.find((r) => r.purpose === purpose)!.value;
-    dns.set('ready.example', {
+    t.dns.set('ready.example', {
       TXT: [ready.verificationRecord.value, value('spf')],
       MX: [{ exchange: 'mail.atrium.test', priority: 10 }],
     });
-    dns.set('atrium._domainkey.ready.example', { TXT: [value('dkim')] });
-    dns.set('_dmarc.ready.example', { TXT: [value('dmarc')] });
-    dns.set('half.example', {
+    t.dns.set('atrium._domainkey.ready.example', { TXT: [value('dkim')] });
+    t.dns.set('_dmarc.ready.example', { TXT: [value('dmarc')] });
+    t.dns.set('half.example', {
       TXT: [half.verificationRecord.value],
       MX: [{ exchange: 'mx.other-provider.example', priority: 5 }],
     });
 
-    const response = await mailDomains(admin);
+    const response = await mailDomains(t.adminSession);
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<MailDomainsResponse>();
     expect(body.mailConfigured).toBe(false);
@@ -100,9 +85,9 @@ describe('Mail Settings: the mailboxes of the mail plan', () => {
 
   it('lists every mailbox in address order, 50 a page, with the plan’s quota and the usage Dovecot reported', async () => {
     for (let i = 0; i < 52; i++) {
-      await createUser(t.db, orgId, { email: `box${String(i).padStart(2, '0')}@boxes.example` });
+      await createUser(t.db, t.org.id, { email: `box${String(i).padStart(2, '0')}@boxes.example` });
     }
-    const invited = await createUser(t.db, orgId, { email: 'box-invited@boxes.example' });
+    const invited = await createUser(t.db, t.org.id, { email: 'box-invited@boxes.example' });
     await t.db.updateTable('users').set({ status: 'invited' }).where('id', '=', invited.id).execute();
     const reported = await t.db
       .selectFrom('users')
@@ -119,7 +104,7 @@ describe('Mail Settings: the mailboxes of the mail plan', () => {
       })
       .execute();
 
-    const first = await page(admin);
+    const first = await page(t.adminSession);
     expect(first.statusCode, first.body).toBe(200);
     const one = first.json<MailboxesPage>();
     expect(one.mailboxes).toHaveLength(50);
@@ -136,7 +121,7 @@ describe('Mail Settings: the mailboxes of the mail plan', () => {
       usedBytes: null,
       messages: null,
     });
-    const two = (await page(admin, one.nextCursor!)).json<MailboxesPage>();
+    const two = (await page(t.adminSession, one.nextCursor!)).json<MailboxesPage>();
     const all = [...emails, ...two.mailboxes.map((m) => m.email)];
     expect(two.nextCursor).toBeNull();
     // Every mailbox once: 52 users, the admin and the member; the invited user has none.
@@ -144,7 +129,7 @@ describe('Mail Settings: the mailboxes of the mail plan', () => {
     expect(all).toHaveLength(54);
     expect(all).not.toContain('box-invited@boxes.example');
 
-    expect((await page(admin, 'not-a-cursor')).statusCode).toBe(400);
+    expect((await page(t.adminSession, 'not-a-cursor')).statusCode).toBe(400);
   });
 
   it("shows another organisation's admin only their own mailboxes, and is for admins only", async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { addDomain, as } from '../users/helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAdminWorld } from '../support/admin-world.ts';
+import { addDomain } from '../users/helpers.ts';
 import { dryRun, finishImport, startImport, upload } from './helpers.ts';
 
 /**
@@ -9,28 +8,24 @@ import { dryRun, finishImport, startImport, upload } from './helpers.ts';
  * row an error names), and the dry run and the import say the same (issue 30 item 6).
  */
 
-let t: TestApp;
-let orgId: string;
-let admin: TestSession;
+const t = useAdminWorld();
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const org = await createOrganizationWithAdmin(t.db);
-  orgId = org.id;
-  admin = await signInAs(t.db, org.admin);
-  await addDomain(t.db, org.id, 'gamma.test', 'verified');
-});
-
-afterAll(async () => {
-  await t.close();
+  await addDomain(t.db, t.org.id, 'gamma.test', 'verified');
 });
 
 const HEADER = 'First name,Last name,E-mail\n';
 
 /** The dry run and the import of one file: both must refuse it with the same 400. */
 async function bothRefuse(csv: string | Buffer, contentType = 'text/csv') {
-  const checked = await upload(t, admin, '/api/migration/user-imports/dry-run', csv, contentType);
-  const imported = await upload(t, admin, '/api/migration/user-imports?fileName=bad.csv', csv, contentType);
+  const checked = await upload(t, t.adminSession, '/api/migration/user-imports/dry-run', csv, contentType);
+  const imported = await upload(
+    t,
+    t.adminSession,
+    '/api/migration/user-imports?fileName=bad.csv',
+    csv,
+    contentType,
+  );
   expect(checked.status).toBe(400);
   expect(imported.status).toBe(400);
   expect(imported.body.error.message).toBe(checked.body.error.message);
@@ -41,7 +36,7 @@ async function importCount() {
   const row = await t.db
     .selectFrom('user_imports')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('organization_id', '=', orgId)
+    .where('organization_id', '=', t.org.id)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -92,7 +87,7 @@ describe('a NUL inside a field', () => {
   const csv = `${HEADER}Bea,Smith,bea@gamma.test\nAnn,Ro\u0000ss,ann@gamma.test\nCy,Jones,cy@gamma.test\n`;
 
   it('the dry run names its row and column', async () => {
-    const result = await dryRun(t, admin, csv);
+    const result = await dryRun(t, t.adminSession, csv);
     expect(result.status).toBe(200);
     expect(result.body.counts).toEqual({ create: 2, update: 0, unchanged: 0, errors: 1 });
     expect(result.body.errors).toEqual([
@@ -101,14 +96,14 @@ describe('a NUL inside a field', () => {
   });
 
   it('the import records the same error for that row and imports the others', async () => {
-    const started = await startImport(t, admin, csv);
+    const started = await startImport(t, t.adminSession, csv);
     expect(started.status).toBe(202);
     await finishImport(t, started.body.id);
-    const job = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`);
+    const job = await t.admin.get(`/api/migration/user-imports/${started.body.id}`);
     expect(job.body).toMatchObject({ status: 'done', counts: { create: 2, errors: 1 } });
     // The result file says what the dry run said, showing the refused character as �.
-    const dry = await dryRun(t, admin, csv);
-    const result = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}/result.csv`);
+    const dry = await dryRun(t, t.adminSession, csv);
+    const result = await t.admin.get(`/api/migration/user-imports/${started.body.id}/result.csv`);
     const lines = result.response.body
       .replace(/^\uFEFF/, '')
       .trim()
@@ -123,13 +118,13 @@ describe('a NUL inside a field', () => {
       `Ann,Smith,ann4@gamma.test,Team\u0000A`,
     ];
     const withGroups = `First name,Last name,E-mail,Groups\n${rows.join('\n')}\n`;
-    const result = await dryRun(t, admin, withGroups);
+    const result = await dryRun(t, t.adminSession, withGroups);
     expect(result.status).toBe(200);
     expect(result.body.errors.map((e: { row: number }) => e.row)).toEqual([2, 3, 4]);
-    const started = await startImport(t, admin, withGroups);
+    const started = await startImport(t, t.adminSession, withGroups);
     expect(started.status).toBe(202);
     await finishImport(t, started.body.id);
-    const job = await as(t, admin).get(`/api/migration/user-imports/${started.body.id}`);
+    const job = await t.admin.get(`/api/migration/user-imports/${started.body.id}`);
     expect(job.body).toMatchObject({ status: 'done', counts: { create: 0, errors: 3 } });
   });
 });

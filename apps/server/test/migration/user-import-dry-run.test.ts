@@ -1,36 +1,26 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAdminWorld } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain } from '../users/helpers.ts';
 import { dryRun, fixture, upload, usersOf } from './helpers.ts';
 
-let t: TestApp;
-let orgId: string;
-let admin: TestSession;
+const t = useAdminWorld();
 let member: TestSession;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const org = await createOrganizationWithAdmin(t.db);
   const other = await createOrganizationWithAdmin(t.db);
-  orgId = org.id;
-  admin = await signInAs(t.db, org.admin);
-  member = await signInAs(t.db, await createUser(t.db, org.id));
-  await addDomain(t.db, org.id, 'acme.test', 'verified');
-  await addDomain(t.db, org.id, 'pending.acme.test', 'pending');
+  member = await signInAs(t.db, await createUser(t.db, t.org.id));
+  await addDomain(t.db, t.org.id, 'acme.test', 'verified');
+  await addDomain(t.db, t.org.id, 'pending.acme.test', 'pending');
   await addDomain(t.db, other.id, 'other.test', 'verified');
   await createUser(t.db, other.id, { email: 'taken@other.test' });
 });
 
-afterAll(async () => {
-  await t.close();
-});
-
 describe('dry run of a user file', () => {
   it('reads Atrium’s own export: BOM, quoted fields, several groups per cell', async () => {
-    const before = await usersOf(t, orgId);
-    const result = await dryRun(t, admin, fixture('atrium-export.csv'));
+    const before = await usersOf(t, t.org.id);
+    const result = await dryRun(t, t.adminSession, fixture('atrium-export.csv'));
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       format: 'atrium',
@@ -40,22 +30,22 @@ describe('dry run of a user file', () => {
       seats: null,
     });
     // Nothing is written by a dry run.
-    expect(await usersOf(t, orgId)).toEqual(before);
+    expect(await usersOf(t, t.org.id)).toEqual(before);
     const groups = await t.db
       .selectFrom('groups')
       .select('name')
-      .where('organization_id', '=', orgId)
+      .where('organization_id', '=', t.org.id)
       .execute();
     expect(groups.map((g) => g.name)).toEqual(['Dashboard']);
   });
 
   it('reads Google Workspace’s user export (masked passwords, org unit paths)', async () => {
-    const result = await dryRun(t, admin, fixture('google-export.csv'));
+    const result = await dryRun(t, t.adminSession, fixture('google-export.csv'));
     expect(result.body).toMatchObject({ format: 'google', totalRows: 3, counts: { create: 3, errors: 0 } });
   });
 
   it('reads Microsoft 365’s user export (names from the display name when empty)', async () => {
-    const result = await dryRun(t, admin, fixture('microsoft-export.csv'));
+    const result = await dryRun(t, t.adminSession, fixture('microsoft-export.csv'));
     expect(result.body).toMatchObject({
       format: 'microsoft',
       totalRows: 3,
@@ -64,12 +54,12 @@ describe('dry run of a user file', () => {
   });
 
   it('reads a semicolon-separated file with quoted semicolons and doubled quotes', async () => {
-    const result = await dryRun(t, admin, fixture('semicolon-passwords.csv'));
+    const result = await dryRun(t, t.adminSession, fixture('semicolon-passwords.csv'));
     expect(result.body).toMatchObject({ format: 'atrium', totalRows: 2, counts: { create: 2, errors: 0 } });
   });
 
   it('lists every error with its row number and a reason', async () => {
-    const result = await dryRun(t, admin, fixture('with-errors.csv'));
+    const result = await dryRun(t, t.adminSession, fixture('with-errors.csv'));
     expect(result.status).toBe(200);
     expect(result.body.counts).toEqual({ create: 1, update: 0, unchanged: 0, errors: 5 });
     expect(result.body.errors).toEqual([
@@ -99,15 +89,15 @@ describe('dry run of a user file', () => {
   });
 
   it('refuses an address that is already an alias or a group’s address (Mail Settings)', async () => {
-    const owner = await createUser(t.db, orgId, { email: 'owner@acme.test' });
+    const owner = await createUser(t.db, t.org.id, { email: 'owner@acme.test' });
     const added = await t.app.inject({
       method: 'POST',
       url: '/api/mail/aliases',
-      headers: admin.headers,
+      headers: t.adminSession.headers,
       payload: { userId: owner.id, localPart: 'info', domain: 'acme.test' },
     });
     expect(added.statusCode, added.body).toBe(201);
-    const result = await dryRun(t, admin, 'First name,Last name,E-mail\nIn,Fo,info@acme.test\n');
+    const result = await dryRun(t, t.adminSession, 'First name,Last name,E-mail\nIn,Fo,info@acme.test\n');
     expect(result.body.errors).toEqual([
       {
         row: 2,
@@ -125,7 +115,7 @@ describe('dry run of a user file', () => {
       'No,At,not-an-address',
       'Two,Dots,two..dots@acme.test',
     ].join('\n');
-    const result = await dryRun(t, admin, csv);
+    const result = await dryRun(t, t.adminSession, csv);
     expect(result.body.errors).toEqual([
       {
         row: 2,
@@ -150,15 +140,19 @@ describe('dry run of a user file', () => {
       'Renamed,Person,renamed@acme.test,',
       'Grouped,Person,grouped@acme.test,New group',
     ].join('\n');
-    await createUser(t.db, orgId, { email: 'same@acme.test', firstName: 'Existing', lastName: 'Same' });
-    await createUser(t.db, orgId, { email: 'renamed@acme.test', firstName: 'Old', lastName: 'Name' });
-    await createUser(t.db, orgId, { email: 'grouped@acme.test', firstName: 'Grouped', lastName: 'Person' });
-    const result = await dryRun(t, admin, csv);
+    await createUser(t.db, t.org.id, { email: 'same@acme.test', firstName: 'Existing', lastName: 'Same' });
+    await createUser(t.db, t.org.id, { email: 'renamed@acme.test', firstName: 'Old', lastName: 'Name' });
+    await createUser(t.db, t.org.id, {
+      email: 'grouped@acme.test',
+      firstName: 'Grouped',
+      lastName: 'Person',
+    });
+    const result = await dryRun(t, t.adminSession, csv);
     expect(result.body.counts).toEqual({ create: 0, update: 2, unchanged: 1, errors: 0 });
   });
 
   it('refuses a file whose header it does not know, naming the formats it reads', async () => {
-    const result = await dryRun(t, admin, 'Name,Mail\nAda,ada@acme.test\n');
+    const result = await dryRun(t, t.adminSession, 'Name,Mail\nAda,ada@acme.test\n');
     expect(result.status).toBe(400);
     expect(result.body.error.message).toMatch(
       /not a header this import knows.*Google Workspace.*Microsoft 365/,
@@ -166,17 +160,27 @@ describe('dry run of a user file', () => {
   });
 
   it('refuses an empty file, a header without rows and broken CSV', async () => {
-    expect((await dryRun(t, admin, '')).body.error.message).toBe('The file is empty.');
-    expect((await dryRun(t, admin, 'First name,Last name,E-mail\n')).body.error.message).toBe(
+    expect((await dryRun(t, t.adminSession, '')).body.error.message).toBe('The file is empty.');
+    expect((await dryRun(t, t.adminSession, 'First name,Last name,E-mail\n')).body.error.message).toBe(
       'The file has a header but no rows.',
     );
-    const broken = await dryRun(t, admin, 'First name,Last name,E-mail\n"Ada,Lovelace,ada@acme.test\n');
+    const broken = await dryRun(
+      t,
+      t.adminSession,
+      'First name,Last name,E-mail\n"Ada,Lovelace,ada@acme.test\n',
+    );
     expect(broken.status).toBe(400);
     expect(broken.body.error.message).toMatch(/^The file is not valid CSV/);
   });
 
   it('wants the file as text/csv', async () => {
-    const result = await upload(t, admin, '/api/migration/user-imports/dry-run', '{}', 'application/json');
+    const result = await upload(
+      t,
+      t.adminSession,
+      '/api/migration/user-imports/dry-run',
+      '{}',
+      'application/json',
+    );
     expect(result.status).toBe(415);
     expect(result.body.error.message).toBe('Send the file as the request body with Content-Type text/csv');
   });
@@ -188,7 +192,7 @@ describe('dry run of a user file', () => {
     const header = 'First name,Last name,E-mail\n';
     const row = 'Ada,Lovelace,ada@acme.test\n';
     const big = header + row.repeat(Math.ceil((65 * 1024 * 1024) / row.length));
-    const result = await dryRun(t, admin, big);
+    const result = await dryRun(t, t.adminSession, big);
     expect(result.status).toBe(413);
     expect(result.body.error.message).toBe(TOO_LARGE);
   });
@@ -200,7 +204,7 @@ describe('dry run of a user file', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/migration/user-imports/dry-run',
-      headers: { ...admin.headers, 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
+      headers: { ...t.adminSession.headers, 'content-type': 'text/csv', 'transfer-encoding': 'chunked' },
       payload: Readable.from(
         (function* () {
           yield 'First name,Last name,E-mail\n';

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertSetupRecord } from '../../src/modules/setup/setup.repository.ts';
+import { useAdminWorld } from '../support/admin-world.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-let server: TestApp;
-let admin: TestSession;
+const server = useAdminWorld();
 let member: TestSession;
 let otherAdmin: TestSession;
 let legacyAdmin: TestSession;
-let organizationId: string;
 
 beforeAll(async () => {
-  server = await createTestApp();
-  const org = await createOrganizationWithAdmin(server.db);
-  organizationId = org.id;
-  await insertSetupRecord(server.db, org.id);
-  admin = await signInAs(server.db, org.admin);
+  await insertSetupRecord(server.db, server.org.id);
   const other = await createOrganizationWithAdmin(server.db);
   await insertSetupRecord(server.db, other.id);
   otherAdmin = await signInAs(server.db, other.admin);
@@ -26,16 +20,12 @@ beforeAll(async () => {
   member = await signInAs(server.db, await createUser(server.db, legacy.id));
 });
 
-afterAll(async () => {
-  await server?.close();
-});
-
 const call = (session: TestSession, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) =>
   server.app.inject({ method, url, headers: session.headers, ...(payload && { payload }) });
 
 describe('setup progress', () => {
   it('starts at the organisation profile with nothing done ("admin-setup login status")', async () => {
-    const response = await call(admin, 'GET', '/api/setup');
+    const response = await call(server.adminSession, 'GET', '/api/setup');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       currentPage: '/setup',
@@ -56,25 +46,25 @@ describe('setup progress', () => {
     const noCsrf = await server.app.inject({
       method: 'POST',
       url: '/api/setup/steps/profile',
-      headers: { cookie: admin.cookie },
+      headers: { cookie: server.adminSession.cookie },
       payload: { outcome: 'done' },
     });
     expect(noCsrf.statusCode).toBe(403);
   });
 
   it('refuses to skip a step that cannot be skipped, and to jump past an open step', async () => {
-    const skip = await call(admin, 'POST', '/api/setup/steps/profile', { outcome: 'skipped' });
+    const skip = await call(server.adminSession, 'POST', '/api/setup/steps/profile', { outcome: 'skipped' });
     expect(skip.statusCode).toBe(400);
     expect(skip.json().error.fields).toEqual({ outcome: '“Organization profile” cannot be skipped' });
-    const jump = await call(admin, 'PUT', '/api/setup/progress', { currentStep: 'users' });
+    const jump = await call(server.adminSession, 'PUT', '/api/setup/progress', { currentStep: 'users' });
     expect(jump.statusCode).toBe(400);
     expect(jump.json().error.fields).toEqual({ currentStep: 'Finish “Organization profile” first' });
-    const early = await call(admin, 'POST', '/api/setup/complete', {});
+    const early = await call(server.adminSession, 'POST', '/api/setup/complete', {});
     expect(early.json().error.fields).toEqual({ currentStep: 'Finish “Organization profile” first' });
   });
 
   it('keeps each organisation’s progress apart', async () => {
-    const done = await call(admin, 'POST', '/api/setup/steps/profile', { outcome: 'done' });
+    const done = await call(server.adminSession, 'POST', '/api/setup/steps/profile', { outcome: 'done' });
     expect(done.json()).toMatchObject({ currentStep: 'domain', done: ['profile'], previousPage: 'profile' });
     expect((await call(otherAdmin, 'GET', '/api/setup')).json()).toMatchObject({
       currentStep: 'profile',
@@ -87,25 +77,27 @@ describe('setup progress', () => {
     await server.db
       .insertInto('domains')
       .values({
-        organization_id: organizationId,
+        organization_id: server.org.id,
         name: 'progress.example',
         verification_token: 'token',
         dkim_private_key_enc: 'sealed',
         dkim_public_key: 'public',
       })
       .execute();
-    expect((await call(admin, 'POST', '/api/setup/steps/domain', { outcome: 'done' })).statusCode).toBe(200);
-    const later = await call(admin, 'POST', '/api/setup/steps/verify', { outcome: 'skipped' });
+    expect(
+      (await call(server.adminSession, 'POST', '/api/setup/steps/domain', { outcome: 'done' })).statusCode,
+    ).toBe(200);
+    const later = await call(server.adminSession, 'POST', '/api/setup/steps/verify', { outcome: 'skipped' });
     expect(later.json()).toMatchObject({ currentStep: 'users', skipped: ['verify'] });
     // A reload asks again and lands on the same step.
-    expect((await call(admin, 'GET', '/api/setup')).json().currentStep).toBe('users');
-    const back = await call(admin, 'PUT', '/api/setup/progress', { currentStep: 'domain' });
+    expect((await call(server.adminSession, 'GET', '/api/setup')).json().currentStep).toBe('users');
+    const back = await call(server.adminSession, 'PUT', '/api/setup/progress', { currentStep: 'domain' });
     expect(back.json()).toMatchObject({ currentStep: 'domain', nextPage: 'verify' });
-    await call(admin, 'PUT', '/api/setup/progress', { currentStep: 'users' });
-    await call(admin, 'POST', '/api/setup/steps/users', { outcome: 'skipped' });
-    const apps = await call(admin, 'POST', '/api/setup/steps/apps', { outcome: 'done' });
+    await call(server.adminSession, 'PUT', '/api/setup/progress', { currentStep: 'users' });
+    await call(server.adminSession, 'POST', '/api/setup/steps/users', { outcome: 'skipped' });
+    const apps = await call(server.adminSession, 'POST', '/api/setup/steps/apps', { outcome: 'done' });
     expect(apps.json()).toMatchObject({ currentStep: 'finish', showBottom: false, nextPage: null });
-    const finished = await call(admin, 'POST', '/api/setup/complete', {});
+    const finished = await call(server.adminSession, 'POST', '/api/setup/complete', {});
     expect(finished.statusCode).toBe(200);
     expect(finished.json()).toMatchObject({
       completed: true,
@@ -119,13 +111,13 @@ describe('setup progress', () => {
     const activity = await server.db
       .selectFrom('activity_log')
       .select(['action', 'actor_label'])
-      .where('organization_id', '=', organizationId)
+      .where('organization_id', '=', server.org.id)
       .execute();
     expect(activity).toEqual([{ action: 'setup.completed', actor_label: 'Ada Admin' }]);
     const notes = await server.db
       .selectFrom('notifications')
       .select(['title', 'body'])
-      .where('organization_id', '=', organizationId)
+      .where('organization_id', '=', server.org.id)
       .execute();
     expect(notes).toEqual([{ title: '2 setup steps left', body: 'Verify your domain · Add users' }]);
   });

@@ -10,3 +10,23 @@ export function codesDie(world: SignInWorld, email: string) {
     .where('consumed_at', 'is', null)
     .execute();
 }
+
+/**
+ * Resets the password of `email` as "Forgot password" does: asks for a code, reads it from the
+ * mailbox and completes the reset with `password`. Returns the code and the answer to the reset.
+ */
+export async function resetPasswordWithMailedCode(world: SignInWorld, email: string, password: string) {
+  const after = world.mailbox.count;
+  await world.server.app.inject({
+    method: 'POST',
+    url: '/api/password-reset/start',
+    payload: { email },
+  });
+  const code = await world.mailbox.waitForCode(email, { after, subject: /password reset/ });
+  const done = await world.server.app.inject({
+    method: 'POST',
+    url: '/api/password-reset/complete',
+    payload: { email, code, password },
+  });
+  return { code, done };
+}
