@@ -108,11 +108,10 @@ for (const width of [375, 768, 1000, 1280] as const) {
     atrium,
     signInAs,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
     // The /profile section alone (the page's fixed header would cross a full-page shot), and
     // the whole sign-in page.
     // Each state is also checked with axe-core (WCAG 2.1 AA), as every other screen is.
-    const shot = screenshotAndAxe(page, shots, width);
+    const shot = await screenshotAndAxe(page, shots, width);
     const org = await createOrganizationWithAdmin(atrium.db);
     const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
     await signInAs(user);

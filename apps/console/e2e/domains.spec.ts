@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 
 test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and cannot delete it while a user uses it', async ({
-  atrium,
   page,
   context,
+  atrium,
   signInAs,
 }) => {
   const org = await createOrganizationWithAdmin(atrium.db);

@@ -112,8 +112,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     atrium,
     signInAs,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
-    const shot = screenshotAndAxe(page, shots, width);
+    const shot = await screenshotAndAxe(page, shots, width);
     await addVirtualAuthenticator(page);
     await withoutPasskeyAutofill(page);
     const org = await createOrganizationWithAdmin(atrium.db);

@@ -100,8 +100,7 @@ for (const width of [375, 768, 1000, 1280] as const) {
     atrium,
     signInAs,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
-    const shot = screenshotAndAxe(page, shots, width);
+    const shot = await screenshotAndAxe(page, shots, width);
     const passwordHash = await hashPassword(PASSWORD);
     const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
     const user = await createUser(atrium.db, org.id, { passwordHash });

@@ -65,9 +65,8 @@ for (const width of [375, 1280] as const) {
     atrium,
     signInAs,
   }) => {
-    await page.setViewportSize({ width, height: 900 });
-    const shot = screenshotAndAxe(page, shots, width);
     const org = await createOrganizationWithAdmin(atrium.db);
+    const shot = await screenshotAndAxe(page, shots, width);
     const user = await userWithFactors(atrium, org.id);
     await signInAs(org.admin);
     await page.goto(`/users/${user.id}`);

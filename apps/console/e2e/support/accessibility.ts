@@ -11,10 +11,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * `shot(name, element?)` for one viewport width: saves `<width>-<name>.png` in `folder` (the
- * element alone, or the whole page), then expects no serious axe violations on the page.
+ * Sets the viewport to `width` × 900 px and returns `shot(name, element?)` for that width: it saves
+ * `<width>-<name>.png` in `folder` (the element alone, or the whole page), then expects no serious
+ * axe violations on the page.
  */
-export function screenshotAndAxe(page: Page, folder: string, width: number) {
+export async function screenshotAndAxe(page: Page, folder: string, width: number) {
+  await page.setViewportSize({ width, height: 900 });
   return async (name: string, element?: Locator) => {
     const file = path.join(folder, `${width}-${name}.png`);
     await (element ? element.screenshot({ path: file }) : page.screenshot({ path: file }));

@@ -10,6 +10,7 @@ import { useDomains } from '../../features/domains/api/list-domains.ts';
 import { useMakePrimary } from '../../features/domains/api/make-primary.ts';
 import { DeleteDomainModal } from '../../features/domains/components/delete-domain-modal.tsx';
 import { DomainsTable } from '../../features/domains/components/domains-table.tsx';
+import { MakePrimaryError } from '../../features/domains/components/make-primary-error.tsx';
 import { paths } from '../../lib/paths.ts';
 
 export default function DomainsPage() {
@@ -37,14 +38,7 @@ export default function DomainsPage() {
         description="The domains your organisation uses for e-mail addresses, mail and its site."
         actions={add}
       />
-      {makePrimary.error ? (
-        <Alert variant="danger" dismissible onClose={() => makePrimary.reset()}>
-          <Alert.Heading as="h2" className="h6">
-            The primary domain was not changed
-          </Alert.Heading>
-          <p className="mb-0">{makePrimary.error.message}</p>
-        </Alert>
-      ) : null}
+      <MakePrimaryError error={makePrimary.error} onClose={() => makePrimary.reset()} />
       {atLimit ? (
         <Alert variant="info">
           Your organisation has {list.length} domains, the most allowed. Delete one to add another.

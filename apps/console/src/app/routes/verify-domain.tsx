@@ -11,6 +11,7 @@ import { useDomain } from '../../features/domains/api/domain-detail.ts';
 import { useMakePrimary } from '../../features/domains/api/make-primary.ts';
 import { DnsMappingView } from '../../features/domains/components/dns-mapping-view.tsx';
 import { DomainStateBadge } from '../../features/domains/components/domain-state-badge.tsx';
+import { MakePrimaryError } from '../../features/domains/components/make-primary-error.tsx';
 import { VerifyDomainPanel } from '../../features/domains/components/verify-domain-panel.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { paths } from '../../lib/paths.ts';
@@ -115,14 +116,7 @@ function DomainPage({ id }: { id: string }) {
           ) : undefined
         }
       />
-      {makePrimary.error ? (
-        <Alert variant="danger" dismissible onClose={() => makePrimary.reset()}>
-          <Alert.Heading as="h2" className="h6">
-            The primary domain was not changed
-          </Alert.Heading>
-          <p className="mb-0">{makePrimary.error.message}</p>
-        </Alert>
-      ) : null}
+      <MakePrimaryError error={makePrimary.error} onClose={() => makePrimary.reset()} />
       <section className="card atrium-card mb-4" aria-labelledby="verify-heading">
         <div className="card-body">
           <h2 id="verify-heading" className="h5 mb-3">

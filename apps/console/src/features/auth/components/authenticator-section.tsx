@@ -5,14 +5,10 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ApiError } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format-time.ts';
-import {
-  useAuthenticator,
-  useRegenerateRecoveryCodes,
-  useRemoveAuthenticator,
-  useStartEnrolment,
-} from '../api/authenticator.ts';
+import { useAuthenticator, useRemoveAuthenticator, useStartEnrolment } from '../api/authenticator.ts';
 import { AuthenticatorSetup } from './authenticator-setup.tsx';
 import { ErrorAlert } from './error-alert.tsx';
+import { NewRecoveryCodesForm } from './new-recovery-codes-form.tsx';
 import { PasswordConfirmForm } from './password-confirm-form.tsx';
 import { RecoveryCodesOnce } from './recovery-codes-once.tsx';
 
@@ -25,7 +21,6 @@ type Asking = 'regenerate' | 'remove' | null;
 export function AuthenticatorSection({ email }: { email: string }) {
   const status = useAuthenticator();
   const start = useStartEnrolment();
-  const regenerate = useRegenerateRecoveryCodes();
   const remove = useRemoveAuthenticator();
   const [enrolment, setEnrolment] = useState<AuthenticatorEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -92,13 +87,9 @@ export function AuthenticatorSection({ email }: { email: string }) {
           </Button>
         </div>
       ) : asking === 'regenerate' ? (
-        <PasswordConfirmForm
+        <NewRecoveryCodesForm
           id="recovery-codes-password"
-          intro="Ten new codes replace the ones you have; the old ones stop working."
-          submitLabel="Make new codes"
-          pendingLabel="Making codes…"
-          onSubmit={async (body) => {
-            const { recoveryCodes } = await regenerate.mutateAsync(body);
+          onMade={(recoveryCodes) => {
             setAsking(null);
             setCodes(recoveryCodes);
           }}

@@ -11,6 +11,7 @@ import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useChangePassword } from '../api/profile.ts';
+import { CurrentPasswordField } from './current-password-field.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 
 const formSchema = changePasswordBody
@@ -49,16 +50,11 @@ export function ChangePasswordForm() {
         </Alert>
       ) : null}
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
-      <Form.Group className="mb-3" controlId="profile-current-password">
-        <Form.Label>Current password</Form.Label>
-        <Form.Control
-          {...register('currentPassword')}
-          type="password"
-          autoComplete="current-password"
-          isInvalid={!!errors.currentPassword}
-        />
-        <Form.Control.Feedback type="invalid">{errors.currentPassword?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CurrentPasswordField
+        controlId="profile-current-password"
+        registration={register('currentPassword')}
+        error={errors.currentPassword?.message}
+      />
       <NewPasswordFields
         idPrefix="profile"
         password={{ registration: register('newPassword'), error: errors.newPassword?.message }}

@@ -10,6 +10,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useAddPasskey } from '../api/passkeys.ts';
 import './authenticator.css';
+import { CurrentPasswordField } from './current-password-field.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 import { passkeyError } from './passkey-error.ts';
 
@@ -62,16 +63,11 @@ export function PasskeyAddForm({
         <Form.Text>So you can tell your passkeys apart.</Form.Text>
         <Form.Control.Feedback type="invalid">{errors.name?.message}</Form.Control.Feedback>
       </Form.Group>
-      <Form.Group className="mb-3" controlId="passkey-password">
-        <Form.Label>Current password</Form.Label>
-        <Form.Control
-          {...register('currentPassword')}
-          type="password"
-          autoComplete="current-password"
-          isInvalid={!!errors.currentPassword}
-        />
-        <Form.Control.Feedback type="invalid">{errors.currentPassword?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CurrentPasswordField
+        controlId="passkey-password"
+        registration={register('currentPassword')}
+        error={errors.currentPassword?.message}
+      />
       <div className="d-flex flex-wrap gap-2">
         <Button type="submit" size="sm" disabled={isSubmitting}>
           {isSubmitting ? 'Waiting for your passkey…' : 'Create the passkey'}

@@ -6,9 +6,9 @@ import Button from 'react-bootstrap/Button';
 import Spinner from 'react-bootstrap/Spinner';
 import { ApiError } from '../../../lib/api-client.ts';
 import { dateTime } from '../../../lib/format-time.ts';
-import { useRegenerateRecoveryCodes } from '../api/authenticator.ts';
 import { passkeysQuery, usePasskeys, useRemovePasskey } from '../api/passkeys.ts';
 import { ErrorAlert } from './error-alert.tsx';
+import { NewRecoveryCodesForm } from './new-recovery-codes-form.tsx';
 import { PasskeyAddForm } from './passkey-add-form.tsx';
 import { PasswordConfirmForm } from './password-confirm-form.tsx';
 import { RecoveryCodesOnce } from './recovery-codes-once.tsx';
@@ -25,7 +25,6 @@ export function PasskeysSection({ email }: { email: string }) {
   const [removing, setRemoving] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [regenerating, setRegenerating] = useState(false);
-  const regenerate = useRegenerateRecoveryCodes();
   const client = useQueryClient();
 
   if (codes) return <RecoveryCodesOnce email={email} codes={codes} onDone={() => setCodes(null)} />;
@@ -93,13 +92,9 @@ export function PasskeysSection({ email }: { email: string }) {
       ) : null}
       {recoveryCodesLeft !== null && !adding ? (
         regenerating ? (
-          <PasswordConfirmForm
+          <NewRecoveryCodesForm
             id="passkeys-recovery-codes-password"
-            intro="Ten new codes replace the ones you have; the old ones stop working."
-            submitLabel="Make new codes"
-            pendingLabel="Making codes…"
-            onSubmit={async (body) => {
-              const { recoveryCodes } = await regenerate.mutateAsync(body);
+            onMade={(recoveryCodes) => {
               setRegenerating(false);
               setCodes(recoveryCodes);
               // The count here is this section's own.

@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import './authenticator.css';
+import { CurrentPasswordField } from './current-password-field.tsx';
 import { ErrorAlert } from './error-alert.tsx';
 
 /** Asks for the current password before a change to the account's sign-in factors. */
@@ -48,17 +49,12 @@ export function PasswordConfirmForm({
     <Form noValidate onSubmit={submit} className="mt-3 atrium-narrow-form">
       <p className="small mb-2">{intro}</p>
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
-      <Form.Group className="mb-3" controlId={id}>
-        <Form.Label>Current password</Form.Label>
-        <Form.Control
-          {...register('currentPassword')}
-          type="password"
-          autoComplete="current-password"
-          isInvalid={!!errors.currentPassword}
-          autoFocus
-        />
-        <Form.Control.Feedback type="invalid">{errors.currentPassword?.message}</Form.Control.Feedback>
-      </Form.Group>
+      <CurrentPasswordField
+        controlId={id}
+        registration={register('currentPassword')}
+        error={errors.currentPassword?.message}
+        autoFocus
+      />
       <div className="d-flex flex-wrap gap-2">
         <Button type="submit" variant={variant} size="sm" disabled={isSubmitting}>
           {isSubmitting ? pendingLabel : submitLabel}

@@ -2,11 +2,11 @@ import type { Group } from '@atrium/contracts/groups';
 import { X } from 'lucide-react';
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
 import { LoadMoreButton } from '../../../components/load-more-button.tsx';
+import { SearchField } from '../../../components/search-field.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useUsersList } from '../../users/api/list-users.ts';
@@ -41,15 +41,13 @@ export function GroupMembersPanel({ group }: { group: Group }) {
         </p>
       ) : null}
       <ActionError title="The members could not be changed" error={add.error} onClose={() => add.reset()} />
-      <Form.Group controlId="group-add-member" className="mb-2">
-        <Form.Label className="small mb-1">Add people</Form.Label>
-        <Form.Control
-          type="search"
-          placeholder="Name or e-mail, from the start"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </Form.Group>
+      <SearchField
+        id="group-add-member"
+        label="Add people"
+        placeholder="Name or e-mail, from the start"
+        value={search}
+        onChange={setSearch}
+      />
       {matches.length > 0 ? (
         <ListGroup className="mb-3" aria-label="Matching users">
           {matches.map((user) => (

@@ -6,6 +6,7 @@ import ListGroup from 'react-bootstrap/ListGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { LoadMoreButton } from '../../../components/load-more-button.tsx';
+import { SearchField } from '../../../components/search-field.tsx';
 import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { ActionError } from '../../users/components/action-error.tsx';
@@ -64,15 +65,13 @@ export function MailAliases({ domains }: { domains: string[] }) {
           </Button>
         </Form>
       )}
-      <Form.Group controlId="alias-search" className="mb-2">
-        <Form.Label className="small mb-1">Find an alias</Form.Label>
-        <Form.Control
-          type="search"
-          placeholder="The start of the address"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </Form.Group>
+      <SearchField
+        id="alias-search"
+        label="Find an alias"
+        placeholder="The start of the address"
+        value={search}
+        onChange={setSearch}
+      />
       {list.isPending ? (
         <Spinner animation="border" size="sm" role="status" aria-label="Loading aliases" />
       ) : list.isError ? (
