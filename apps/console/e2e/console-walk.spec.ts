@@ -33,7 +33,9 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('heading', { level: 1, name: 'Wiki is installed' })).toBeVisible();
     // The confirmation reads at 4.5:1 or more on the page's background (axe's colour-contrast).
     await expect(page.getByText('Its OpenID Connect client is registered.')).toBeVisible();
-    await screenshotAndAxe(page, SCREENSHOTS, width)('app-installed-from-setup');
+    await (
+      await screenshotAndAxe(page, SCREENSHOTS, width)
+    )('app-installed-from-setup');
 
     await page.getByRole('link', { name: 'Back to setup' }).click();
     await expect(page).toHaveURL(/\/setup$/);

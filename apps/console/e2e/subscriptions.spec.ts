@@ -97,8 +97,7 @@ for (const width of [375, 1280]) {
     });
     await insertVerifiedDomain(atrium, org.id, `${org.siteName}.test`);
     await signInAs(org.admin);
-    await page.setViewportSize({ width, height: 900 });
-    const shot = screenshotAndAxe(page, SCREENSHOTS, width);
+    const shot = await screenshotAndAxe(page, SCREENSHOTS, width);
 
     await page.goto('/subscriptions');
     await page.getByRole('radio', { name: /Enterprise/ }).check();
