@@ -4,6 +4,7 @@ import { signInAs as sessionFor } from '../../server/test/support/fixtures.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 import { SCREENSHOTS } from './support/screenshots.ts';
+import { submitGraceWithPassword } from './support/add-user.ts';
 
 // Issue 30, item 11: the console as an admin walked it at 375 and 1280 px.
 
@@ -127,13 +128,7 @@ for (const width of [375, 1280]) {
 
     // Item 10: added with a password, then suspended.
     await page.goto('/adduser');
-    await page.getByLabel('First name').fill('Grace');
-    await page.getByLabel('Last name').fill('Hopper');
-    await page.getByLabel('Part before the @').fill('grace');
-    await page.getByLabel('Domain').selectOption(domain);
-    await page.getByLabel('Set a first password now and give it to the user').check();
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
-    await page.getByRole('button', { name: 'Add user' }).click();
+    await submitGraceWithPassword(page, domain, 'correct horse battery staple');
     const added = page.getByText('Grace Hopper was added and can sign in with the password you set.');
     await expect(added).toBeVisible();
     await page.getByRole('button', { name: 'Suspend' }).click();

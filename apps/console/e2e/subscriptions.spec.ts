@@ -2,6 +2,7 @@ import { createOrganizationWithAdmin, createUser, expect, test } from './support
 import { insertVerifiedDomain } from './support/domains.ts';
 import { screenshotAndAxe } from './support/accessibility.ts';
 import { SCREENSHOTS } from './support/screenshots.ts';
+import { submitGraceWithPassword } from './support/add-user.ts';
 
 // Issue 15: an admin at the seat limit raises the seats on /subscriptions and adds the user.
 const PASSWORD = 'correct horse battery staple';
@@ -25,13 +26,7 @@ test('an admin at the seat limit reads the error, raises the seats and adds the 
 
   const addGrace = async () => {
     await page.goto('/adduser');
-    await page.getByLabel('First name').fill('Grace');
-    await page.getByLabel('Last name').fill('Hopper');
-    await page.getByLabel('Part before the @').fill('grace');
-    await page.getByLabel('Domain').selectOption(domain);
-    await page.getByLabel('Set a first password now and give it to the user').check();
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Add user' }).click();
+    await submitGraceWithPassword(page, domain, PASSWORD);
   };
 
   await addGrace();

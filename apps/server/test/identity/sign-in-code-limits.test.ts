@@ -4,6 +4,7 @@ import { createUser, type TestUser } from '../support/fixtures.ts';
 import { openSignIn } from './support/sign-in.ts';
 import { useSignInWorld, WORLD_PASSWORD } from './support/sign-in-world.ts';
 import { recordEarlierFailures } from './support/sign-in-failures.ts';
+import { codesDie } from './support/email-codes.ts';
 
 const PASSWORD = WORLD_PASSWORD;
 
@@ -39,27 +40,17 @@ describe('sign-in code limits across sign-ins', () => {
       .execute();
   }
 
-  /** The account's live codes die (expired, or 5 wrong tries): a fresh sign-in then needs a new one. */
-  async function killCodes(email: string) {
-    await world.server.db
-      .updateTable('email_codes')
-      .set({ expires_at: sql`now() - interval '1 second'` })
-      .where('identifier', '=', email)
-      .where('consumed_at', 'is', null)
-      .execute();
-  }
-
   it('refuses a seventh code for one account within the hour, even for fresh sign-ins, and says when to try again', async () => {
     const user = await createUser(world.server.db, world.org.id, { passwordHash: world.passwordHash });
     const sent = [];
     // While a code lives, a fresh sign-in gets that code again (sign-in-code-reuse.test.ts): each
     // of these sign-ins comes after the last one's code has died.
     for (let i = 0; i < 6; i++) {
-      if (i > 0) await killCodes(user.email);
+      if (i > 0) await codesDie(world, user.email);
       sent.push(await reachCodeStep(user));
     }
 
-    await killCodes(user.email);
+    await codesDie(world, user.email);
     const seventh = await openLogin();
     const refused = await seventh('password', { email: user.email, password: PASSWORD });
     expect(refused.status).toBe(429);

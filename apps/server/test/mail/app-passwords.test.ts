@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
-import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
+import { createUser, signInAs } from '../support/fixtures.ts';
 import { useOrganizationWorld } from '../support/admin-world.ts';
+import { createAppPassword } from '../support/app-passwords.ts';
 
 // The API behind /profile's app passwords, and the grant Dovecot sends them to (without the mail
 // servers: delivery.test.ts and sign-in.test.ts go through them).
@@ -134,27 +135,9 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
       remoteAddress: '127.0.0.1',
     });
 
-  async function appPasswordOf(user: TestUser) {
-    const session = await signInAs(server.db, user);
-    const created = await server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name: 'Phone' },
-    });
-    return (created.json() as { password: string }).password;
-  }
-
   it('answers the mail client with the address for a good app password, and the same refusal for every bad one', async () => {
     const user = await createUser(server.db, server.org.id);
-    const session = await signInAs(server.db, user);
-    const created = await server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name: 'Phone' },
-    });
-    const { password } = created.json() as { password: string };
+    const { password, session } = await createAppPassword(server, user, 'Phone');
     const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
 
     const ok = await grant({ ...base, username: user.email.toUpperCase(), password });
@@ -185,14 +168,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
     const user = await createUser(server.db, server.org.id, {
       passwordHash: await hashPassword(accountPassword),
     });
-    const session = await signInAs(server.db, user);
-    const created = await server.app.inject({
-      method: 'POST',
-      url: '/api/profile/app-passwords',
-      headers: session.headers,
-      payload: { name: 'Phone' },
-    });
-    const { password } = created.json() as { password: string };
+    const { password, session } = await createAppPassword(server, user, 'Phone');
     const changed = await server.app.inject({
       method: 'POST',
       url: '/api/profile/password',
@@ -230,7 +206,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
   // passwords counted by that address held up every mail client of the account.
   it('counts wrong app passwords by the client address Dovecot names, so one client’s guesses do not hold up another', async () => {
     const user = await createUser(server.db, server.org.id);
-    const password = await appPasswordOf(user);
+    const password = (await createAppPassword(server, user, 'Phone')).password;
     const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
     const wrong = { ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' };
     const right = { ...base, username: user.email, password };
@@ -250,7 +226,7 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
 
   it('counts by Dovecot’s own address when it names no client, and believes the header from Dovecot only', async () => {
     const user = await createUser(server.db, server.org.id);
-    const password = await appPasswordOf(user);
+    const password = (await createAppPassword(server, user, 'Phone')).password;
     const base = { grant_type: 'password', client_id: client.clientId, client_secret: client.clientSecret };
     for (let i = 0; i < 5; i++) {
       expect(
