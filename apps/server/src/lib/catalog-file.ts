@@ -1,8 +1,22 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ConfigError } from '../config.ts';
+
+/** An entry's key in a catalog file: what settings and the database name it by. */
+export const catalogKey = () =>
+  z
+    .string({ message: 'expected a text' })
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'expected lowercase letters, digits and hyphens (at most 40)');
+
+/** An entry's title in a catalog file, shown to admins. */
+export const catalogTitle = (max: number) =>
+  z
+    .string({ message: 'expected a text' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `at most ${max} characters`);
 
 /** `apps[2].key` for zod's issue path ['apps', 2, 'key']. */
 function fieldName(issuePath: PropertyKey[]): string {

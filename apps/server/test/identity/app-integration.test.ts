@@ -168,29 +168,23 @@ describe('apps we did not write, through openid-client', () => {
   it('accepts either client_secret_basic or client_secret_post from every app, as discovery says', async () => {
     const { tokens } = await signIn(rp, await someone(), 'openid offline_access');
     const registered = rp.clientMetadata();
-    const asPost = await fetch(`${world.origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token!,
-        client_id: registered.client_id,
-        client_secret: String(registered.client_secret),
-      }),
-    });
+    // client_secret_post: the client's id and secret in the form body.
+    const refreshWithSecretInBody = (secret: string) =>
+      fetch(`${world.origin}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token!,
+          client_id: registered.client_id,
+          client_secret: secret,
+        }),
+      });
+    const asPost = await refreshWithSecretInBody(String(registered.client_secret));
     expect(asPost.status).toBe(200);
     expect(await asPost.json()).toMatchObject({ token_type: 'Bearer' });
     // A wrong secret is refused either way.
-    const wrong = await fetch(`${world.origin}/oidc/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token!,
-        client_id: registered.client_id,
-        client_secret: 'not-the-secret',
-      }),
-    });
+    const wrong = await refreshWithSecretInBody('not-the-secret');
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
 

@@ -40,6 +40,15 @@ const trialJobs = (organizationId: string) =>
     .orderBy('created_at')
     .execute();
 
+/** The organisation's trial-end job runs at the next drain, whenever it was due. */
+const trialEndJobDueNow = (organizationId: string) =>
+  t.db
+    .updateTable('jobs')
+    .set({ run_at: sql`now()` })
+    .where('kind', '=', TRIAL_END_JOB)
+    .where('organization_id', '=', organizationId)
+    .execute();
+
 /** As if the days had passed: the trial ended a minute ago and its job is due. */
 async function passTrialEnd(organizationId: string) {
   await t.db
@@ -47,12 +56,7 @@ async function passTrialEnd(organizationId: string) {
     .set({ trial_ends_at: sql`now() - interval '1 minute'` })
     .where('organization_id', '=', organizationId)
     .execute();
-  await t.db
-    .updateTable('jobs')
-    .set({ run_at: sql`now()` })
-    .where('kind', '=', TRIAL_END_JOB)
-    .where('organization_id', '=', organizationId)
-    .execute();
+  await trialEndJobDueNow(organizationId);
   await t.app.jobs.drain();
 }
 
@@ -101,12 +105,7 @@ describe('the end of a trial', () => {
   it('looks again later at a trial that was moved later', async () => {
     const { organizationId, admin } = await newOrganization('extended');
     const later = new Date(Date.now() + 30 * 24 * 60 * 60 * 1000);
-    await t.db
-      .updateTable('jobs')
-      .set({ run_at: sql`now()` })
-      .where('kind', '=', TRIAL_END_JOB)
-      .where('organization_id', '=', organizationId)
-      .execute();
+    await trialEndJobDueNow(organizationId);
     await t.db
       .updateTable('subscriptions')
       .set({ trial_ends_at: later })

@@ -1,17 +1,11 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config.ts';
-import { readCatalogFile } from '../../lib/catalog-file.ts';
+import { catalogKey, catalogTitle, readCatalogFile } from '../../lib/catalog-file.ts';
 import { BUILT_IN_TEMPLATES } from './catalog-defaults.ts';
 
 const templateSchema = z.object({
-  key: z
-    .string({ message: 'expected a text' })
-    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'expected lowercase letters, digits and hyphens (at most 40)'),
-  title: z
-    .string({ message: 'expected a text' })
-    .trim()
-    .min(1, 'must not be empty')
-    .max(80, 'at most 80 characters'),
+  key: catalogKey(),
+  title: catalogTitle(80),
   description: z.string({ message: 'expected a text' }).max(500, 'at most 500 characters').default(''),
   image: z
     .string({ message: 'expected a text' })

@@ -1,7 +1,7 @@
 import { MAX_SEATS } from '@atrium/contracts/subscriptions';
 import { z } from 'zod';
 import { ConfigError, type Config } from '../../config.ts';
-import { readCatalogFile } from '../../lib/catalog-file.ts';
+import { catalogKey, catalogTitle, readCatalogFile } from '../../lib/catalog-file.ts';
 import { loadAppCatalog } from '../apps/catalog.ts';
 import { BUILT_IN_DEFAULT_PLAN, BUILT_IN_PLANS } from './plan-catalog-defaults.ts';
 
@@ -14,14 +14,8 @@ const count = (what: string, max: number) =>
 
 const planSchema = z
   .object({
-    key: z
-      .string({ message: 'expected a text' })
-      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'expected lowercase letters, digits and hyphens (at most 40)'),
-    title: z
-      .string({ message: 'expected a text' })
-      .trim()
-      .min(1, 'must not be empty')
-      .max(60, 'at most 60 characters'),
+    key: catalogKey(),
+    title: catalogTitle(60),
     description: z.string({ message: 'expected a text' }).max(300, 'at most 300 characters').default(''),
     /** The most seats an organisation may have on the plan; null: as many as it buys. */
     seatLimit: count('seats', MAX_SEATS).min(1, 'expected at least 1').nullable().default(null),
