@@ -1,4 +1,9 @@
-import { IMPORT_MAX_ROWS, USER_IMPORT_FORMAT_LABELS, type DryRun } from '@atrium/contracts/migration';
+import {
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  USER_IMPORT_FORMAT_LABELS,
+  type DryRun,
+} from '@atrium/contracts/migration';
 import { FileUp } from 'lucide-react';
 import { useId, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
@@ -101,9 +106,10 @@ export function UserImportCard() {
         <h2 className="h5 mb-1">Users from a CSV file</h2>
         <p className="text-body-secondary" id={helpId}>
           Atrium’s own users export, or the user export of Google Workspace or Microsoft 365 (UTF-8, comma or
-          semicolon separated, up to {IMPORT_MAX_ROWS.toLocaleString('en')} rows and 20 MB). Add a Groups
-          column (several groups separated by semicolons), a Password column or a Send invitation column (yes)
-          as you need. Check the file first: nothing is changed until you import it.
+          semicolon separated, up to {IMPORT_MAX_ROWS.toLocaleString('en')} rows and{' '}
+          {IMPORT_MAX_BYTES / 1024 / 1024} MB). Add a Groups column (several groups separated by semicolons),
+          a Password column or a Send invitation column (yes) as you need. Check the file first: nothing is
+          changed until you import it.
         </p>
         <Form
           onSubmit={(event) => {
