@@ -4,6 +4,7 @@ import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { screenshotAndAxe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, createUser, expect } from './support/fixtures.ts';
 import { addVirtualAuthenticator, passkeyTest as test, withoutPasskeyAutofill } from './support/passkeys.ts';
+import { totpCode } from './support/totp.ts';
 
 // Issue 17 item 1: passkeys registered on /profile with Chromium's virtual authenticator, then
 // signing in with one alone (button, and the e-mail field's suggestion) or after the password.
@@ -159,5 +160,38 @@ for (const width of [375, 768, 1000, 1280] as const) {
     await expect(page.getByRole('button', { name: 'Use a recovery code' })).toBeVisible();
     await page.mouse.move(0, 0);
     await shot('login-other-ways');
+  });
+}
+
+// Issue 30 item 11: setting up an authenticator app after a passkey showed the recovery codes a
+// second time (new ones, voiding the first), and their text spoke of "the app" only.
+for (const width of [375, 1280] as const) {
+  test(`after a passkey, the authenticator app shows no second set of recovery codes at ${width} px`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    await addVirtualAuthenticator(page);
+    await page.setViewportSize({ width, height: 900 });
+    const org = await createOrganizationWithAdmin(atrium.db);
+    const user = await createUser(atrium.db, org.id, { passwordHash: await hashPassword(PASSWORD) });
+    await signInAs(user);
+
+    const passkeys = await addPasskey(page, 'Work laptop');
+    const once = passkeys.getByTestId('recovery-codes-once');
+    await expect(once).toContainText('If you lose your passkey or the phone with your authenticator app');
+    await once.getByRole('button', { name: 'I have saved them' }).click();
+
+    const app = page.getByRole('region', { name: 'Authenticator app' });
+    await app.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = (await app.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+    await app.getByLabel('Code shown by the app').fill(totpCode(secret));
+    await app.getByRole('button', { name: 'Turn on' }).click();
+    await expect(app.getByText('Authenticator app is on')).toBeVisible();
+    await expect(page.getByTestId('recovery-codes-once')).toHaveCount(0);
+    // The codes are the app's section's to show now; the passkeys' section no longer repeats them.
+    await expect(app.getByText('10 recovery codes left')).toBeVisible();
+    await expect(passkeys.getByText(/recovery codes? left/)).toHaveCount(0);
+    await page.screenshot({ path: path.join(shots, `${width}-app-after-passkey.png`), fullPage: true });
   });
 }

@@ -56,6 +56,10 @@ export type CurrentPasswordBody = z.infer<typeof currentPasswordBody>;
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 
+/** An authenticator app set up on /profile: recovery codes only when it is the first strong factor. */
+export const authenticatorConfirmedResponse = z.object({ recoveryCodes: z.array(z.string()).nullable() });
+export type AuthenticatorConfirmedResponse = z.infer<typeof authenticatorConfirmedResponse>;
+
 export const signInTotpBody = z.object({ code: authenticatorCodeField, trustBrowser: trustBrowserField });
 export type SignInTotpBody = z.infer<typeof signInTotpBody>;
 export const signInRecoveryBody = z.object({ code: recoveryCodeField, trustBrowser: trustBrowserField });

@@ -29,9 +29,12 @@ export type TrustedBrowser = z.infer<typeof trustedBrowser>;
 export const trustedBrowsersResponse = z.object({ browsers: z.array(trustedBrowser) });
 export type TrustedBrowsersResponse = z.infer<typeof trustedBrowsersResponse>;
 
-/** The end of a forced enrolment at sign-in: the recovery codes, shown once, then on to the app. */
+/**
+ * The end of a forced enrolment at sign-in: the recovery codes, shown once (null when a passkey
+ * brought them already), then on to the app.
+ */
 export const enrolmentDoneResponse = z.object({
-  recoveryCodes: z.array(z.string()),
+  recoveryCodes: z.array(z.string()).nullable(),
   redirectTo: z.string(),
 });
 export type EnrolmentDoneResponse = z.infer<typeof enrolmentDoneResponse>;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser, signInAs, type TestSession } from '../support/fixtures.ts';
-import { enrolAuthenticator } from './support/authenticator.ts';
+import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
 import { TestBrowser } from './support/browser.ts';
 import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { SoftPasskey } from './support/passkey.ts';
@@ -119,6 +119,34 @@ describe('passkeys: on /profile, and signing in with one alone or after the pass
     const renewed = await call(session, 'POST', '/api/profile/recovery-codes', { currentPassword: PASSWORD });
     expect(renewed.statusCode, renewed.body).toBe(200);
     expect(renewed.json().recoveryCodes).toHaveLength(10);
+  });
+
+  // Issue 30 item 11: an authenticator app set up after a passkey made new codes, so they were
+  // shown a second time and the ones the passkey brought stopped working.
+  it('keeps the codes a passkey brought when an authenticator app is set up after it', async () => {
+    const { user, session } = await newMember();
+    const added = await register(session, new SoftPasskey({ rpID, origin: world.origin }));
+    expect((added.json() as { recoveryCodes: string[] }).recoveryCodes).toHaveLength(10);
+    const codeRows = () =>
+      world.server.db
+        .selectFrom('recovery_codes')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .orderBy('id')
+        .execute();
+    const before = await codeRows();
+    const started = await call(session, 'POST', '/api/profile/authenticator');
+    const { secret } = started.json() as { secret: string };
+    const confirmed = await call(session, 'POST', '/api/profile/authenticator/confirm', {
+      code: totpCode(secret),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    // Nothing to show again, and the codes the person saved are the ones that still work.
+    expect(confirmed.json()).toEqual({ recoveryCodes: null });
+    expect(await codeRows()).toEqual(before);
+    expect((await call(session, 'GET', '/api/profile/authenticator')).json()).toMatchObject({
+      recoveryCodesLeft: 10,
+    });
   });
 
   it('refuses a registration challenge used twice, from another session, or from another origin', async () => {

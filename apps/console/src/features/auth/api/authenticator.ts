@@ -4,6 +4,7 @@ import type {
   ConfirmAuthenticatorBody,
   CurrentPasswordBody,
   RecoveryCodesResponse,
+  AuthenticatorConfirmedResponse,
 } from '@atrium/contracts/authenticator';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -21,12 +22,15 @@ export function useAuthenticator() {
   return useQuery(authenticatorQuery);
 }
 
-/** Each change refreshes the status (app on or off, codes left). */
+/**
+ * Each change refreshes the profile's factors: the app's status, and the passkeys' too, whose
+ * section shows the recovery codes only while no app does (one place, not two).
+ */
 function useAuthenticatorMutation<TBody, TResult>(mutationFn: (body: TBody) => Promise<TResult>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: authenticatorKey() }),
+    onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.all }),
   });
 }
 
@@ -37,7 +41,7 @@ export const useStartEnrolment = () =>
 
 export const useConfirmEnrolment = () =>
   useAuthenticatorMutation((body: ConfirmAuthenticatorBody) =>
-    api.post<RecoveryCodesResponse>('/api/profile/authenticator/confirm', body),
+    api.post<AuthenticatorConfirmedResponse>('/api/profile/authenticator/confirm', body),
   );
 
 export const useRemoveAuthenticator = () =>

@@ -33,7 +33,8 @@ export function AuthenticatorSection({ email }: { email: string }) {
         enrolment={enrolment}
         onConfirmed={(recoveryCodes) => {
           setEnrolment(null);
-          setCodes(recoveryCodes);
+          // Null when a passkey came first: its codes stay, and are not shown again.
+          if (recoveryCodes) setCodes(recoveryCodes);
         }}
         onCancel={() => setEnrolment(null)}
       />

@@ -28,11 +28,11 @@ export function AuthenticatorSetup({
   stacked = false,
 }: {
   enrolment: AuthenticatorEnrolment;
-  onConfirmed: (recoveryCodes: string[]) => void;
+  onConfirmed: (recoveryCodes: string[] | null) => void;
   /** Without it (a sign-in that must set up an app) there is no Cancel. */
   onCancel?: () => void;
   /** Another confirming call than /profile's: the sign-in's forced enrolment. */
-  confirmWith?: (body: ConfirmAuthenticatorBody) => Promise<{ recoveryCodes: string[] }>;
+  confirmWith?: (body: ConfirmAuthenticatorBody) => Promise<{ recoveryCodes: string[] | null }>;
   /** QR code above the steps at every width (the narrow sign-in card). */
   stacked?: boolean;
 }) {

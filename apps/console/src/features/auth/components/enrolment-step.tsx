@@ -18,7 +18,7 @@ export function EnrolmentStep({ uid, email }: { uid: string; email: string }) {
   const confirm = useConfirmSignInEnrolment(uid);
   const [enrolment, setEnrolment] = useState<AuthenticatorEnrolment | null>(null);
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const [done, setDone] = useState<{ recoveryCodes: string[]; redirectTo: string } | null>(null);
+  const [done, setDone] = useState<{ recoveryCodes: string[] | null; redirectTo: string } | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -35,7 +35,7 @@ export function EnrolmentStep({ uid, email }: { uid: string; email: string }) {
       );
   }, [start]);
 
-  if (done) {
+  if (done?.recoveryCodes) {
     return (
       <div className="text-start">
         <RecoveryCodesOnce
@@ -63,7 +63,9 @@ export function EnrolmentStep({ uid, email }: { uid: string; email: string }) {
           stacked
           confirmWith={async (body) => {
             const result = await confirm.mutateAsync(body);
-            setDone(result);
+            // Without new codes to show, the sign-in goes straight on.
+            if (result.recoveryCodes) setDone(result);
+            else window.location.assign(result.redirectTo);
             return result;
           }}
           onConfirmed={() => undefined}

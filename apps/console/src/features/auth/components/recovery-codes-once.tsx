@@ -9,7 +9,7 @@ function recoveryCodesFile(email: string, codes: string[]): string {
   return [
     `Atrium recovery codes for ${email}`,
     '',
-    'Each code signs you in once when your authenticator app is not at hand.',
+    'Each code signs you in once when your passkey or authenticator app is not at hand.',
     'Keep them somewhere safe; making new codes stops these from working.',
     '',
     ...codes,
@@ -44,8 +44,8 @@ export function RecoveryCodesOnce({
         Save your recovery codes now
       </Alert.Heading>
       <p className="small mb-2">
-        If your phone is lost, each code signs you in once instead of the app. This is the only time they are
-        shown.
+        If you lose your passkey or the phone with your authenticator app, each code signs you in once
+        instead. This is the only time they are shown.
       </p>
       <ul className="list-unstyled atrium-recovery-codes font-monospace mb-3" aria-label="Recovery codes">
         {codes.map((code) => (

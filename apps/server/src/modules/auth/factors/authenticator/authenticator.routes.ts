@@ -5,6 +5,7 @@ import {
   authenticatorStatus,
   confirmAuthenticatorBody,
   currentPasswordBody,
+  authenticatorConfirmedResponse,
   recoveryCodesResponse,
 } from '@atrium/contracts/authenticator';
 import type { Config } from '../../../../config.ts';
@@ -62,7 +63,7 @@ export const authenticatorRoutes =
       route(
         'confirmAuthenticatorEnrolment',
         'Confirms the app with its first code; returns ten recovery codes, shown once',
-        { body: confirmAuthenticatorBody, response: { 200: recoveryCodesResponse } },
+        { body: confirmAuthenticatorBody, response: { 200: authenticatorConfirmedResponse } },
       ),
       async (request) => confirmEnrolment(deps, ownerOf(request), request.body.code),
     );

@@ -19,6 +19,7 @@ import {
 import { countPasskeys } from '../passkeys/passkeys.repository.ts';
 import { hashRecoveryCode, newRecoveryCodes } from '../recovery-codes.ts';
 import { factorChangedMail, type FactorChange } from '../strong-sign-in-mail.ts';
+import { strongFactorsOf } from '../strong-factors.ts';
 import { authenticatorKey } from '../../sign-in/second-factor/second-factor.service.ts';
 import { matchingStep, newTotpSecret, otpauthUri, qrCodeDataUrl } from './totp.ts';
 
@@ -72,12 +73,16 @@ export async function startEnrolment(
   return { secret, otpauthUri: uri, qrCode: qrCodeDataUrl(uri) };
 }
 
-/** The first code proves the app was set up; ten recovery codes come with it, shown once. */
+/**
+ * The first code proves the app was set up. Ten recovery codes come with it, shown once, when it
+ * is the user's first strong factor; a user with a passkey keeps the codes the passkey brought
+ * (issue 30: making new ones here showed codes a second time and silently voided the first).
+ */
 export async function confirmEnrolment(
   deps: AuthenticatorDeps,
   actor: Actor,
   code: string,
-): Promise<{ recoveryCodes: string[] }> {
+): Promise<{ recoveryCodes: string[] | null }> {
   const { db, config } = deps;
   const app = await findAuthenticator(db, actor);
   if (!app || app.confirmed_at) {
@@ -95,7 +100,8 @@ export async function confirmEnrolment(
     if (!(await useTimeStep(trx, app.id, step, { confirm: true }))) {
       throw conflict('Start setting up the authenticator app again.', undefined, 'no_enrolment');
     }
-    const recoveryCodes = await newCodesFor(trx, config, actor);
+    const first = !(await strongFactorsOf(trx, actor.userId)).passkey;
+    const recoveryCodes = first ? await newCodesFor(trx, config, actor) : null;
     await logOwn(trx, deps, actor, 'user.authenticator_added', 'added');
     return { recoveryCodes };
   });
