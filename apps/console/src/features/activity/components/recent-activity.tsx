@@ -32,9 +32,18 @@ export function RecentActivity({ count = 6 }: { count?: number }) {
             Loading…
           </p>
         ) : recent.isError ? (
-          <p className="text-danger small mb-0" role="alert">
-            Recent activity could not be loaded: {recent.error.message}
-          </p>
+          <div role="alert">
+            <p className="text-danger small mb-2">
+              Recent activity could not be loaded: {recent.error.message}
+            </p>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-danger"
+              onClick={() => void recent.refetch()}
+            >
+              Try again
+            </button>
+          </div>
         ) : entries.length === 0 ? (
           <p className="text-body-secondary small mb-0">
             <History size={16} className="me-1" aria-hidden="true" />
