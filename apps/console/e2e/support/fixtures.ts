@@ -77,9 +77,13 @@ export async function runAtrium(
   await dns.close();
 }
 
-/** Settings for the in-process server; PUBLIC_URL follows the port it listens on. */
+/**
+ * Settings for the in-process server; PUBLIC_URL follows the port it listens on. The apps the
+ * tests install run on this host (loopback), as an operator's own apps may: their back-channel
+ * logout URIs are allowed as the operator allows them, with BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS.
+ */
 function e2eEnv(): Record<string, string> {
-  return { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent' };
+  return { LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'silent', BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: 'true' };
 }
 
 async function addSessionCookie(context: BrowserContext, atrium: Atrium, user: TestUser): Promise<void> {
