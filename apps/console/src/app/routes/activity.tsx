@@ -1,6 +1,5 @@
 import { Download, History } from 'lucide-react';
 import { useMemo } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { OlderEntriesFooter } from '../../components/load-more-button.tsx';
@@ -9,6 +8,7 @@ import { activityExportUrl, useActivityPages } from '../../features/activity/api
 import { ActivityFilters } from '../../features/activity/components/activity-filters.tsx';
 import { ActivityList } from '../../features/activity/components/activity-list.tsx';
 import { filterFromSearch, searchFromFilter } from '../../features/activity/components/filter-values.ts';
+import { LoadError } from '../../components/load-error.tsx';
 
 /** The organisation's activity log for admins: filters, pages of 50, CSV export. */
 export default function ActivityPage() {
@@ -36,19 +36,11 @@ export default function ActivityPage() {
           Loading activity…
         </p>
       ) : pages.isError ? (
-        <Alert variant="danger">
-          <Alert.Heading as="h2" className="h6">
-            The activity log could not be loaded
-          </Alert.Heading>
-          <p className="mb-2">{pages.error.message}</p>
-          <button
-            type="button"
-            className="btn btn-sm btn-outline-danger"
-            onClick={() => void pages.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadError
+          title="The activity log could not be loaded"
+          message={pages.error.message}
+          onRetry={() => void pages.refetch()}
+        />
       ) : entries.length === 0 ? (
         <EmptyState icon={History} title={filtered ? 'Nothing matches these filters' : 'No activity yet'}>
           {filtered

@@ -1,11 +1,11 @@
 import { LayoutGrid } from 'lucide-react';
-import Alert from 'react-bootstrap/Alert';
 import Placeholder from 'react-bootstrap/Placeholder';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { useUserApplications } from '../../features/apps/api/user-applications.ts';
 import { AppTiles } from '../../features/apps/components/app-tiles.tsx';
+import { LoadError } from '../../components/load-error.tsx';
 
 /** The apps page: exactly the apps this user may open, each in a new tab. */
 export default function ApplicationPage() {
@@ -29,19 +29,11 @@ export default function ApplicationPage() {
           ))}
         </ul>
       ) : applications.isError ? (
-        <Alert variant="danger">
-          <Alert.Heading as="h2" className="h6">
-            Your apps could not be loaded
-          </Alert.Heading>
-          <p className="mb-2">{applications.error.message}</p>
-          <button
-            type="button"
-            className="btn btn-sm btn-outline-danger"
-            onClick={() => void applications.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadError
+          title="Your apps could not be loaded"
+          message={applications.error.message}
+          onRetry={() => void applications.refetch()}
+        />
       ) : applications.data.apps.length === 0 ? (
         <div className="card atrium-card">
           <div className="card-body">

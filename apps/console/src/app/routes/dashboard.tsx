@@ -1,7 +1,6 @@
 import type { Dashboard } from '@atrium/contracts/dashboard';
 import type { SetupProgress } from '@atrium/contracts/setup';
 import { SETUP_STEPS } from '@atrium/contracts/setup-steps';
-import Alert from 'react-bootstrap/Alert';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecentActivity } from '../../features/activity/components/recent-activity.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
@@ -9,6 +8,7 @@ import { useDashboard } from '../../features/dashboard/api/dashboard.ts';
 import { SetupChecklist } from '../../features/dashboard/components/setup-checklist.tsx';
 import { useSetupProgress } from '../../features/setup/api/setup-progress.ts';
 import { StatCards } from '../../features/dashboard/components/stat-cards.tsx';
+import { LoadError } from '../../components/load-error.tsx';
 
 /**
  * The steps still open, judged as the overview judges them: every step not done. An organisation
@@ -39,19 +39,11 @@ export default function DashboardPage() {
         description={`Welcome back${user.firstName ? `, ${user.firstName}` : ''}. Here is an overview of ${user.organization.name}.`}
       />
       {dashboard.isError ? (
-        <Alert variant="danger">
-          <Alert.Heading as="h2" className="h6">
-            The overview could not be loaded
-          </Alert.Heading>
-          <p className="mb-2">{dashboard.error.message}</p>
-          <button
-            type="button"
-            className="btn btn-sm btn-outline-danger"
-            onClick={() => void dashboard.refetch()}
-          >
-            Try again
-          </button>
-        </Alert>
+        <LoadError
+          title="The overview could not be loaded"
+          message={dashboard.error.message}
+          onRetry={() => void dashboard.refetch()}
+        />
       ) : (
         // Counts it could not load are not shown as "—", which reads as none.
         <StatCards counts={dashboard.data?.counts} />

@@ -4,6 +4,7 @@ import { timeAgo, dateTime } from '../../../lib/format-time.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useRecentActivity } from '../api/get-activity.ts';
 import { describeAction } from './describe-action.ts';
+import { RetryButton } from '../../../components/load-error.tsx';
 
 /**
  * The dashboard's "Recent activity" card: the newest entries of the organisation's log and a
@@ -36,13 +37,7 @@ export function RecentActivity({ count = 6 }: { count?: number }) {
             <p className="text-danger small mb-2">
               Recent activity could not be loaded: {recent.error.message}
             </p>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline-danger"
-              onClick={() => void recent.refetch()}
-            >
-              Try again
-            </button>
+            <RetryButton onRetry={() => void recent.refetch()} />
           </div>
         ) : entries.length === 0 ? (
           <p className="text-body-secondary small mb-0">
