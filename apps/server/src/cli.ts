@@ -17,6 +17,9 @@ import { AppError } from './lib/errors.ts';
 import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
 import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail-config.command.ts';
+import { installCommand } from './operator/install/install.command.ts';
+import { INSTALL_USAGE } from './operator/install/install-options.ts';
+import { OperatorProblem } from './operator/operator-problem.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:
@@ -27,6 +30,7 @@ import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail
  *   npm run atrium -- set-plan --site acme --plan business --seats 50 [--status active]
  *   npm run atrium -- webhook-log [--site acme] [--limit 20]
  *   npm run atrium -- mail-config --out DIR
+ *   npm run atrium -- install --public-url https://atrium.example.com (as root, Debian 12)
  * A mistake stops the command with one line naming it; the usage is printed for --help (or with no
  * command at all).
  */
@@ -41,7 +45,8 @@ const USAGE = `Usage:
   npm run atrium -- webhook-log [--site <site-name>] [--limit <n>]
   npm run atrium -- mail-config --out <dir> [--listen all|<ip>] [--atrium-url <url>] [--dovecot-dir /etc/dovecot]
                                 [--mail-root /var/vmail] [--mail-user vmail] [--tls-cert <file> --tls-key <file>]
-                                [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]`;
+                                [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]
+${INSTALL_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -73,6 +78,7 @@ async function main(argv: string[]): Promise<void> {
       throw error instanceof MailConfigProblem ? new UsageError(error.message) : error;
     });
   }
+  if (command === 'install') return installCommand(rest, path.resolve(import.meta.dirname, '../../..'));
   throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);
 }
 
@@ -321,7 +327,7 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   const code = (error as { code?: string }).code;
-  if (error instanceof UsageError || error instanceof ConfigError) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof OperatorProblem) {
     console.error(error.message);
   } else if (code?.startsWith('ERR_PARSE_ARGS_')) {
     // node:util parseArgs: an unknown option, a value missing or given to a flag, a stray argument.

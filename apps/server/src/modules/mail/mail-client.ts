@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { deriveKey } from '../../lib/crypto.ts';
 import { newClientSecret, openClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
 
 /**
@@ -53,3 +54,9 @@ export function isMailClient(
   const b = Buffer.from(client.clientSecret);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** Placeholder until the derived secret lands (issue 31): the secret install writes for Dovecot. */
+export const mailClient = (config: Config): MailClient => ({
+  clientId: MAIL_CLIENT_ID,
+  clientSecret: deriveKey(config.secret, 'atrium-mail-client').export().toString('base64url'),
+});

@@ -1,0 +1,52 @@
+/**
+ * Caddy in front of Atrium: the console at PUBLIC_URL's host and every organisation's name
+ * (sites under the base domain, apps.<domain>) with a certificate Caddy obtains on demand after
+ * asking Atrium whether it serves the name (docs/caddy.md). With --tls-cert/--tls-key that
+ * certificate serves every name instead (a wildcard one, or tests on loopback).
+ */
+export interface CaddyfileOptions {
+  publicHost: string;
+  atriumPort: number;
+  tls?: { cert: string; key: string };
+  /** Ports other than 80/443 (tests on loopback). */
+  httpPort?: number;
+  httpsPort?: number;
+  /** Caddy routes serving webmail on every site (webmail-files.ts); undefined: no webmail. */
+  webmailRoutes?: string;
+}
+
+const HEADER = '# Written by `npm run atrium -- install`; run it again rather than editing.\n';
+
+export function caddyfile(o: CaddyfileOptions): string {
+  const upstream = `127.0.0.1:${o.atriumPort}`;
+  const global = [
+    o.httpPort ? `\thttp_port ${o.httpPort}` : '',
+    o.httpsPort ? `\thttps_port ${o.httpsPort}` : '',
+    o.tls
+      ? '\tauto_https disable_certs'
+      : `\ton_demand_tls {\n\t\task http://${upstream}/api/proxy-hosts/check\n\t}`,
+  ].filter(Boolean);
+  const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : '\ttls {\n\t\ton_demand\n\t}\n';
+  const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
+  return `${HEADER}{
+${global.join('\n')}
+}
+
+# The console and the identity provider.
+${o.publicHost} {
+${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : ''}\treverse_proxy ${upstream}
+}
+
+# Organisations' sites and own domains; Caddy asks Atrium before each new certificate.
+https:// {
+${tls}${webmail}\treverse_proxy ${upstream}
+}
+`;
+}
+
+const indent = (block: string) =>
+  block
+    .trimEnd()
+    .split('\n')
+    .map((line) => (line ? `\t${line}` : line))
+    .join('\n') + '\n';

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { loadConfig } from '../../config.ts';
+import { mailClient } from '../../modules/mail/mail-client.ts';
+import {
+  mailConfigFiles,
+  isSecretFile,
+  type MailConfigOptions,
+} from '../../modules/mail/config/mail-config.ts';
+import { masterPassword } from '../../modules/mail/config/mail-master-user.ts';
+import { MAIL_USER, SERVICE_USER, type HostLayout } from '../host-layout.ts';
+import { formatSettings, type Settings } from '../settings-file.ts';
+import type { HostItem } from './host-changes.ts';
+import type { InstallOptions } from './install-options.ts';
+import { caddyfile } from './caddyfile.ts';
+import { atriumInitScript, atriumUnit, dkimCron, dkimPathUnit, dkimServiceUnit } from './service-files.ts';
+
+const SETTINGS_HEADER =
+  '# Atrium\'s settings (README, "Configuration"), written by `npm run atrium -- install`.\n' +
+  '# Re-run install with options to change them; ATRIUM_SECRET and OPERATOR_TOKEN are kept across runs.\n' +
+  '# ATRIUM_INSTALL_* record the options install was given, for the next run.\n';
+
+/** The settings file: what Atrium reads, plus install's own record of its options. */
+export function installSettings(
+  o: InstallOptions,
+  layout: HostLayout,
+  earlier: Settings | undefined,
+): Settings {
+  const secret = earlier?.ATRIUM_SECRET ?? randomBytes(32).toString('base64url');
+  const operatorToken = earlier?.OPERATOR_TOKEN ?? randomBytes(32).toString('base64url');
+  const settings: Settings = {
+    PUBLIC_URL: o.publicUrl.href.replace(/\/$/, ''),
+    SITE_BASE_DOMAIN: o.siteBaseDomain,
+    MAIL_HOST: o.mailHost,
+    HOST: '127.0.0.1',
+    PORT: String(o.ports.atrium),
+    // One proxy in front (Caddy on this host): Atrium reads the client address it appends.
+    TRUST_PROXY: '1',
+    DATA_DIR: layout.dataDir,
+    ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
+    ATRIUM_SECRET: secret,
+    OPERATOR_TOKEN: operatorToken,
+  };
+  if (o.mail) {
+    Object.assign(settings, {
+      MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${o.ports.socketmap}`,
+      MAIL_DICT_SOCKET: layout.dictSocket,
+      MAIL_DKIM_DIR: layout.dkimDir,
+      MAIL_DKIM_OPENDKIM_DIR: layout.opendkimKeysDir,
+      MAIL_IMAP_ADDRESS: `127.0.0.1:${o.ports.imap}`,
+    });
+  }
+  if (o.mail && o.webmail) settings.WEBMAIL_CONFIG_DIR = layout.webmailConfigDir;
+  // Install's own record: a second run without options installs the same host.
+  Object.assign(settings, {
+    ATRIUM_INSTALL_MAIL: String(o.mail),
+    ATRIUM_INSTALL_WEBMAIL: String(o.webmail),
+    ATRIUM_INSTALL_LISTEN: o.listen,
+    ...(o.tls ? { ATRIUM_INSTALL_TLS_CERT: o.tls.cert, ATRIUM_INSTALL_TLS_KEY: o.tls.key } : {}),
+    ...Object.fromEntries(
+      Object.entries(o.ports)
+        .filter(([, port]) => port !== undefined)
+        .map(([name, port]) => [`ATRIUM_INSTALL_${name.toUpperCase()}_PORT`, String(port)]),
+    ),
+  });
+  return settings;
+}
+
+const dir = (p: string, owner: string, group: string, mode: number): HostItem => ({
+  kind: 'dir',
+  path: p,
+  owner,
+  group,
+  mode,
+});
+const file = (
+  p: string,
+  content: string,
+  owner: string,
+  group: string,
+  mode: number,
+  affects?: string[],
+): HostItem => ({
+  kind: 'file',
+  path: p,
+  content,
+  owner,
+  group,
+  mode,
+  affects,
+});
+
+/**
+ * Everything install leaves on the host, in order (directories before what they hold). Owners and
+ * modes are the ones each daemon accepts: OpenDKIM's keys are opendkim's own (RequireSafeKeys),
+ * Dovecot's secret files root's, the dict socket's directory atrium:dovecot.
+ */
+export function installPlan(
+  o: InstallOptions,
+  layout: HostLayout,
+  settings: Settings,
+  release: string,
+): HostItem[] {
+  const items: HostItem[] = [
+    dir(path.dirname(layout.releases), 'root', 'root', 0o755),
+    dir(layout.releases, 'root', 'root', 0o755),
+    { kind: 'link', path: layout.current, target: path.join(layout.releases, release), affects: ['atrium'] },
+    dir(layout.settingsDir, 'root', SERVICE_USER, 0o750),
+    file(layout.settingsFile, formatSettings(settings, SETTINGS_HEADER), 'root', SERVICE_USER, 0o640, [
+      'atrium',
+    ]),
+    // Others may pass through (webmail's directory below is www-data's to read), not list.
+    dir(layout.stateDir, SERVICE_USER, SERVICE_USER, 0o711),
+    dir(layout.dataDir, SERVICE_USER, SERVICE_USER, 0o700),
+    dir(layout.backupDir, SERVICE_USER, SERVICE_USER, 0o700),
+    dir(layout.logDir, SERVICE_USER, 'adm', 0o750),
+    file(path.join(layout.systemdDir, 'atrium.service'), atriumUnit(layout, o), 'root', 'root', 0o644, [
+      'atrium',
+    ]),
+    file(path.join(layout.initDir, 'atrium'), atriumInitScript(layout, o), 'root', 'root', 0o755),
+    file(
+      layout.caddyfile,
+      caddyfile({
+        publicHost: o.publicUrl.hostname,
+        atriumPort: o.ports.atrium,
+        tls: o.tls,
+        httpPort: o.ports.http,
+        httpsPort: o.ports.https,
+      }),
+      'root',
+      'caddy',
+      0o640,
+      ['caddy'],
+    ),
+  ];
+  if (!o.mail) return items;
+  items.push(
+    dir(layout.mailRoot, MAIL_USER, MAIL_USER, 0o770),
+    dir(layout.dkimDir, SERVICE_USER, SERVICE_USER, 0o700),
+    dir(path.dirname(layout.opendkimKeysDir), 'root', 'root', 0o755),
+    dir(layout.opendkimKeysDir, 'opendkim', 'opendkim', 0o700),
+    file(path.join(layout.systemdDir, 'atrium-dkim.path'), dkimPathUnit(layout), 'root', 'root', 0o644),
+    file(path.join(layout.systemdDir, 'atrium-dkim.service'), dkimServiceUnit(layout), 'root', 'root', 0o644),
+    file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
+  );
+  if (o.webmail) items.push(dir(layout.webmailConfigDir, SERVICE_USER, 'www-data', 0o2750));
+  for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
+    const [daemon, base] = name.split('/') as [string, string];
+    const target =
+      daemon === 'postfix'
+        ? path.join(layout.postfixDir, base)
+        : daemon === 'dovecot'
+          ? path.join(layout.dovecotDir, base)
+          : layout.opendkimConf;
+    const service = daemon === 'opendkim' ? 'opendkim' : daemon;
+    if (base === 'atrium-master-users') {
+      // Read by Dovecot's auth process, which runs as dovecot (docs/mail.md).
+      items.push(file(target, text, 'root', 'dovecot', 0o640, [service]));
+    } else {
+      items.push(file(target, text, 'root', 'root', isSecretFile(base) ? 0o600 : 0o644, [service]));
+    }
+  }
+  return items;
+}
+
+/** mail-config's files for this host, from the settings install writes (no database needed). */
+function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
+  const config = loadConfig({ ...settings, DATA_DIR: layout.dataDir });
+  const onHost = layout.root === '/';
+  const options: MailConfigOptions = {
+    hostname: o.mailHost,
+    atriumUrl: `http://127.0.0.1:${o.ports.atrium}`,
+    socketmap: { host: '127.0.0.1', port: o.ports.socketmap },
+    dictSocket: layout.dictSocket,
+    client: mailClient(config),
+    masterPassword: masterPassword(config.secret),
+    listen: o.listen,
+    ports: o.ports,
+    mailRoot: layout.mailRoot,
+    mailUser: MAIL_USER,
+    tls: o.tls,
+    dkim: { port: o.ports.dkim, dir: layout.opendkimKeysDir },
+    // Under --root the daemons keep their queue, run directory and logs below it too.
+    paths: onHost
+      ? undefined
+      : {
+          postfixQueue: path.join(layout.root, 'var/spool/postfix'),
+          postfixData: path.join(layout.root, 'var/lib/postfix'),
+          postfixLog: path.join(layout.root, 'var/log/mail.log'),
+          dovecotBase: path.join(layout.root, 'run/dovecot'),
+          dovecotLog: path.join(layout.root, 'var/log/dovecot.log'),
+          opendkimPid: path.join(layout.root, 'run/opendkim/opendkim.pid'),
+        },
+  };
+  return mailConfigFiles(options, layout.dovecotDir);
+}

@@ -1,0 +1,144 @@
+import { networkInterfaces } from 'node:os';
+import { hostLayout, type HostLayout } from '../host-layout.ts';
+import { OperatorProblem } from '../operator-problem.ts';
+import { controlService, hasSystemd } from '../service-control.ts';
+import { readSettingsFile } from '../settings-file.ts';
+import { apply, difference, hostOwnership } from './host-changes.ts';
+import {
+  debianProblem,
+  installPackages,
+  missingPackages,
+  requiredPackages,
+  runCommand,
+  systemUserCommands,
+} from './host-prerequisites.ts';
+import { parseInstallOptions, type InstallOptions } from './install-options.ts';
+import { installPlan, installSettings } from './install-plan.ts';
+import { checkoutProblem, deployRelease, releaseDeployed, releaseId } from './release.ts';
+
+/**
+ * `npm run atrium -- install`: makes this Debian 12 host run Atrium, with mail and webmail unless
+ * told otherwise, and prints the DNS records to publish. Every step compares before it changes,
+ * so a second run changes nothing and says so; `--dry-run` lists the changes; `--root DIR` writes
+ * everything under DIR, creates no users, installs no packages and starts nothing (tests).
+ */
+export async function installCommand(args: string[], checkout: string, print = console.log): Promise<void> {
+  // Directories install makes on the way (/opt, /etc/… under --root) are the usual 0755; each
+  // item then sets its own mode. The CLI's umask 077 is for DATA_DIR.
+  process.umask(0o022);
+  const rootIndex = args.indexOf('--root');
+  const layout = hostLayout(rootIndex >= 0 && args[rootIndex + 1] ? args[rootIndex + 1] : '/');
+  const earlier = readSettingsFile(layout.settingsFile);
+  const o = parseInstallOptions(args, checkout, earlier);
+  const onHost = o.root === '/';
+  const isRoot = process.getuid?.() === 0;
+  if (onHost && !isRoot && !o.dryRun) {
+    throw new OperatorProblem('install changes this host: run it as root (sudo npm run atrium -- install …)');
+  }
+  const notDebian = debianProblem();
+  if (notDebian) throw new OperatorProblem(notDebian);
+  const notBuilt = checkoutProblem(checkout);
+  if (notBuilt) throw new OperatorProblem(notBuilt);
+
+  const changes: string[] = [];
+  const change = (line: string, work?: () => void) => {
+    changes.push(line);
+    print(`${o.dryRun ? 'would ' : ''}${line}`);
+    if (!o.dryRun) work?.();
+  };
+
+  const missing = missingPackages(requiredPackages(o));
+  if (missing.length > 0) {
+    if (!onHost) {
+      throw new OperatorProblem(
+        `Packages missing: ${missing.join(' ')} — apt-get install ${missing.join(' ')} (--root installs none)`,
+      );
+    }
+    change(`install packages ${missing.join(' ')}`, () => installPackages(missing));
+  }
+  for (const user of systemUserCommands(o)) {
+    if (user.done()) continue;
+    if (!onHost)
+      throw new OperatorProblem(
+        `${user.describe}: not done, and --root creates no users — ${user.command.join(' ')}`,
+      );
+    change(user.describe, () => runCommand(user.command));
+  }
+
+  const release = releaseId(checkout);
+  if (!releaseDeployed(layout.releases, release)) {
+    change(`deploy release ${release}`, () => void deployRelease(checkout, layout.releases, release));
+  }
+
+  const settings = installSettings(o, layout, earlier);
+  const owners = hostOwnership(isRoot);
+  const affected = new Set<string>();
+  for (const item of installPlan(o, layout, settings, release)) {
+    const why = difference(item, owners);
+    if (!why) continue;
+    for (const service of ('affects' in item && item.affects) || []) affected.add(service);
+    change(why, () => apply(item, owners));
+  }
+
+  if (changes.length === 0) {
+    print('No changes: this host is as install leaves it.');
+  } else {
+    print(
+      `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}${o.dryRun ? ' would be made (dry run)' : ' made'}.`,
+    );
+  }
+  if (!o.dryRun) startServices(o, layout, affected, print);
+  printDnsRecords(o, print);
+}
+
+/** Services, enabled and (re)started where their files changed. */
+function startServices(
+  o: InstallOptions,
+  layout: HostLayout,
+  affected: Set<string>,
+  print: (line: string) => void,
+): void {
+  if (layout.root !== '/') {
+    print(`Under --root nothing is started: the daemons' files are below ${layout.root}.`);
+    return;
+  }
+  const services = [
+    'atrium',
+    'caddy',
+    ...(o.mail ? ['opendkim', 'dovecot', 'postfix'] : []),
+    ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
+  ];
+  if (hasSystemd()) {
+    runCommand(['systemctl', 'daemon-reload']);
+    runCommand(['systemctl', 'enable', '--now', ...services, ...(o.mail ? ['atrium-dkim.path'] : [])]);
+  } else {
+    print('PID 1 is not systemd: the services start through their init scripts (and cron copies DKIM keys).');
+  }
+  for (const service of services) {
+    const action = affected.has(service) ? 'restart' : 'start';
+    if (action === 'start' && controlService(layout, service, 'status').ok) continue;
+    const result = controlService(layout, service, action);
+    print(
+      `${result.ok ? '✓' : '✗'} ${result.command}${result.ok ? '' : `: ${result.output.split('\n').pop()}`}`,
+    );
+  }
+}
+
+function printDnsRecords(o: InstallOptions, print: (line: string) => void): void {
+  const address =
+    Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? "<this host's public IPv4 address>";
+  const host = o.publicUrl.hostname;
+  print('\nPublish these DNS records (then run: npm run atrium -- doctor):');
+  print(`  ${host}.  A  ${address}`);
+  if (o.siteBaseDomain !== host) print(`  ${o.siteBaseDomain}.  A  ${address}`);
+  print(`  *.${o.siteBaseDomain}.  CNAME  ${host}.   (organisations' sites)`);
+  if (o.mail) {
+    if (o.mailHost !== host) print(`  ${o.mailHost}.  A  ${address}`);
+    print(
+      `  Each organisation's MX, SPF, DKIM and DMARC records are on its Domains page once it adds a domain (MX ${o.mailHost}).`,
+    );
+    print(`  Reverse DNS (PTR) of ${address}: ${o.mailHost} — set at your hosting provider.`);
+  }
+}

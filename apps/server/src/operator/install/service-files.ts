@@ -1,0 +1,145 @@
+import type { HostLayout } from '../host-layout.ts';
+import { MAIL_USER, SERVICE_USER } from '../host-layout.ts';
+
+/**
+ * The files that run Atrium as a service: systemd units where PID 1 is systemd, an init script
+ * and a cron line where it is not (containers). Both run the release `current` links to, as the
+ * `atrium` user, with the settings file as its environment.
+ */
+const HEADER = '# Written by `npm run atrium -- install`; run it again rather than editing.\n';
+
+export const nodeBinary = (layout: HostLayout) => `${layout.current}/node_modules/.bin/node`;
+
+export function atriumUnit(layout: HostLayout, o: { mail: boolean }): string {
+  return `${HEADER}[Unit]
+Description=Atrium business suite
+Documentation=file://${layout.current}/README.md
+After=network-online.target postgresql.service
+Wants=network-online.target
+
+[Service]
+Type=simple
+User=${SERVICE_USER}
+Group=${SERVICE_USER}
+EnvironmentFile=${layout.settingsFile}
+WorkingDirectory=${layout.current}
+ExecStart=${nodeBinary(layout)} apps/server/src/main.ts
+# The dict socket's directory: Dovecot's processes (group dovecot) connect, nobody else.
+RuntimeDirectory=atrium
+RuntimeDirectoryMode=0750
+${o.mail ? 'ExecStartPre=+/bin/chgrp dovecot /run/atrium\n' : ''}UMask=0077
+Restart=on-failure
+RestartSec=2
+TimeoutStopSec=20
+# Sandboxing: Atrium writes only its state and backup directories.
+NoNewPrivileges=yes
+ProtectSystem=strict
+ReadWritePaths=${layout.stateDir} ${layout.backupDir}
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictSUIDSGID=yes
+RestrictNamespaces=yes
+RestrictRealtime=yes
+LockPersonality=yes
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+CapabilityBoundingSet=
+SystemCallArchitectures=native
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+/** Runs the DKIM copy when Atrium rewrites OpenDKIM's tables (docs/mail.md, "DKIM signing"). */
+export function dkimPathUnit(layout: HostLayout): string {
+  return `${HEADER}[Unit]
+Description=Copy Atrium's DKIM tables to OpenDKIM when Atrium rewrites them
+
+[Path]
+PathChanged=${layout.dkimDir}/KeyTable
+PathChanged=${layout.dkimDir}/SigningTable
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+export function dkimSyncArgs(layout: HostLayout): string[] {
+  return [
+    layout.dkimDir,
+    layout.opendkimKeysDir,
+    'opendkim',
+    `${layout.root.replace(/\/$/, '')}/run/opendkim/opendkim.pid`,
+  ];
+}
+
+export const dkimSyncScript = (layout: HostLayout) => `${layout.current}/deploy/atrium-dkim-sync`;
+
+export function dkimServiceUnit(layout: HostLayout): string {
+  return `${HEADER}[Unit]
+Description=Copy Atrium's DKIM tables and keys to OpenDKIM and reload it
+After=opendkim.service
+
+[Service]
+Type=oneshot
+ExecStart=${dkimSyncScript(layout)} ${dkimSyncArgs(layout).join(' ')}
+`;
+}
+
+/** Without systemd: the same copy every minute (it changes nothing when nothing changed). */
+export function dkimCron(layout: HostLayout): string {
+  return `${HEADER}* * * * * root ${dkimSyncScript(layout)} ${dkimSyncArgs(layout).join(' ')} >/dev/null\n`;
+}
+
+/**
+ * /etc/init.d/atrium for hosts whose PID 1 is not systemd: the same process as atrium.service
+ * (user, settings as environment through node's --env-file, umask 077, the runtime directory).
+ */
+export function atriumInitScript(layout: HostLayout, o: { mail: boolean }): string {
+  const pidFile = `${layout.runDir}/atrium.pid`;
+  const log = `${layout.logDir}/atrium.log`;
+  return `#!/bin/sh
+### BEGIN INIT INFO
+# Provides:          atrium
+# Required-Start:    $network $remote_fs
+# Required-Stop:     $network $remote_fs
+# Default-Start:     2 3 4 5
+# Default-Stop:      0 1 6
+# Short-Description: Atrium business suite
+### END INIT INFO
+${HEADER}# Hosts whose PID 1 is systemd run atrium.service instead.
+set -e
+PIDFILE=${pidFile}
+case "$1" in
+  start)
+    install -d -o ${SERVICE_USER} -g ${o.mail ? 'dovecot' : SERVICE_USER} -m 0750 ${layout.runDir}
+    start-stop-daemon --start --quiet --oknodo --background --make-pidfile --pidfile "$PIDFILE" \\
+      --chuid ${SERVICE_USER}:${SERVICE_USER} --chdir ${layout.current} --startas /bin/sh -- -c \\
+      "umask 077; exec ${nodeBinary(layout)} --env-file=${layout.settingsFile} apps/server/src/main.ts >>${log} 2>&1"
+    ;;
+  stop)
+    start-stop-daemon --stop --quiet --oknodo --pidfile "$PIDFILE" --remove-pidfile --retry TERM/20/KILL/5
+    ;;
+  restart)
+    "$0" stop
+    "$0" start
+    ;;
+  status)
+    start-stop-daemon --status --pidfile "$PIDFILE"
+    ;;
+  *)
+    echo "Usage: $0 start|stop|restart|status" >&2
+    exit 2
+    ;;
+esac
+`;
+}
+
+export { MAIL_USER };
