@@ -20,12 +20,17 @@ const SETTINGS_HEADER =
   '# Re-run install with options to change them; ATRIUM_SECRET and OPERATOR_TOKEN are kept across runs.\n' +
   '# ATRIUM_INSTALL_* record the options install was given, for the next run.\n';
 
-/** The settings file: what Atrium reads, plus install's own record of its options. */
+/** Settings install decides; any other line of the file is the operator's and is kept. */
+const MANAGED =
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|ATRIUM_INSTALL_.*)$/;
+
+/** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
   o: InstallOptions,
   layout: HostLayout,
   earlier: Settings | undefined,
 ): Settings {
+  const operators = Object.fromEntries(Object.entries(earlier ?? {}).filter(([key]) => !MANAGED.test(key)));
   const secret = earlier?.ATRIUM_SECRET ?? randomBytes(32).toString('base64url');
   const operatorToken = earlier?.OPERATOR_TOKEN ?? randomBytes(32).toString('base64url');
   const settings: Settings = {
@@ -63,7 +68,8 @@ export function installSettings(
         .map(([name, port]) => [`ATRIUM_INSTALL_${name.toUpperCase()}_PORT`, String(port)]),
     ),
   });
-  return settings;
+  // The operator's own lines last, in their order, so a second run writes the same file.
+  return Object.assign(settings, operators);
 }
 
 const dir = (p: string, owner: string, group: string, mode: number): HostItem => ({

@@ -1,0 +1,227 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
+import { ImapFlow } from 'imapflow';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestBrowser } from '../identity/support/browser.ts';
+import { leavesProviderAndApi } from '../identity/support/sign-in.ts';
+import { TestDnsServer } from '../support/dns-server.ts';
+import { Mailbox } from '../support/mailbox.ts';
+import { InstalledHost } from './installed-host.ts';
+
+// The operator's path, end to end: `install --root DIR` on a fresh root, the daemons started
+// from the files it wrote (Atrium by its init script as user atrium, OpenDKIM as opendkim with
+// RequireSafeKeys on), then an organisation signs up through the API, verifies its domain
+// against a DNS server on loopback, receives mail on port 25, reads it over IMAP with an app
+// password, and submits on 587 a message whose DKIM signature verifies.
+
+let host: InstalledHost;
+let dns: TestDnsServer;
+let outbox: Mailbox;
+let firstInstall: ReturnType<InstalledHost['install']>;
+
+beforeAll(async () => {
+  dns = await TestDnsServer.start();
+  outbox = await Mailbox.start();
+  host = await InstalledHost.create();
+  firstInstall = host.install();
+  if (firstInstall.status !== 0) throw new Error(`install failed:\n${firstInstall.output}`);
+  // The operator's own settings: where Atrium sends its mail (codes) and which resolver it asks.
+  host.addSettings({ SMTP_URL: outbox.url, DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '1000' });
+  // Atrium writes OpenDKIM's tables at start; the sync copies them before OpenDKIM reads them.
+  await host.startAtrium();
+  host.syncDkim();
+  await host.startMail();
+}, 180_000);
+
+afterAll(async () => {
+  await host?.close();
+  await outbox?.close();
+  await dns?.close();
+});
+
+describe('install --root', () => {
+  it('reports what it did and the DNS records to publish', () => {
+    expect(firstInstall.stdout).toContain(`link ${host.layout.current}`);
+    expect(firstInstall.stdout).toContain('Publish these DNS records');
+    expect(firstInstall.stdout).toMatch(/\*\.atrium\.test\.\s+CNAME/);
+    expect(firstInstall.stdout).toContain('Under --root nothing is started');
+  });
+
+  it('a second run changes nothing and says so, keeping the operator’s own settings', () => {
+    const again = host.install();
+    expect(again.status, again.output).toBe(0);
+    expect(again.stdout).toContain('No changes: this host is as install leaves it.');
+    const dry = host.install(['--dry-run']);
+    expect(dry.stdout).toContain('No changes');
+  });
+
+  it('gives each directory the owner and mode its daemon accepts', () => {
+    const modeOf = (p: string) => (statSync(host.at(p)).mode & 0o7777).toString(8);
+    expect(modeOf('etc/atrium/atrium.env')).toBe('640');
+    expect(modeOf('var/lib/atrium/data')).toBe('700');
+    expect(modeOf('etc/opendkim/atrium')).toBe('700');
+    expect(modeOf('etc/dovecot/atrium-oauth2-password.conf.ext')).toBe('600');
+    expect(modeOf('etc/dovecot/atrium-master-users')).toBe('640');
+    expect(modeOf('run/atrium')).toBe('750');
+  });
+
+  it('writes systemd units that systemd-analyze verify accepts', () => {
+    const units = readdirSync(host.layout.systemdDir).map((u) => path.join(host.layout.systemdDir, u));
+    // Without --root: the units name their files by absolute paths, which are below the root.
+    const verify = spawnSync('systemd-analyze', ['verify', ...units], {
+      encoding: 'utf8',
+    });
+    expect(verify.status, `${verify.stdout}${verify.stderr}`).toBe(0);
+    expect(verify.stderr.trim()).toBe('');
+  });
+});
+
+describe('the installed host', () => {
+  const domain = `m${randomBytes(4).toString('hex')}.example.com`;
+  const admin = `ada@${domain}`;
+  const browser = () => new TestBrowser(host.publicUrl);
+  let adminBrowser: TestBrowser;
+  let appPassword: string;
+  /** The console's requests: its session cookie and, for writes, the session's CSRF token. */
+  let csrf: Record<string, string> = {};
+  const call = async (url: string, body?: unknown) => {
+    const hop = await adminBrowser.request(
+      url,
+      body === undefined ? { headers: csrf } : { json: body, headers: csrf },
+    );
+    expect(hop.status, `${url}: ${hop.body}`).toBeLessThan(300);
+    return hop.body ? (JSON.parse(hop.body) as Record<string, unknown>) : {};
+  };
+
+  it('signs up an organisation through the API and verifies its domain on the DNS server', async () => {
+    adminBrowser = browser();
+    const json = call;
+    await json('/api/signup/site', {
+      organizationName: 'Host Test',
+      siteName: `host${randomBytes(3).toString('hex')}`,
+    });
+    const after = outbox.count;
+    await json('/api/signup/email', { email: admin });
+    await json('/api/signup/verify', { code: await outbox.waitForCode(admin, { after }) });
+    const account = await json('/api/signup/account', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      password: 'correct horse battery staple',
+      passwordConfirmation: 'correct horse battery staple',
+    });
+    const landed = await adminBrowser.follow(String(account.redirectTo), leavesProviderAndApi);
+    expect(landed.location).toMatch(/\/setup$/);
+    csrf = { 'x-csrf-token': String((await call('/api/session')).csrfToken) };
+
+    const added = (await json('/api/domains', { name: domain })).domain as {
+      id: string;
+      verificationRecord: { value: string };
+    };
+    dns.set(domain, { TXT: [added.verificationRecord.value] });
+    const verified = await json(`/api/domains/${added.id}/verify`, {});
+    expect((verified.check as { outcome: string }).outcome).toBe('verified');
+  });
+
+  it('receives mail on port 25 and serves it over IMAP with an app password', async () => {
+    const created = await adminBrowser.request('/api/profile/app-passwords', {
+      json: { name: 'Laptop' },
+      headers: csrf,
+    });
+    expect(created.status, created.body).toBe(201);
+    appPassword = (JSON.parse(created.body) as { password: string }).password;
+
+    await send(host.ports.smtp, { from: 'someone@sender.example.net', to: admin, subject: 'Over port 25' });
+    await host.drainQueue();
+    expect(await subjects()).toContain('Over port 25');
+  });
+
+  it('signs what a user submits on 587 with the domain’s key, and the signature verifies', async () => {
+    // Atrium's job has written OpenDKIM's tables for the verified domain; the sync (cron or
+    // the path unit on a host) copies them for OpenDKIM and reloads it.
+    await expect.poll(() => host.syncDkim(), { timeout: 20_000 }).toContain('KeyTable');
+    const domains = await adminBrowser.request('/api/mail/domains');
+    const records = (JSON.parse(domains.body) as MailDomainsResponse).domains.flatMap((d) =>
+      d.records.filter((r) => r.purpose === 'dkim'),
+    );
+    expect(records.length).toBeGreaterThan(0);
+    for (const r of records) dns.set(r.host, { TXT: [r.value] });
+
+    await send(
+      host.ports.submission,
+      { from: admin, to: admin, subject: 'Signed on 587' },
+      { user: admin, pass: appPassword },
+    );
+    await host.drainQueue();
+    const source = await messageSource('Signed on 587');
+    const resolver = new Resolver();
+    resolver.setServers([dns.address]);
+    const result = await dkimVerify(source, {
+      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
+    });
+    expect(result.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
+  });
+
+  async function send(
+    port: number,
+    message: { from: string; to: string; subject: string },
+    auth?: { user: string; pass: string },
+  ) {
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      ignoreTLS: true,
+      name: 'sender.example.net',
+      ...(auth ? { auth } : {}),
+    });
+    try {
+      await transport.sendMail({ ...message, text: 'Hello from the installed host.\n' });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${host.logs()}`);
+    } finally {
+      transport.close();
+    }
+  }
+
+  async function imap<T>(work: (client: ImapFlow) => Promise<T>): Promise<T> {
+    const client = new ImapFlow({
+      host: '127.0.0.1',
+      port: host.ports.imap,
+      secure: false,
+      auth: { user: admin, pass: appPassword },
+      logger: false,
+    });
+    await client.connect();
+    try {
+      const lock = await client.getMailboxLock('INBOX');
+      try {
+        return await work(client);
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await client.logout();
+    }
+  }
+
+  const subjects = () =>
+    imap(async (client) => {
+      const found: string[] = [];
+      for await (const m of client.fetch('1:*', { envelope: true })) found.push(m.envelope?.subject ?? '');
+      return found;
+    });
+
+  const messageSource = (subject: string) =>
+    imap(async (client) => {
+      for await (const m of client.fetch('1:*', { envelope: true, source: true })) {
+        if (m.envelope?.subject === subject && m.source) return m.source;
+      }
+      throw new Error(`"${subject}" was not delivered\n${host.logs()}`);
+    });
+});

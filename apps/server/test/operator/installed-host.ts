@@ -1,0 +1,240 @@
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { hostLayout, type HostLayout } from '../../src/operator/host-layout.ts';
+import { runCommand, systemUserCommands } from '../../src/operator/install/host-prerequisites.ts';
+import { accepts, readLog, spawnDaemon, uidOf } from '../support/daemons.ts';
+import { freePort } from '../support/free-port.ts';
+
+const REPO = path.resolve(import.meta.dirname, '../../../..');
+const CLI = path.join(REPO, 'apps/server/src/cli.ts');
+/**
+ * Test roots live where OpenDKIM's key check passes: it refuses a key below any directory others
+ * may write, and /tmp and /var/tmp are such directories. /var/lib is root's.
+ */
+const ROOTS = '/var/lib/atrium-test-hosts';
+
+export const PORT_NAMES = [
+  'atrium',
+  'smtp',
+  'submission',
+  'imap',
+  'lmtp',
+  'auth',
+  'quota-status',
+  'dkim',
+  'socketmap',
+  'http',
+  'https',
+] as const;
+export type PortName = (typeof PORT_NAMES)[number];
+
+/** `npm run atrium -- <args>` from this checkout, as the operator runs it. */
+export function atriumCli(args: string[], env: Record<string, string> = {}) {
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr, output: `${run.stdout}${run.stderr}` };
+}
+
+/**
+ * A host installed by `install --root DIR` on loopback ports, with its daemons started from DIR
+ * the way their packages start them on a host: Atrium through the init script install wrote (as
+ * user atrium), OpenDKIM dropping to user opendkim, Postfix, Dovecot. What Debian's packages make
+ * on a real host (Postfix's queue, the daemons' run directories) is made here; install does not
+ * make them.
+ */
+export class InstalledHost {
+  readonly layout: HostLayout;
+  readonly ports = {} as Record<PortName, number>;
+  private dovecot: ChildProcess | undefined;
+  private opendkim: ChildProcess | undefined;
+  private postfixRunning = false;
+  private atriumRunning = false;
+
+  private constructor(root: string) {
+    this.layout = hostLayout(root);
+  }
+
+  static async create(): Promise<InstalledHost> {
+    mkdirSync(ROOTS, { recursive: true, mode: 0o755 });
+    chmodSync(ROOTS, 0o755);
+    const root = mkdtempSync(path.join(ROOTS, 'host-'));
+    chmodSync(root, 0o755);
+    const host = new InstalledHost(root);
+    for (const name of PORT_NAMES) host.ports[name] = await freePort();
+    // The users install creates on a host (--root creates none): made by the same commands.
+    for (const user of systemUserCommands({ mail: true })) if (!user.done()) runCommand(user.command);
+    return host;
+  }
+
+  get publicUrl(): string {
+    return `http://127.0.0.1:${this.ports.atrium}`;
+  }
+
+  installArgs(extra: string[] = []): string[] {
+    return [
+      'install',
+      '--root',
+      this.layout.root,
+      '--public-url',
+      this.publicUrl,
+      '--mail-host',
+      'mail.atrium.test',
+      '--site-base-domain',
+      'atrium.test',
+      '--listen',
+      '127.0.0.1',
+      ...PORT_NAMES.flatMap((name) => [`--${name}-port`, String(this.ports[name])]),
+      ...extra,
+    ];
+  }
+
+  install(extra: string[] = []) {
+    return atriumCli(this.installArgs(extra));
+  }
+
+  /** Settings the operator adds by hand (install keeps them): a resolver, an SMTP relay. */
+  addSettings(settings: Record<string, string>): void {
+    appendFileSync(
+      this.layout.settingsFile,
+      Object.entries(settings)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
+  }
+
+  at(p: string): string {
+    return path.join(this.layout.root, p);
+  }
+
+  get mailLog() {
+    return this.at('var/log/mail.log');
+  }
+
+  get dovecotLog() {
+    return this.at('var/log/dovecot.log');
+  }
+
+  get atriumLog() {
+    return this.at('var/log/atrium/atrium.log');
+  }
+
+  logs(): string {
+    return [
+      `--- atrium ---\n${readLog(this.atriumLog)}`,
+      `--- postfix ---\n${readLog(this.mailLog)}`,
+      `--- dovecot ---\n${readLog(this.dovecotLog)}`,
+    ].join('\n');
+  }
+
+  async startAtrium(): Promise<void> {
+    const started = spawnSync(path.join(this.layout.initDir, 'atrium'), ['start'], { encoding: 'utf8' });
+    if (started.status !== 0) throw new Error(`atrium did not start: ${started.stderr}${started.stdout}`);
+    this.atriumRunning = true;
+    await until(
+      async () => {
+        const ready = await fetch(`${this.publicUrl}/api/ready`).catch(() => undefined);
+        return ready?.status === 200;
+      },
+      `atrium at ${this.publicUrl}:\n${readLog(this.atriumLog)}`,
+    );
+  }
+
+  /** OpenDKIM, Postfix and Dovecot from the files install wrote. */
+  async startMail(): Promise<void> {
+    // What the packages make on a host: run directories and Postfix's queue and data.
+    const opendkim = uidOf('opendkim');
+    mkdirSync(this.at('run/opendkim'), { recursive: true, mode: 0o750 });
+    chownSync(this.at('run/opendkim'), opendkim.uid, opendkim.gid);
+    mkdirSync(this.at('var/spool/postfix'), { recursive: true, mode: 0o755 });
+    mkdirSync(this.at('var/lib/postfix'), { recursive: true, mode: 0o700 });
+    const postfix = uidOf('postfix');
+    chownSync(this.at('var/lib/postfix'), postfix.uid, postfix.gid);
+    mkdirSync(this.at('run/dovecot'), { recursive: true, mode: 0o755 });
+
+    const dkim = spawnDaemon('/usr/sbin/opendkim', ['-x', this.layout.opendkimConf]);
+    this.opendkim = dkim.child;
+    await until(
+      () => accepts(this.ports.dkim),
+      `opendkim:\n${dkim.output()}`,
+      () => dkim.exited(),
+    );
+
+    const config = this.layout.postfixDir;
+    const permissions = spawnSync('/usr/sbin/postfix', ['-c', config, 'set-permissions'], {
+      encoding: 'utf8',
+    });
+    const started = spawnSync('/usr/sbin/postfix', ['-c', config, 'start'], { encoding: 'utf8' });
+    if (started.status !== 0) {
+      throw new Error(
+        `postfix did not start: ${permissions.stderr}${started.stderr}\n${readLog(this.mailLog)}`,
+      );
+    }
+    this.postfixRunning = true;
+    await until(() => accepts(this.ports.smtp), `postfix:\n${readLog(this.mailLog)}`);
+
+    const dovecot = spawnDaemon('/usr/sbin/dovecot', [
+      '-F',
+      '-c',
+      path.join(this.layout.dovecotDir, 'dovecot.conf'),
+    ]);
+    this.dovecot = dovecot.child;
+    await until(
+      async () => (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp)),
+      `dovecot:\n${dovecot.output()}\n${readLog(this.dovecotLog)}`,
+      () => dovecot.exited(),
+    );
+  }
+
+  /** What cron (or the systemd path unit) runs when Atrium rewrites OpenDKIM's tables. */
+  syncDkim(): string {
+    const line = readFileSync(path.join(this.layout.cronDir, 'atrium-dkim'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('*'))!;
+    const command = line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
+    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`${command}: ${run.stderr}${run.stdout}`);
+    return run.stdout;
+  }
+
+  async drainQueue(): Promise<void> {
+    await until(() => {
+      const queue = spawnSync('/usr/sbin/postqueue', ['-c', this.layout.postfixDir, '-j'], {
+        encoding: 'utf8',
+      });
+      return Promise.resolve(queue.status === 0 && queue.stdout.trim() === '');
+    }, `Postfix's queue did not empty:\n${this.logs()}`);
+  }
+
+  async close(): Promise<void> {
+    if (this.atriumRunning) spawnSync(path.join(this.layout.initDir, 'atrium'), ['stop']);
+    if (this.postfixRunning) spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
+    for (const child of [this.dovecot, this.opendkim]) {
+      if (child && child.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      }
+    }
+    // Postfix's master leaves after `stop` returns; its queue is below the root.
+    for (let i = 0; i < 100; i++) {
+      if (spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'status']).status !== 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    rmSync(this.layout.root, { recursive: true, force: true });
+  }
+}
+
+async function until(ready: () => Promise<boolean>, what: string, failed?: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await ready())) {
+    if (failed?.()) throw new Error(`exited: ${what}`);
+    if (Date.now() > deadline) throw new Error(`no answer within 30 s: ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
