@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { tightenPermissions } from './db/data-dir.ts';
+import { startupProblem } from './lib/startup-problem.ts';
 
 // Everything this process writes (DATA_DIR, the generated secret, the embedded database) is for
 // its own user only, whatever umask it was started with.
@@ -23,11 +24,11 @@ async function main(): Promise<void> {
   let reportConnectionError = (error: Error) => console.error(`Database connection lost: ${error.message}`);
   const opened = await openDatabase(config, {
     onConnectionError: (error) => reportConnectionError(error),
-  }).catch(fail);
+  }).catch((error: unknown) => fail(error, config));
   if (!opened) return;
   const { db } = opened;
   // buildApp reads operator files too (APP_CATALOG); a bad one stops start-up with one line.
-  const app = await buildApp(config, { db, runJobs: true }).catch(fail);
+  const app = await buildApp(config, { db, runJobs: true }).catch((error: unknown) => fail(error, config));
   if (!app) return;
   reportConnectionError = (error) =>
     app.log.warn({ err: error }, 'database connection lost; the pool opens a new one when needed');
@@ -58,13 +59,21 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    return fail(error, config);
+  }
   app.log.info(`Atrium is running at ${config.publicUrl.href}`);
 }
 
-function fail(error: unknown): undefined {
+/** One line for what an operator can fix (a setting, a port in use, a directory); the error otherwise. */
+function fail(error: unknown, config?: Config): undefined {
+  const problem = config && startupProblem(error, config);
   if (error instanceof ConfigError) {
     console.error(error.message);
+  } else if (problem) {
+    console.error(problem);
   } else {
     console.error(error);
   }

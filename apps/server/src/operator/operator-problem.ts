@@ -1,19 +1,10 @@
+import { ERRNO_MEANINGS } from '../lib/startup-problem.ts';
+
 /**
  * What an operator command reports when it cannot go on: one line naming the thing, what is
  * wrong with it and what to do. The CLI prints the message alone (no stack trace) and exits 1.
  */
 export class OperatorProblem extends Error {}
-
-const ERRNO_MEANINGS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENOENT: 'does not exist',
-  ENOTDIR: 'a path component is not a directory',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on the device',
-  EADDRINUSE: 'address already in use',
-  EEXIST: 'already exists',
-};
 
 /**
  * A system error (EACCES on a directory, EADDRINUSE on a port…) as one OperatorProblem line:

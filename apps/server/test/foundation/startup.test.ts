@@ -10,6 +10,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -59,6 +61,40 @@ describe('start-up', () => {
     expect(r.status).toBe(1);
     expect(r.stderr.split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^Invalid setting DATABASE_URL: cannot connect to 127\.0\.0\.1:1\/nowhere/);
+  });
+
+  it('stops with one line naming the setting when its port is in use', async () => {
+    const taken = await freePort();
+    const holder = createServer().listen(taken, '127.0.0.1');
+    await once(holder, 'listening');
+    onTestFinished(() => void holder.close());
+    const web = startFails({ PORT: String(taken), HOST: '127.0.0.1' });
+    expect(web.status).toBe(1);
+    expect(web.stderr).toBe(
+      `PORT 127.0.0.1:${taken}: address already in use (EADDRINUSE) — another process listens there: stop it, or choose another port`,
+    );
+    const socketmap = startFails({
+      PORT: '0',
+      MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${taken}`,
+      MAIL_DICT_SOCKET: path.join(mkdtempSync(path.join(tmpdir(), 'atrium-dict-')), 'dict.sock'),
+    });
+    expect(socketmap.stderr).toMatch(
+      new RegExp(`^MAIL_SOCKETMAP_ADDRESS 127\\.0\\.0\\.1:${taken}: address already in use`),
+    );
+    expect(socketmap.stderr.split('\n')).toHaveLength(1);
+  });
+
+  it('stops with one line when the dict socket’s directory is missing, no stack trace', () => {
+    const r = startFails({
+      PORT: '0',
+      MAIL_SOCKETMAP_ADDRESS: '127.0.0.1:1',
+      MAIL_DICT_SOCKET: '/nonexistent-atrium-run/dict.sock',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^MAIL_DICT_SOCKET \/nonexistent-atrium-run\/dict\.sock: .* — its directory \/nonexistent-atrium-run must exist and be writable by /,
+    );
   });
 
   it('serves, then shuts down cleanly on SIGTERM', async () => {
