@@ -100,6 +100,11 @@ const envSchema = z.object({
     .optional(),
   MAIL_DICT_SOCKET: z.string().trim().regex(/^\//, 'expected an absolute path of a unix socket').optional(),
   MAIL_DKIM_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
+  MAIL_DKIM_OPENDKIM_DIR: z
+    .string()
+    .trim()
+    .regex(/^\//, 'expected an absolute path of a directory')
+    .optional(),
   // Where Atrium reaches Dovecot's IMAP as its master user (mail migration); default 127.0.0.1:143.
   MAIL_IMAP_ADDRESS: z
     .string()
@@ -157,6 +162,11 @@ export interface Config {
     dictSocket: string | undefined;
     /** Where OpenDKIM's KeyTable and SigningTable are written (docs/mail.md); undefined: not written. */
     dkimDir?: string | undefined;
+    /**
+     * Where OpenDKIM reads root-made copies of them (MAIL_DKIM_OPENDKIM_DIR; deploy/atrium-dkim-sync
+     * copies): the KeyTable names key files there. Defaults to dkimDir.
+     */
+    opendkimDir?: string | undefined;
     /** Dovecot's IMAP, which mail migration writes into as Atrium's master user. */
     imap?: { host: string; port: number };
   };
@@ -246,6 +256,7 @@ export function loadConfig(env: Env = process.env): Config {
       socketmap: hostAndPort(s.MAIL_SOCKETMAP_ADDRESS),
       dictSocket: s.MAIL_DICT_SOCKET,
       dkimDir: s.MAIL_DKIM_DIR,
+      opendkimDir: s.MAIL_DKIM_OPENDKIM_DIR || s.MAIL_DKIM_DIR,
       imap: hostAndPort(s.MAIL_IMAP_ADDRESS ?? '127.0.0.1:143', 'MAIL_IMAP_ADDRESS'),
     },
     migrationPrivateHosts: s.MIGRATION_PRIVATE_HOSTS,

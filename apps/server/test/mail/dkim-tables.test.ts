@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
 import { dkimTables, STALE_KEY_GRACE_MS, writeDkimTables } from '../../src/modules/mail/dkim/dkim-tables.ts';
 
-// What OpenDKIM reads from MAIL_DKIM_DIR (the signing itself is tested in dkim.test.ts).
+// What Atrium writes into MAIL_DKIM_DIR for OpenDKIM, which reads atrium-dkim-sync's copies in
+// MAIL_DKIM_OPENDKIM_DIR (dkim-sync.test.ts; the signing itself is tested in dkim.test.ts).
 
 const SECRET = 'test-secret-that-is-long-enough-0123456789';
 
 describe('OpenDKIM tables written by Atrium', () => {
-  it('names each verified domain’s key file, 0640, and leaves out a key it cannot open', async () => {
+  it('names each verified domain’s key file where OpenDKIM reads it, 0600, and leaves out a key it cannot open', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'atrium-dkim-'));
     const key = await generateDkimKey(SECRET);
     const tables = dkimTables(
@@ -19,13 +20,14 @@ describe('OpenDKIM tables written by Atrium', () => {
         { name: 'b.example', dkim_selector: 'atrium', dkim_private_key_enc: 'not sealed by this secret' },
       ],
       SECRET,
-      dir,
+      '/etc/opendkim/atrium',
     );
     expect(tables.skipped).toEqual(['b.example']);
     expect(writeDkimTables(dir, tables)).toBe(true);
     const keyFile = path.join(dir, 'keys', 'atrium2._domainkey.a.example.pem');
+    // The KeyTable names the copy OpenDKIM reads, not the file Atrium writes.
     expect(readFileSync(path.join(dir, 'KeyTable'), 'utf8')).toContain(
-      `atrium2._domainkey.a.example a.example:atrium2:${keyFile}\n`,
+      'atrium2._domainkey.a.example a.example:atrium2:/etc/opendkim/atrium/keys/atrium2._domainkey.a.example.pem\n',
     );
     expect(readFileSync(path.join(dir, 'SigningTable'), 'utf8')).toContain(
       'a.example atrium2._domainkey.a.example\n',
@@ -33,8 +35,10 @@ describe('OpenDKIM tables written by Atrium', () => {
     expect(readFileSync(path.join(dir, 'SigningTable'), 'utf8')).not.toContain('b.example');
     expect(readFileSync(keyFile, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
     for (const file of ['KeyTable', 'SigningTable', 'keys/atrium2._domainkey.a.example.pem']) {
-      expect(statSync(path.join(dir, file)).mode & 0o777, file).toBe(0o640);
+      expect(statSync(path.join(dir, file)).mode & 0o777, file).toBe(0o600);
     }
+    // Nobody but Atrium reads them now (the sync runs as root).
+    expect(statSync(path.join(dir, 'keys')).mode & 0o777).toBe(0o700);
     // Nothing changed: nothing rewritten, nothing to reload.
     expect(writeDkimTables(dir, tables)).toBe(false);
   });

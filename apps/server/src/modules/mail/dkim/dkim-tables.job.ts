@@ -19,10 +19,12 @@ export function queueDkimTables(db: DbOrTrx): Promise<void> {
 
 /** Reads every signing key and writes the tables; logs what changed and what was left out. */
 export async function writeDkimTablesNow(
-  deps: { db: Db; config: Pick<Config, 'secret'>; log: FastifyBaseLogger },
+  deps: { db: Db; config: Pick<Config, 'secret' | 'mail'>; log: FastifyBaseLogger },
   dir: string,
 ): Promise<boolean> {
-  const tables = dkimTables(await signingKeys(deps.db), deps.config.secret, dir);
+  // The KeyTable names the key files where OpenDKIM reads them (MAIL_DKIM_OPENDKIM_DIR).
+  const opendkimDir = deps.config.mail.opendkimDir ?? dir;
+  const tables = dkimTables(await signingKeys(deps.db), deps.config.secret, opendkimDir);
   for (const domain of tables.skipped) {
     deps.log.error(
       { domain },

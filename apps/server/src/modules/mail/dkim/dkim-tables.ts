@@ -39,8 +39,10 @@ export interface DkimTables {
  * short for an RSA-2048 key.) The SigningTable is keyed by domain: OpenDKIM looks up the sender's
  * whole address, then its domain (SenderMacro makes that the envelope sender, which Postfix has
  * checked belongs to the signed-in user).
+ * `opendkimDir` is where OpenDKIM reads the files (MAIL_DKIM_OPENDKIM_DIR): the KeyTable names the
+ * key files there, in the copies deploy/atrium-dkim-sync makes, not where Atrium writes them.
  */
-export function dkimTables(rows: SigningKeyRow[], secret: string, dir: string): DkimTables {
+export function dkimTables(rows: SigningKeyRow[], secret: string, opendkimDir: string): DkimTables {
   const keyLines: string[] = [];
   const signing: string[] = [];
   const keys: Record<string, string> = {};
@@ -56,7 +58,7 @@ export function dkimTables(rows: SigningKeyRow[], secret: string, dir: string): 
     const keyName = `${row.dkim_selector}._domainkey.${row.name}`;
     const file = `${keyName}.pem`;
     keys[file] = pem;
-    keyLines.push(`${keyName} ${row.name}:${row.dkim_selector}:${path.join(dir, KEYS_DIR, file)}`);
+    keyLines.push(`${keyName} ${row.name}:${row.dkim_selector}:${path.join(opendkimDir, KEYS_DIR, file)}`);
     signing.push(`${row.name} ${keyName}`);
   }
   const lines = (list: string[]) => HEADER + list.map((line) => `${line}\n`).join('');
@@ -65,14 +67,15 @@ export function dkimTables(rows: SigningKeyRow[], secret: string, dir: string): 
 
 /**
  * Writes the key files, then the tables, each atomically (a temporary file renamed over the old
- * one), so OpenDKIM never reads half a file nor a table naming a key not written yet. Mode 0640:
- * readable by the owner (Atrium) and the directory's group (opendkim, the directory being
- * set-group-ID), nobody else; OpenDKIM refuses key files that others may read.
+ * one), so no reader ever sees half a file nor a table naming a key not written yet. Only Atrium
+ * reads them (directories 0700, files 0600): OpenDKIM's RequireSafeKeys refuses keys in a
+ * directory another user (Atrium) may write, so deploy/atrium-dkim-sync, run as root, copies them
+ * to a directory OpenDKIM owns (docs/mail.md, "DKIM signing").
  * Returns whether a table changed: unchanged tables are left alone and need no reload.
  */
 export function writeDkimTables(dir: string, written: DkimTables, now = Date.now()): boolean {
   const keysDir = path.join(dir, KEYS_DIR);
-  mkdirSync(keysDir, { recursive: true, mode: 0o750 });
+  mkdirSync(keysDir, { recursive: true, mode: 0o700 });
   for (const [name, pem] of Object.entries(written.keys)) writeIfChanged(keysDir, name, pem);
   let changed = false;
   for (const [name, text] of Object.entries(written.tables)) {
@@ -91,9 +94,9 @@ function writeIfChanged(dir: string, name: string, text: string): boolean {
   const file = path.join(dir, name);
   if (readOrNull(file) === text) return false;
   const temporary = path.join(dir, `.${name}.${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode: 0o640 });
-  // The process's umask may have taken bits away; the mode is the point here.
-  chmodSync(temporary, 0o640);
+  writeFileSync(temporary, text, { mode: 0o600 });
+  // An umask could only take bits away, but a stray temporary file may have been left with others.
+  chmodSync(temporary, 0o600);
   renameSync(temporary, file);
   return true;
 }
