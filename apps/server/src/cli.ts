@@ -74,9 +74,11 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'set-plan') return setPlanCommand(rest);
   if (command === 'webhook-log') return webhookLogCommand(rest);
   if (command === 'mail-config') {
-    return mailConfigCommand(rest, openDatabase).catch((error: unknown) => {
+    try {
+      return mailConfigCommand(rest, () => loadConfig());
+    } catch (error) {
       throw error instanceof MailConfigProblem ? new UsageError(error.message) : error;
-    });
+    }
   }
   if (command === 'install') return installCommand(rest, path.resolve(import.meta.dirname, '../../..'));
   throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);

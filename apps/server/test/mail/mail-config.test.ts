@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
+import { ensureMailClient, mailClient } from '../../src/modules/mail/mail-client.ts';
+import { openClientSecret, sealClientSecret } from '../../src/oidc/client-secrets.ts';
 import { MailConfigProblem, mailConfigCommand } from '../../src/modules/mail/config/mail-config.command.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { testEnv } from '../support/test-app.ts';
@@ -25,8 +26,8 @@ describe('mail-config', () => {
     await database?.drop();
   });
 
-  const run = (args: string[], env: Record<string, string> = {}) => {
-    const config = loadConfig(
+  const settings = (env: Record<string, string> = {}) =>
+    loadConfig(
       testEnv({
         MAIL_SOCKETMAP_ADDRESS: '127.0.0.1:10027',
         MAIL_DICT_SOCKET: '/run/atrium/dict.sock',
@@ -35,9 +36,13 @@ describe('mail-config', () => {
         ...env,
       }),
     );
+
+  const run = (args: string[], env: Record<string, string> = {}) => {
+    const config = settings(env);
     return {
       config,
-      done: mailConfigCommand(args, async () => ({ config, db: database.db, close: async () => undefined })),
+      // No database: mail-config runs beside a server holding the embedded one (issue 31).
+      done: Promise.resolve().then(() => mailConfigCommand(args, () => config)),
     };
   };
 
@@ -80,7 +85,9 @@ describe('mail-config', () => {
     expect(quotaStatus).toMatch(/^\s*address = 127\.0\.0\.1\n\s*port = 12340$/m);
     expect(dovecot).toMatch(/^\s*quota_status_overquota = "552 5\.2\.2 Mailbox is full"$/m);
 
-    const { clientSecret } = await ensureMailClient(database.db, config);
+    // The secret derived from ATRIUM_SECRET, which the server registers at start.
+    const { clientSecret } = mailClient(config);
+    expect(await ensureMailClient(database.db, config)).toEqual(mailClient(config));
     expect(read('dovecot/atrium-oauth2-token.conf.ext')).toContain(
       `introspection_url = http://atrium-mail:${clientSecret}@127.0.0.1:8080/oidc/token/introspection`,
     );
@@ -106,10 +113,13 @@ describe('mail-config', () => {
     const opendkim = read('opendkim/opendkim.conf');
     expect(opendkim).toMatch(/^Mode s$/m);
     expect(opendkim).toMatch(/^Socket inet:8899@127\.0\.0\.1$/m);
+    // Without MAIL_DKIM_OPENDKIM_DIR, OpenDKIM reads MAIL_DKIM_DIR itself.
     expect(opendkim).toMatch(/^KeyTable file:\/var\/lib\/atrium\/dkim\/KeyTable$/m);
     expect(opendkim).toMatch(/^SigningTable file:\/var\/lib\/atrium\/dkim\/SigningTable$/m);
     expect(opendkim).toMatch(/^SenderMacro \{mail_addr\}$/m);
     expect(opendkim).toMatch(/^UserID opendkim$/m);
+    // OpenDKIM's default safety check on the keys' owners and modes stays on.
+    expect(opendkim).not.toMatch(/RequireSafeKeys/);
     const master = read('postfix/master.cf');
     // Submission only: mail arriving on port 25 is never signed.
     const submission = master.slice(master.indexOf('587 inet'), master.indexOf('pickup'));
@@ -117,6 +127,35 @@ describe('mail-config', () => {
     expect(submission).toContain('-o milter_default_action=tempfail');
     expect(master.slice(0, master.indexOf('587 inet'))).not.toContain('milter');
     expect(read('postfix/main.cf')).not.toContain('milter');
+  });
+
+  it('with MAIL_DKIM_OPENDKIM_DIR, points OpenDKIM at the copies there', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
+    await run(['--out', out], {
+      MAIL_DKIM_DIR: '/var/lib/atrium/dkim',
+      MAIL_DKIM_OPENDKIM_DIR: '/etc/opendkim/atrium',
+    }).done;
+    const opendkim = readFileSync(path.join(out, 'opendkim/opendkim.conf'), 'utf8');
+    expect(opendkim).toMatch(/^KeyTable file:\/etc\/opendkim\/atrium\/KeyTable$/m);
+    expect(opendkim).toMatch(/^SigningTable file:\/etc\/opendkim\/atrium\/SigningTable$/m);
+    expect(opendkim).not.toMatch(/RequireSafeKeys/);
+  });
+
+  it('registers Dovecot’s client with the derived secret, replacing one stored before', async () => {
+    const config = settings();
+    // A deployment from before: a random secret in the row.
+    await database.db
+      .updateTable('oidc_clients')
+      .set({ client_secret_enc: sealClientSecret(config, 'an-old-random-secret') })
+      .where('client_id', '=', 'atrium-mail')
+      .execute();
+    expect(await ensureMailClient(database.db, config)).toEqual(mailClient(config));
+    const row = await database.db
+      .selectFrom('oidc_clients')
+      .select('client_secret_enc')
+      .where('client_id', '=', 'atrium-mail')
+      .executeTakeFirstOrThrow();
+    expect(openClientSecret(config, row.client_secret_enc!)).toBe(mailClient(config).clientSecret);
   });
 
   it('puts quota-status on the port given, where Postfix asks it', async () => {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { deriveKey } from '../../lib/crypto.ts';
-import { newClientSecret, openClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
+import { openClientSecret, sealClientSecret } from '../../oidc/client-secrets.ts';
 
 /**
  * Dovecot's own client of Atrium's provider. No organisation owns it, so it may introspect any
@@ -16,8 +16,25 @@ export interface MailClient {
   clientSecret: string;
 }
 
-/** Registers the client on first use (idempotent, safe for concurrent starts); returns its secret. */
+/**
+ * The client's credentials, derived from ATRIUM_SECRET (as the master user's password,
+ * config/mail-master-user.ts): `mail-config` writes them into Dovecot's files without opening the
+ * database, which the running server may hold (the embedded one cannot be opened twice).
+ */
+export function mailClient(config: Pick<Config, 'secret'>): MailClient {
+  return {
+    clientId: MAIL_CLIENT_ID,
+    clientSecret: deriveKey(config.secret, 'dovecot-mail-client').export().toString('base64url'),
+  };
+}
+
+/**
+ * Registers the client with the derived secret (idempotent, safe for concurrent starts); a row
+ * with another secret (a random one from before it was derived, or sealed under an earlier
+ * ATRIUM_SECRET) is updated to it, so Dovecot's files from `mail-config` match again.
+ */
 export async function ensureMailClient(db: Db, config: Config): Promise<MailClient> {
+  const client = mailClient(config);
   const metadata = JSON.stringify({
     client_name: 'Atrium mail service (Dovecot)',
     redirect_uris: [],
@@ -31,7 +48,7 @@ export async function ensureMailClient(db: Db, config: Config): Promise<MailClie
       client_id: MAIL_CLIENT_ID,
       organization_id: null,
       metadata,
-      client_secret_enc: sealClientSecret(config, newClientSecret()),
+      client_secret_enc: sealClientSecret(config, client.clientSecret),
     })
     .onConflict((oc) => oc.column('client_id').doNothing())
     .execute();
@@ -40,7 +57,24 @@ export async function ensureMailClient(db: Db, config: Config): Promise<MailClie
     .select('client_secret_enc')
     .where('client_id', '=', MAIL_CLIENT_ID)
     .executeTakeFirstOrThrow();
-  return { clientId: MAIL_CLIENT_ID, clientSecret: openClientSecret(config, row.client_secret_enc!) };
+  if (storedSecret(config, row.client_secret_enc) !== client.clientSecret) {
+    await db
+      .updateTable('oidc_clients')
+      .set({ client_secret_enc: sealClientSecret(config, client.clientSecret) })
+      .where('client_id', '=', MAIL_CLIENT_ID)
+      .execute();
+  }
+  return client;
+}
+
+/** The stored secret, or null when there is none or it was sealed under another ATRIUM_SECRET. */
+function storedSecret(config: Config, sealed: string | null): string | null {
+  if (!sealed) return null;
+  try {
+    return openClientSecret(config, sealed);
+  } catch {
+    return null;
+  }
 }
 
 /** Whether these are the mail client's credentials (constant time on the secret). */
@@ -54,9 +88,3 @@ export function isMailClient(
   const b = Buffer.from(client.clientSecret);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-/** Placeholder until the derived secret lands (issue 31): the secret install writes for Dovecot. */
-export const mailClient = (config: Config): MailClient => ({
-  clientId: MAIL_CLIENT_ID,
-  clientSecret: deriveKey(config.secret, 'atrium-mail-client').export().toString('base64url'),
-});

@@ -2,8 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config } from '../../../config.ts';
-import type { Db } from '../../../db/database.ts';
-import { ensureMailClient } from '../mail-client.ts';
+import { mailClient } from '../mail-client.ts';
 import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
 import { masterPassword } from './mail-master-user.ts';
 
@@ -26,12 +25,10 @@ const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLo
 /**
  * `npm run atrium -- mail-config --out DIR`: writes postfix/main.cf, postfix/master.cf and the
  * Dovecot files for this deployment into DIR (docs/mail.md says where each goes). The files
- * holding Dovecot's client secret are written 0600.
+ * holding Dovecot's client secret are written 0600. Everything comes from the settings (secrets
+ * derived from ATRIUM_SECRET): it never opens the database, which the running server may hold.
  */
-export async function mailConfigCommand(
-  args: string[],
-  openDatabase: () => Promise<{ config: Config; db: Db; close(): Promise<void> }>,
-): Promise<void> {
+export function mailConfigCommand(args: string[], loadConfig: () => Config): void {
   const { values } = parseArgs({
     args,
     options: {
@@ -67,38 +64,42 @@ export async function mailConfigCommand(
     if (!path.isAbsolute(values[dir])) throw new MailConfigProblem(`--${dir}: expected an absolute path`);
   }
 
-  const { config, db, close } = await openDatabase();
-  try {
-    const { socketmap, dictSocket } = config.mail;
-    if (!socketmap) throw new MailConfigProblem('Set MAIL_SOCKETMAP_ADDRESS (e.g. 127.0.0.1:10027) first');
-    if (!dictSocket) throw new MailConfigProblem('Set MAIL_DICT_SOCKET (e.g. /run/atrium/dict.sock) first');
-    const options: MailConfigOptions = {
-      hostname: config.mailHost,
-      atriumUrl: values['atrium-url'] ?? `http://127.0.0.1:${config.port}`,
-      socketmap,
-      dictSocket,
-      client: await ensureMailClient(db, config),
-      masterPassword: masterPassword(config.secret),
-      listen: values.listen,
-      ports,
-      mailRoot: values['mail-root'],
-      mailUser: values['mail-user'],
-      tls: values['tls-cert'] ? { cert: values['tls-cert'], key: values['tls-key']! } : undefined,
-      // Signing needs the directory Atrium writes OpenDKIM's tables into.
-      dkim: config.mail.dkimDir ? { port: ports.dkim, dir: config.mail.dkimDir } : undefined,
-    };
-    for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
-      const file = path.join(values.out, name);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, text);
-      // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
-      chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
-      console.log(`Wrote ${file}`);
-    }
-    if (!options.dkim)
-      console.log('MAIL_DKIM_DIR is not set: no OpenDKIM configuration, mail leaves unsigned.');
-    console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot and OpenDKIM.');
-  } finally {
-    await close();
+  const config = loadConfig();
+  const { socketmap, dictSocket, dkimDir, opendkimDir } = config.mail;
+  if (!socketmap) throw new MailConfigProblem('Set MAIL_SOCKETMAP_ADDRESS (e.g. 127.0.0.1:10027) first');
+  if (!dictSocket) throw new MailConfigProblem('Set MAIL_DICT_SOCKET (e.g. /run/atrium/dict.sock) first');
+  const options: MailConfigOptions = {
+    hostname: config.mailHost,
+    atriumUrl: values['atrium-url'] ?? `http://127.0.0.1:${config.port}`,
+    socketmap,
+    dictSocket,
+    // The server registers the same credentials at its next start (ensureMailClient).
+    client: mailClient(config),
+    masterPassword: masterPassword(config.secret),
+    listen: values.listen,
+    ports,
+    mailRoot: values['mail-root'],
+    mailUser: values['mail-user'],
+    tls: values['tls-cert'] ? { cert: values['tls-cert'], key: values['tls-key']! } : undefined,
+    // Signing needs the tables Atrium writes; OpenDKIM reads the copies in MAIL_DKIM_OPENDKIM_DIR,
+    // the setting the KeyTable's key paths come from too, so the two cannot disagree.
+    dkim: dkimDir ? { port: ports.dkim, dir: opendkimDir ?? dkimDir } : undefined,
+  };
+  for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
+    const file = path.join(values.out, name);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
+    chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
+    console.log(`Wrote ${file}`);
   }
+  if (!options.dkim)
+    console.log('MAIL_DKIM_DIR is not set: no OpenDKIM configuration, mail leaves unsigned.');
+  else if (options.dkim.dir === dkimDir) {
+    console.log(
+      'MAIL_DKIM_OPENDKIM_DIR is not set: OpenDKIM reads MAIL_DKIM_DIR itself, which its RequireSafeKeys ' +
+        'refuses unless root or opendkim owns it; set it and run deploy/atrium-dkim-sync (docs/mail.md).',
+    );
+  }
+  console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot and OpenDKIM.');
 }

@@ -34,8 +34,9 @@ export interface MailConfigOptions {
   /** Certificate and key for IMAP STARTTLS and submission; without them TLS is off (loopback only). */
   tls?: { cert: string; key: string };
   /**
-   * DKIM signing by OpenDKIM (a milter on loopback `port`) with the tables Atrium writes into
-   * `dir` (MAIL_DKIM_DIR); undefined: no signer, submission hands mail on unsigned.
+   * DKIM signing by OpenDKIM (a milter on loopback `port`) with the tables in `dir`
+   * (MAIL_DKIM_OPENDKIM_DIR: deploy/atrium-dkim-sync's copies of what Atrium writes into
+   * MAIL_DKIM_DIR); undefined: no signer, submission hands mail on unsigned.
    */
   dkim?: { port: number; dir: string };
   /**
@@ -52,7 +53,7 @@ export interface MailConfigOptions {
     postfixLog: string;
     dovecotBase: string;
     dovecotLog: string;
-    /** OpenDKIM's pid file (it runs as the test's user, in the foreground). */
+    /** OpenDKIM's pid file (it runs in the foreground, started as root). */
     opendkimPid?: string;
   };
 }
@@ -99,18 +100,15 @@ function opendkimConf(o: MailConfigOptions, dkim: { port: number; dir: string })
     'OversignHeaders From',
     'UMask 007',
   ];
+  // Started as root, OpenDKIM drops to its own user; RequireSafeKeys stays on (its default), so the
+  // keys must be in directories only root or opendkim may write: the copies atrium-dkim-sync makes.
+  lines.push('UserID opendkim', 'Syslog yes');
   if (o.paths) {
-    lines.push(
-      `PidFile ${o.paths.opendkimPid ?? '/run/opendkim/opendkim.pid'}`,
-      'Background no',
-      'Syslog yes',
-      // The tests' directories are under /tmp, which everyone may write: OpenDKIM would refuse
-      // keys below it. The operator's files keep the check.
-      'RequireSafeKeys no',
-    );
+    // Tests: in the foreground, with a pid file of their own.
+    lines.push(`PidFile ${o.paths.opendkimPid ?? '/run/opendkim/opendkim.pid'}`, 'Background no');
   } else {
-    // Debian's opendkim.service waits for this pid file; the tables are read as this user on reload.
-    lines.push('PidFile /run/opendkim/opendkim.pid', 'UserID opendkim', 'Syslog yes', 'SyslogSuccess yes');
+    // Debian's opendkim.service waits for this pid file; atrium-dkim-sync signals it without systemd.
+    lines.push('PidFile /run/opendkim/opendkim.pid', 'SyslogSuccess yes');
   }
   return lines.join('\n') + '\n';
 }
