@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
+import { chmodSync, chownSync } from 'node:fs';
+import path from 'node:path';
 import type { DkimStateResponse } from '@atrium/contracts/mail-dkim';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
@@ -87,30 +90,11 @@ async function appPassword(user: { id: string; email: string; organizationId: st
   return created.json<{ password: string }>().password;
 }
 
-/** Submits as `sender` (app password) to a mailbox of the world, and reads the delivered message. */
+/** Submits as a new user (app password) to a mailbox of the world, and reads the delivered message. */
 async function submitAndRead(headerFrom?: string): Promise<Buffer> {
-  const sender = await world.user();
   const recipient = await world.user();
-  const [senderPassword, recipientPassword] = [await appPassword(sender), await appPassword(recipient)];
-  const subject = `Signed ${++n}`;
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: world.mail.ports.submission,
-    secure: false,
-    ignoreTLS: true,
-    auth: { user: sender.email, pass: senderPassword },
-  });
-  try {
-    await transport.sendMail({
-      from: headerFrom ?? sender.email,
-      to: recipient.email,
-      envelope: { from: sender.email, to: recipient.email },
-      subject,
-      text: 'Hello, signed.\n',
-    });
-  } finally {
-    transport.close();
-  }
+  const recipientPassword = await appPassword(recipient);
+  const subject = await submit(recipient.email, headerFrom);
   await world.mail.drainQueue();
   const imap = await imapSignIn(world, { user: recipient.email, pass: recipientPassword });
   try {
@@ -126,6 +110,32 @@ async function submitAndRead(headerFrom?: string): Promise<Buffer> {
     await imap.logout();
   }
   throw new Error(`"${subject}" was not delivered\n${world.mail.logs()}`);
+}
+
+/** Submits as a new user of the world to `to`; returns the subject. */
+async function submit(to: string, headerFrom?: string): Promise<string> {
+  const sender = await world.user();
+  const senderPassword = await appPassword(sender);
+  const subject = `Signed ${++n}`;
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: world.mail.ports.submission,
+    secure: false,
+    ignoreTLS: true,
+    auth: { user: sender.email, pass: senderPassword },
+  });
+  try {
+    await transport.sendMail({
+      from: headerFrom ?? sender.email,
+      to,
+      envelope: { from: sender.email, to },
+      subject,
+      text: 'Hello, signed.\n',
+    });
+  } finally {
+    transport.close();
+  }
+  return subject;
 }
 
 const domainId = async () =>
@@ -241,5 +251,34 @@ describe('DKIM key rotation on Mail Settings', () => {
       (await createOrganizationWithAdmin(world.server.db)).admin,
     );
     expect((await rotate('POST', 'next', stranger)).statusCode).toBe(404);
+  });
+});
+
+describe('OpenDKIM’s RequireSafeKeys (on, as on a mail host)', () => {
+  const keyFile = () => path.join(world.mail.opendkimDir, 'keys', `atrium2._domainkey.${world.domain}.pem`);
+  const nobody = () => Number(execFileSync('id', ['-u', 'nobody'], { encoding: 'utf8' }));
+  const opendkimGid = () => Number(execFileSync('id', ['-g', 'opendkim'], { encoding: 'utf8' }));
+
+  // Each change leaves the key readable by OpenDKIM's user, so only the safety check refuses it;
+  // submission then answers 4xx (milter_default_action = tempfail) rather than sending unsigned.
+  it.each([
+    ['a key file readable by others', () => chmodSync(keyFile(), 0o644)],
+    [
+      'a key file owned by another user',
+      () => {
+        chownSync(keyFile(), nobody(), opendkimGid());
+        chmodSync(keyFile(), 0o640);
+      },
+    ],
+    ['a key directory others may write', () => chmodSync(path.dirname(keyFile()), 0o777)],
+  ])('refuses %s, and signs again once atrium-dkim-sync has put it right', async (_, spoil) => {
+    const recipient = (await world.user()).email;
+    spoil();
+    await expect(submit(recipient)).rejects.toMatchObject({ responseCode: 451 });
+    // The sync sees the wrong owner or mode, copies again and reloads.
+    expect(await world.mail.reloadDkim()).toMatch(/reloaded opendkim/);
+    expect(await verifySignatures(await submitAndRead())).toEqual([
+      { domain: world.domain, selector: 'atrium2', result: 'pass' },
+    ]);
   });
 });

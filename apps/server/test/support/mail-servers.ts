@@ -14,6 +14,8 @@ import { freePort } from './free-port.ts';
 const POSTFIX = '/usr/sbin/postfix';
 const DOVECOT = '/usr/sbin/dovecot';
 const OPENDKIM = '/usr/sbin/opendkim';
+/** The operator's copy of Atrium's DKIM tables for OpenDKIM (docs/mail.md), run as it is. */
+export const DKIM_SYNC = path.resolve(import.meta.dirname, '../../../../deploy/atrium-dkim-sync');
 export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
 
 /**
@@ -24,6 +26,12 @@ export const MAIL_DOMAIN_HOST = 'mail.atrium.test';
  */
 export class TestMailServers {
   readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-mail-'));
+  /**
+   * Where atrium-dkim-sync copies the tables for OpenDKIM. Not under /tmp: RequireSafeKeys refuses
+   * a key below a directory others may write, and checks every ancestor. /run is root's, 0755; the
+   * directory made in it is root's too, opened to 0755 so OpenDKIM's user can walk through it.
+   */
+  private readonly dkimBase = mkdtempSync('/run/atrium-dkim-test-');
   ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0, dkim: 0, quotaStatus: 0 };
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
@@ -40,7 +48,14 @@ export class TestMailServers {
           'opendkim (scripts/test.ts and .ci/run install them)',
       );
     }
+    if (userInfo().uid !== 0) {
+      throw new Error(
+        'The mail tests run the daemons as a mail host does (started as root, OpenDKIM dropping to ' +
+          'its own user, keys copied by deploy/atrium-dkim-sync): run them as root',
+      );
+    }
     const servers = new TestMailServers();
+    chmodSync(servers.dkimBase, 0o755);
     // The daemons' own users (postfix, dovecot, mail) walk into this directory.
     chmodSync(servers.dir, 0o755);
     // Never a port handed out before (free-port.ts): two listeners on one port stop Dovecot.
@@ -55,6 +70,7 @@ export class TestMailServers {
       MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${this.ports.socketmap}`,
       MAIL_DICT_SOCKET: path.join(this.dir, 'atrium-dict.sock'),
       MAIL_DKIM_DIR: this.dkimDir,
+      MAIL_DKIM_OPENDKIM_DIR: this.opendkimDir,
       MAIL_HOST: MAIL_DOMAIN_HOST,
       MAIL_IMAP_ADDRESS: `127.0.0.1:${this.ports.imap}`,
     };
@@ -63,6 +79,15 @@ export class TestMailServers {
   /** Where the Atrium under test writes OpenDKIM's tables. */
   get dkimDir() {
     return path.join(this.dir, 'dkim');
+  }
+
+  /** Where OpenDKIM reads atrium-dkim-sync's copies of them (MAIL_DKIM_OPENDKIM_DIR). */
+  get opendkimDir() {
+    return path.join(this.dkimBase, 'opendkim');
+  }
+
+  get opendkimPid() {
+    return path.join(this.dir, 'opendkim.pid');
   }
 
   get postfixLog() {
@@ -87,14 +112,14 @@ export class TestMailServers {
       mailRoot: path.join(this.dir, 'vmail'),
       mailUser: 'mail',
       noAuthPenalty: true,
-      dkim: { port: this.ports.dkim, dir: this.dkimDir },
+      dkim: { port: this.ports.dkim, dir: this.opendkimDir },
       paths: {
         postfixQueue: path.join(this.dir, 'postfix-queue'),
         postfixData: path.join(this.dir, 'postfix-data'),
         postfixLog: this.postfixLog,
         dovecotBase: path.join(this.dir, 'dovecot-run'),
         dovecotLog: this.dovecotLog,
-        opendkimPid: path.join(this.dir, 'opendkim.pid'),
+        opendkimPid: this.opendkimPid,
       },
     };
     const dovecotDir = path.join(this.dir, 'dovecot');
@@ -103,26 +128,31 @@ export class TestMailServers {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
       writeFileSync(file, text, { mode: isSecretFile(name) ? 0o600 : 0o644 });
     }
-    const mail = userInfo({ encoding: 'utf8' }).uid === 0 ? uidOf('mail') : undefined;
+    const mail = uidOf('mail');
     // Read at each login by Dovecot's auth process, which runs as the dovecot user (docs/mail.md).
     const masterUsers = path.join(this.dir, 'dovecot', 'atrium-master-users');
-    if (existsSync(masterUsers) && mail) {
+    if (existsSync(masterUsers)) {
       chownSync(masterUsers, 0, uidOf('dovecot').gid);
       chmodSync(masterUsers, 0o640);
     }
     mkdirSync(options.mailRoot, { mode: 0o770 });
-    if (mail) chownSync(options.mailRoot, mail.uid, mail.gid);
+    chownSync(options.mailRoot, mail.uid, mail.gid);
     for (const dir of [options.paths!.postfixQueue, options.paths!.postfixData])
       mkdirSync(dir, { mode: 0o755 });
-    const postfix = mail ? uidOf('postfix') : undefined;
-    if (postfix) chownSync(options.paths!.postfixData, postfix.uid, postfix.gid);
+    const postfix = uidOf('postfix');
+    chownSync(options.paths!.postfixData, postfix.uid, postfix.gid);
     await this.startOpendkim();
     await this.startPostfix();
     await this.startDovecot();
   }
 
-  /** OpenDKIM in the foreground on its loopback port, reading the tables Atrium has written at start. */
+  /**
+   * OpenDKIM in the foreground on its loopback port, started as root and dropping to `opendkim`
+   * like Debian's service, with RequireSafeKeys on (its default), reading the copies
+   * atrium-dkim-sync makes of the tables Atrium has written at start.
+   */
   private async startOpendkim(): Promise<void> {
+    this.syncDkim();
     const opendkim = spawnDaemon(OPENDKIM, ['-f', '-x', path.join(this.dir, 'opendkim', 'opendkim.conf')]);
     this.opendkim = opendkim.child;
     // OpenDKIM logs to syslog only: what it wrote before exiting is all there is.
@@ -130,15 +160,26 @@ export class TestMailServers {
   }
 
   /**
-   * What `systemctl reload opendkim` does on a mail host (docs/mail.md): SIGUSR1, after which
-   * OpenDKIM reads its configuration and tables again.
+   * What the path unit (or cron) does on a mail host when Atrium has rewritten its tables
+   * (docs/mail.md): deploy/atrium-dkim-sync copies them for OpenDKIM and, when something changed,
+   * sends it SIGUSR1, after which OpenDKIM reads its configuration and tables again.
    */
-  async reloadDkim(): Promise<void> {
+  async reloadDkim(): Promise<string> {
     if (!this.opendkim || this.opendkim.exitCode !== null) throw new Error('opendkim is not running');
-    this.opendkim.kill('SIGUSR1');
+    const printed = this.syncDkim();
     // OpenDKIM reloads on its signal thread, in milliseconds, and says so only to syslog (which
     // the tests do not have): a second's wait covers a loaded machine.
-    await new Promise((r) => setTimeout(r, 1000));
+    if (printed.includes('reloaded')) await new Promise((r) => setTimeout(r, 1000));
+    return printed;
+  }
+
+  /** Runs deploy/atrium-dkim-sync as the operator's path unit does; returns what it printed. */
+  syncDkim(): string {
+    const sync = spawnSync(DKIM_SYNC, ['-p', this.opendkimPid, this.dkimDir, this.opendkimDir], {
+      encoding: 'utf8',
+    });
+    if (sync.status !== 0) throw new Error(`atrium-dkim-sync failed (${sync.status}): ${sync.stderr}`);
+    return sync.stdout;
   }
 
   private async startPostfix(): Promise<void> {
@@ -238,5 +279,6 @@ export class TestMailServers {
     this.dovecot = undefined;
     this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dkimBase, { recursive: true, force: true });
   }
 }
