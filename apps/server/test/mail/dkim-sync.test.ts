@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,11 @@ const base = mkdtempSync('/run/atrium-dkim-sync-test-');
 const source = mkdtempSync(path.join(tmpdir(), 'atrium-dkim-source-'));
 const dest = path.join(base, 'opendkim');
 
+const fakes: ChildProcess[] = [];
+
 afterAll(() => {
+  // Ends a stand-in a failing test never signalled.
+  for (const child of fakes) if (child.exitCode === null && child.signalCode === null) child.kill();
   rmSync(base, { recursive: true, force: true });
   rmSync(source, { recursive: true, force: true });
 });
@@ -28,6 +32,7 @@ const sync = (...args: string[]) => spawnSync(DKIM_SYNC, args, { encoding: 'utf8
 /** A process standing in for OpenDKIM: SIGUSR1's default action ends it, so its exit shows the signal. */
 function fakeOpendkim() {
   const child = spawn('sleep', ['600'], { stdio: 'ignore' });
+  fakes.push(child);
   const pidFile = path.join(base, `opendkim-${child.pid}.pid`);
   writeFileSync(pidFile, `${child.pid}\n`);
   const exit = new Promise<NodeJS.Signals | null>((resolve) =>
