@@ -13,7 +13,14 @@ import { formatSettings, type Settings } from '../settings-file.ts';
 import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
 import { caddyfile } from './caddyfile.ts';
-import { atriumInitScript, atriumUnit, dkimCron, dkimPathUnit, dkimServiceUnit } from './service-files.ts';
+import {
+  atriumInitScript,
+  atriumUnit,
+  dkimCron,
+  dkimPathUnit,
+  dkimServiceUnit,
+  opendkimDefaults,
+} from './service-files.ts';
 
 const SETTINGS_HEADER =
   '# Atrium\'s settings (README, "Configuration"), written by `npm run atrium -- install`.\n' +
@@ -148,6 +155,7 @@ export function installPlan(
     file(path.join(layout.systemdDir, 'atrium-dkim.path'), dkimPathUnit(layout), 'root', 'root', 0o644),
     file(path.join(layout.systemdDir, 'atrium-dkim.service'), dkimServiceUnit(layout), 'root', 'root', 0o644),
     file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
+    file(layout.opendkimDefaults, opendkimDefaults(o.ports.dkim), 'root', 'root', 0o644, ['opendkim']),
   );
   if (o.webmail) items.push(dir(layout.webmailConfigDir, SERVICE_USER, 'www-data', 0o2750));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {

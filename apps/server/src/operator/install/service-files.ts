@@ -71,13 +71,23 @@ WantedBy=multi-user.target
 `;
 }
 
+/**
+ * deploy/atrium-dkim-sync's arguments. On a host it reloads OpenDKIM through systemctl or its pid
+ * file in /run; under --root it signals the OpenDKIM whose pid file is below the root, never the
+ * host's.
+ */
 export function dkimSyncArgs(layout: HostLayout): string[] {
-  return [
-    layout.dkimDir,
-    layout.opendkimKeysDir,
-    'opendkim',
-    `${layout.root.replace(/\/$/, '')}/run/opendkim/opendkim.pid`,
-  ];
+  const pidFile =
+    layout.root === '/' ? [] : ['-p', `${layout.root.replace(/\/$/, '')}/run/opendkim/opendkim.pid`];
+  return [...pidFile, layout.dkimDir, layout.opendkimKeysDir];
+}
+
+/**
+ * Debian's /etc/init.d/opendkim passes SOCKET and PIDFILE from here over opendkim.conf's (hosts
+ * without systemd); the same values as the configuration install writes.
+ */
+export function opendkimDefaults(port: number): string {
+  return `${HEADER}RUNDIR=/run/opendkim\nSOCKET=inet:${port}@127.0.0.1\nUSER=opendkim\nGROUP=opendkim\nPIDFILE=$RUNDIR/opendkim.pid\nEXTRAAFTER=\n`;
 }
 
 export const dkimSyncScript = (layout: HostLayout) => `${layout.current}/deploy/atrium-dkim-sync`;
