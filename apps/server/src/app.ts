@@ -19,6 +19,7 @@ import { wakeWorkerAfterQueueing } from './modules/jobs/queued-in-request.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerMail } from './modules/mail/mail.plugin.ts';
+import { registerWebmail } from './modules/webmail/webmail.plugin.ts';
 import { migrationRoutes } from './modules/migration/migration.routes.ts';
 import type { MigrationDeps } from './modules/migration/user-import.service.ts';
 import type { MailMigrationDeps } from './modules/migration/mail-migration.service.ts';
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(searchRoutes({ db }));
   await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
   await registerMail(app, { db, config });
+  registerWebmail(app, { db, config, catalog: appCatalog });
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

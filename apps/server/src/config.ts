@@ -24,6 +24,9 @@ const hostPort = z
   .trim()
   .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/, 'expected ip or ip:port');
 
+/** Roundcube's `imap_host`/`smtp_host` syntax: an optional tls:// (STARTTLS) or ssl://, host:port. */
+const roundcubeHost = /^((tls|ssl):\/\/)?([\w.-]+|\[[\d:a-f]+\]):\d{1,5}$/i;
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ message: 'expected a port number' })
@@ -111,6 +114,19 @@ const envSchema = z.object({
     .trim()
     .regex(/^[\w.-]+:\d{1,5}$|^\[[\d:a-f]+\]:\d{1,5}$/i, 'expected host:port such as 127.0.0.1:143')
     .optional(),
+  // Roundcube served on this host (docs/mail.md, "Roundcube: the Mail app"): where Atrium writes
+  // its per-host configuration, and where that Roundcube reaches IMAP and submission.
+  WEBMAIL_CONFIG_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
+  WEBMAIL_IMAP_HOST: z
+    .string()
+    .trim()
+    .regex(roundcubeHost, 'expected [tls://]host:port such as 127.0.0.1:143')
+    .default('127.0.0.1:143'),
+  WEBMAIL_SMTP_HOST: z
+    .string()
+    .trim()
+    .regex(roundcubeHost, 'expected [tls://]host:port such as 127.0.0.1:587')
+    .default('127.0.0.1:587'),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -170,6 +186,11 @@ export interface Config {
     /** Dovecot's IMAP, which mail migration writes into as Atrium's master user. */
     imap?: { host: string; port: number };
   };
+  /**
+   * Roundcube on this host (WEBMAIL_CONFIG_DIR): Atrium writes `<host>.inc.php` there for each
+   * Mail app served at `https://<site>.<SITE_BASE_DOMAIN>/webmail`. Undefined: nothing written.
+   */
+  webmail?: { configDir: string; imapHost: string; smtpHost: string } | undefined;
   /**
    * Mail migration may reach loopback, private and this host's addresses (MIGRATION_PRIVATE_HOSTS;
    * lib/network-policy.ts).
@@ -259,6 +280,9 @@ export function loadConfig(env: Env = process.env): Config {
       opendkimDir: s.MAIL_DKIM_OPENDKIM_DIR || s.MAIL_DKIM_DIR,
       imap: hostAndPort(s.MAIL_IMAP_ADDRESS ?? '127.0.0.1:143', 'MAIL_IMAP_ADDRESS'),
     },
+    webmail: s.WEBMAIL_CONFIG_DIR
+      ? { configDir: s.WEBMAIL_CONFIG_DIR, imapHost: s.WEBMAIL_IMAP_HOST, smtpHost: s.WEBMAIL_SMTP_HOST }
+      : undefined,
     migrationPrivateHosts: s.MIGRATION_PRIVATE_HOSTS,
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,

@@ -33,6 +33,8 @@ import { redirectUriProblem } from '@atrium/contracts/apps';
 import { revokeAccessLostToApp } from './revoke-lost-access.ts';
 import { assertAppAllowed } from '../subscriptions/subscription-limits.ts';
 import { listAppsForUser } from './list-apps-for-user.ts';
+import { MAIL_TEMPLATE, queueWebmailHosts } from '../webmail/webmail-hosts.job.ts';
+import { webmailUrl } from '../webmail/webmail-url.ts';
 
 export interface AppsDeps {
   db: Db;
@@ -41,6 +43,15 @@ export interface AppsDeps {
 }
 
 const appLink = (appId: string) => `/apps/${appId}`;
+
+/**
+ * A Mail app's change reaches Roundcube's per-host file through a job (modules/webmail), queued
+ * in the same transaction; queued whether or not some process has WEBMAIL_CONFIG_DIR, since
+ * the process that writes the files may not be this one.
+ */
+async function queueWebmailIfMail(trx: DbOrTrx, templateKey: string): Promise<void> {
+  if (templateKey === MAIL_TEMPLATE) await queueWebmailHosts(trx);
+}
 
 async function actorLabel(db: DbOrTrx, actor: Actor): Promise<{ userId: string; label: string }> {
   return { userId: actor.userId, label: await repo.userLabel(db, actor.organizationId, actor.userId) };
@@ -52,8 +63,17 @@ async function siteUrlOfOrganization(deps: AppsDeps, organizationId: string): Pr
 
 /** "Available apps": the catalog as this organisation sees it. */
 export async function listCatalog(deps: AppsDeps, organizationId: string): Promise<AppTemplate[]> {
-  const site = await siteUrlOfOrganization(deps, organizationId);
-  return deps.catalog.templates.map((t) => templateView(t, site, deps.config));
+  const siteName = await repo.siteNameOf(deps.db, organizationId);
+  const site = siteUrl(deps.config, siteName);
+  // With Roundcube on this host, Mail opens at the organisation's own webmail address.
+  const webmail = webmailUrl(deps.config, siteName);
+  return deps.catalog.templates.map((t) =>
+    templateView(
+      t.key === MAIL_TEMPLATE && webmail && !t.launchUrl ? { ...t, launchUrl: webmail } : t,
+      site,
+      deps.config,
+    ),
+  );
 }
 
 /** "Selected apps": what the organisation installed, with who may open each. */
@@ -158,6 +178,7 @@ export async function installApp(
       backchannelLogoutUri: body.backchannelLogoutUri ?? null,
     });
     await repo.replaceAppGroups(trx, actor.organizationId, app.id, groupIds);
+    await queueWebmailIfMail(trx, template.key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -209,6 +230,7 @@ export async function updateApp(
       postLogoutRedirectUris,
       backchannelLogoutUri,
     });
+    await queueWebmailIfMail(trx, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -237,6 +259,7 @@ export async function rotateAppSecret(
       row.client_id,
       sealClientSecret(deps.config, clientSecret),
     );
+    await queueWebmailIfMail(trx, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -259,6 +282,7 @@ export async function uninstallApp(deps: AppsDeps, actor: Actor, appId: string):
     await repo.deleteApp(trx, actor.organizationId, appId);
     await revokeClientArtifacts(trx, row.client_id);
     await deleteAppClient(trx, actor.organizationId, row.client_id);
+    await queueWebmailIfMail(trx, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
