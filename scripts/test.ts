@@ -116,9 +116,15 @@ function ensureDkimSigner(): void {
  * directory of its own; no web server and no database of the package's are set up.
  */
 function ensureRoundcube(): void {
-  const missing = ['/var/lib/roundcube/public_html/index.php', '/usr/bin/php'].filter((f) => !existsSync(f));
+  // The e2e test serves Roundcube as install does: PHP-FPM behind Caddy.
+  const missing = [
+    '/var/lib/roundcube/public_html/index.php',
+    '/usr/bin/php',
+    '/usr/sbin/php-fpm8.2',
+    '/usr/bin/caddy',
+  ].filter((f) => !existsSync(f));
   if (missing.length === 0) return;
-  const packages = ['roundcube-core', 'roundcube-sqlite3', 'php-cli', 'php-sqlite3'];
+  const packages = ['roundcube-core', 'roundcube-sqlite3', 'php-cli', 'php-sqlite3', 'php8.2-fpm', 'caddy'];
   const isRoot = process.getuid?.() === 0;
   if (isRoot && existsSync('/usr/bin/apt-get')) {
     console.log(`Roundcube is missing: installing Debian's ${packages.join(', ')}.`);

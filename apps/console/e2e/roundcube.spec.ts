@@ -5,13 +5,15 @@ import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { createMailWorld, sendMail, type MailWorld } from '../../server/test/mail/mail-world.ts';
 import { createUser, signInAs, type TestUser } from '../../server/test/support/fixtures.ts';
 import { Mailbox } from '../../server/test/support/mailbox.ts';
-import { TestRoundcube } from '../../server/test/support/roundcube.ts';
+import { TestWebmailHost } from '../../server/test/support/webmail-host.ts';
 import { signInThroughLogin } from './support/sign-in.ts';
 
 // Issue 14: Debian's Roundcube as the Mail app. Roundcube signs in through Atrium with its generic
 // OAuth, then to Dovecot's IMAP and Postfix's submission with the access token (XOAUTH2), all of
-// them real: Debian's Roundcube, Postfix and Dovecot, configured by the Mail app's own snippet and
-// by mail-config, on loopback.
+// them real: Debian's Roundcube, Postfix and Dovecot, configured by mail-config, on loopback.
+// Issue 31: Roundcube is served as install sets it up (PHP-FPM's atrium-webmail pool behind Caddy
+// at https://<site>.<SITE_BASE_DOMAIN>/webmail) and reads the per-host file Atrium writes when the
+// admin installs the app: nothing is pasted by hand. (Chromium sends *.localhost to loopback.)
 
 const PASSWORD = 'correct horse battery staple';
 const consoleDist = path.resolve(import.meta.dirname, '../dist/index.html');
@@ -21,23 +23,47 @@ test.describe.configure({ mode: 'serial' });
 test.describe('Roundcube as the Mail app', () => {
   let world: MailWorld;
   let mailbox: Mailbox;
-  let roundcube: TestRoundcube;
+  let webmail: TestWebmailHost;
+  let roundcubeUrl: string;
   let user: TestUser;
+
+  // Caddy's certificate comes from its own internal CA.
+  test.use({ ignoreHTTPSErrors: true });
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
     // Atrium's own mail (the sign-in code) goes to a loopback mailbox the test reads.
     mailbox = await Mailbox.start();
-    world = await createMailWorld({ env: { SMTP_URL: mailbox.url, LOG_LEVEL: 'silent' } });
-    roundcube = await TestRoundcube.prepare();
+    webmail = await TestWebmailHost.prepare();
+    world = await createMailWorld({
+      env: {
+        SMTP_URL: mailbox.url,
+        LOG_LEVEL: 'silent',
+        SITE_BASE_DOMAIN: 'localhost',
+        WEBMAIL_CONFIG_DIR: webmail.paths.webmailConfigDir,
+      },
+      // Roundcube reaches Dovecot and Postfix over loopback, at the test's ports.
+      envFor: (ports) => ({
+        WEBMAIL_IMAP_HOST: `127.0.0.1:${ports.imap}`,
+        WEBMAIL_SMTP_HOST: `127.0.0.1:${ports.submission}`,
+      }),
+    });
+    const siteHost = `${world.org.siteName}.localhost`;
     user = await createUser(world.server.db, world.org.id, {
       email: `ada@${world.domain}`,
       passwordHash: await hashPassword(PASSWORD),
     });
 
-    // The admin installs the Mail app with Roundcube's address, through Atrium's API.
+    // The admin installs the Mail app at the address the catalog offers (with Caddy's test port),
+    // through Atrium's API.
     const admin = await signInAs(world.server.db, world.org.admin);
+    const catalog = await world.server.app.inject({ url: '/api/apps/catalog', headers: admin.headers });
+    const offered = (catalog.json() as { templates: { key: string; launchUrl: string }[] }).templates.find(
+      (t) => t.key === 'mail',
+    )!.launchUrl;
+    expect(offered).toBe(`https://${siteHost}/webmail`);
+    roundcubeUrl = webmail.urlFor(siteHost);
     const installed = await world.server.app.inject({
       method: 'POST',
       url: '/api/apps',
@@ -45,32 +71,28 @@ test.describe('Roundcube as the Mail app', () => {
       payload: {
         templateKey: 'mail',
         title: 'Mail',
-        launchUrl: roundcube.url,
-        redirectUris: [`${roundcube.url}/index.php/login/oauth`],
+        launchUrl: roundcubeUrl,
+        redirectUris: [`${roundcubeUrl}/index.php/login/oauth`],
         openToEveryone: true,
         groupIds: [],
       },
     });
     expect(installed.statusCode, installed.body).toBe(201);
-    const { app } = installed.json() as { app: { configSnippet: string } };
-
-    // Roundcube gets the app's configuration as the app's page shows it; only where IMAP and
-    // submission listen differs (the test's ports, without TLS on loopback).
-    await roundcube.start(app.configSnippet, {
-      imap_host: `127.0.0.1:${world.mail.ports.imap}`,
-      smtp_host: `127.0.0.1:${world.mail.ports.submission}`,
-    });
+    // Atrium's job writes the host's file (Roundcube's include_host_config names it by Host).
+    const hostFile = path.join(webmail.paths.webmailConfigDir, `${siteHost}${webmail.port}.inc.php`);
+    await expect.poll(() => existsSync(hostFile), { timeout: 15_000 }).toBe(true);
+    await webmail.start(siteHost);
   });
 
   test.afterAll(async () => {
-    await roundcube?.close();
+    await webmail?.close();
     await world?.close();
     await mailbox?.close();
   });
 
   /** Opens Roundcube, which sends the browser to Atrium; signs in there with password and code. */
   async function signInThroughAtrium(page: Page) {
-    await page.goto(roundcube.url);
+    await page.goto(roundcubeUrl);
     await expect(page).toHaveURL(new RegExp(`^${world.server.config.publicUrl.origin}/login\\?uid=`));
     const after = mailbox.count;
     await page.getByLabel('E-mail address').fill(user.email);
@@ -79,7 +101,7 @@ test.describe('Roundcube as the Mail app', () => {
     await expect(page.getByLabel('Sign-in code')).toBeVisible();
     await page.getByLabel('Sign-in code').fill(await mailbox.waitForCode(user.email, { after }));
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page, roundcube.logs()).toHaveURL(new RegExp(`^${roundcube.url}/\\?_task=mail`));
+    await expect(page, webmail.logs()).toHaveURL(new RegExp(`^${roundcubeUrl}/\\?_task=mail`));
   }
 
   test('signs in through Atrium and lists the inbox over IMAP with the access token', async ({ page }) => {
@@ -93,7 +115,7 @@ test.describe('Roundcube as the Mail app', () => {
 
     await signInThroughAtrium(page);
     const list = page.locator('#messagelist');
-    await expect(list.getByText('Delivered by Postfix'), roundcube.logs() + world.mail.logs()).toBeVisible();
+    await expect(list.getByText('Delivered by Postfix'), webmail.logs() + world.mail.logs()).toBeVisible();
     await expect(page.getByText(user.email).first()).toBeVisible();
     // Dovecot took the access token (XOAUTH2), not a password.
     expect(readFileSync(world.mail.dovecotLog, 'utf8')).toContain(
@@ -117,14 +139,14 @@ test.describe('Roundcube as the Mail app', () => {
     await page.locator('#composebody').fill('Signed in to submission with the token.');
     // Roundcube's Send under the message (its toolbar has a hidden copy on wide screens).
     await page.locator('button.send').filter({ hasText: 'Send' }).click();
-    await expect(page.getByText('Message sent successfully.'), roundcube.logs()).toBeVisible();
+    await expect(page.getByText('Message sent successfully.'), webmail.logs()).toBeVisible();
     await world.mail.drainQueue();
     // Postfix's submission service signed Roundcube in with the token (SASL through Dovecot).
     expect(readFileSync(world.mail.postfixLog, 'utf8')).toContain(
       `sasl_method=XOAUTH2, sasl_username=${user.email}`,
     );
 
-    await page.goto(`${roundcube.url}/?_task=mail&_mbox=INBOX`);
+    await page.goto(`${roundcubeUrl}/?_task=mail&_mbox=INBOX`);
     await expect(page.locator('#messagelist').getByText('Sent from Roundcube')).toBeVisible();
   });
 
@@ -143,7 +165,7 @@ test.describe('Roundcube as the Mail app', () => {
     const tile = page.getByRole('list', { name: 'Your apps' }).getByRole('link', { name: /Mail/ });
     const [mail] = await Promise.all([page.waitForEvent('popup'), tile.click()]);
     // Roundcube sends the new tab to Atrium, which knows the user and sends it straight back.
-    await expect(mail, roundcube.logs()).toHaveURL(new RegExp(`^${roundcube.url}/\\?_task=mail`));
+    await expect(mail, webmail.logs()).toHaveURL(new RegExp(`^${roundcubeUrl}/\\?_task=mail`));
     await expect(mail.locator('#messagelist').getByText('Delivered by Postfix')).toBeVisible();
 
     // Roundcube's Logout ends its own session and stays on its page, offering Atrium again.
@@ -152,6 +174,6 @@ test.describe('Roundcube as the Mail app', () => {
       .or(mail.getByRole('link', { name: 'Logout' }))
       .click();
     await expect(mail.getByText('Login with Atrium')).toBeVisible();
-    await expect(mail).toHaveURL(new RegExp(`^${roundcube.url}/`));
+    await expect(mail).toHaveURL(new RegExp(`^${roundcubeUrl}/`));
   });
 });

@@ -32,14 +32,19 @@ export interface MailWorld {
 
 /** `env`: more settings for the Atrium under test (a loopback DNS server, a loopback mailbox for codes). */
 export async function createMailWorld(
-  options: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  options: {
+    env?: Record<string, string>;
+    /** Settings that name the mail servers' ports (picked before Atrium starts). */
+    envFor?: (ports: TestMailServers['ports']) => Record<string, string>;
+    deps?: Partial<AppDeps>;
+  } = {},
 ): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
   const planFile = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-plans-')), 'plans.json');
   writeFileSync(planFile, JSON.stringify({ plans: [TINY_PLAN] }));
   const server = await createTestApp({
     listen: true,
-    env: { ...mail.env, PLAN_CATALOG: planFile, ...options.env },
+    env: { ...mail.env, PLAN_CATALOG: planFile, ...options.env, ...options.envFor?.(mail.ports) },
     ...(options.deps ? { deps: options.deps } : {}),
   });
   try {
