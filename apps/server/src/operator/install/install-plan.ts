@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../config.ts';
 import { mailClient } from '../../modules/mail/mail-client.ts';
@@ -13,6 +14,15 @@ import { formatSettings, type Settings } from '../settings-file.ts';
 import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
 import { caddyfile } from './caddyfile.ts';
+import {
+  debianDatabaseConfigured,
+  newDesKey,
+  roundcubeMainConfig,
+  WEBMAIL_POOL,
+  webmailCaddyRoutes,
+  webmailPaths,
+  webmailPhpFpmPool,
+} from './webmail-files.ts';
 import {
   atriumInitScript,
   atriumUnit,
@@ -29,7 +39,7 @@ const SETTINGS_HEADER =
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
 const MANAGED =
-  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|ATRIUM_INSTALL_.*)$/;
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
@@ -62,7 +72,14 @@ export function installSettings(
       MAIL_IMAP_ADDRESS: `127.0.0.1:${o.ports.imap}`,
     });
   }
-  if (o.mail && o.webmail) settings.WEBMAIL_CONFIG_DIR = layout.webmailConfigDir;
+  if (o.mail && o.webmail) {
+    Object.assign(settings, {
+      WEBMAIL_CONFIG_DIR: layout.webmailConfigDir,
+      // Roundcube, beside Dovecot and Postfix, reaches them over loopback.
+      WEBMAIL_IMAP_HOST: `127.0.0.1:${o.ports.imap}`,
+      WEBMAIL_SMTP_HOST: `127.0.0.1:${o.ports.submission}`,
+    });
+  }
   // Install's own record: a second run without options installs the same host.
   Object.assign(settings, {
     ATRIUM_INSTALL_MAIL: String(o.mail),
@@ -139,6 +156,7 @@ export function installPlan(
         tls: o.tls,
         httpPort: o.ports.http,
         httpsPort: o.ports.https,
+        webmailRoutes: o.mail && o.webmail ? webmailCaddyRoutes(webmailPaths(layout)) : undefined,
       }),
       'root',
       'caddy',
@@ -157,7 +175,7 @@ export function installPlan(
     file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
     file(layout.opendkimDefaults, opendkimDefaults(o.ports.dkim), 'root', 'root', 0o644, ['opendkim']),
   );
-  if (o.webmail) items.push(dir(layout.webmailConfigDir, SERVICE_USER, 'www-data', 0o2750));
+  if (o.webmail) items.push(...webmailItems(layout));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
     const [daemon, base] = name.split('/') as [string, string];
     const target =
@@ -175,6 +193,60 @@ export function installPlan(
     }
   }
   return items;
+}
+
+/**
+ * Roundcube behind Caddy at /webmail: the directory Atrium writes each host's file into
+ * (www-data reads it through the set-group-ID bit), Atrium's block in Roundcube's config.inc.php
+ * and the atrium-webmail PHP-FPM pool (webmail-files.ts).
+ */
+function webmailItems(layout: HostLayout): HostItem[] {
+  const paths = webmailPaths(layout);
+  const roundcubeConfig = path.join(layout.roundcubeDir, 'config.inc.php');
+  return [
+    dir(layout.webmailConfigDir, SERVICE_USER, 'www-data', 0o2750),
+    file(
+      roundcubeConfig,
+      roundcubeMainConfig(readHostFile(layout, roundcubeConfig) ?? '<?php\n', {
+        database: paths.database,
+        debianDatabase: roundcubeHasDatabase(layout),
+        newKey: () => newDesKey(randomBytes),
+      }),
+      'root',
+      'www-data',
+      0o640,
+      ['php8.2-fpm'],
+    ),
+    file(
+      path.join(layout.phpFpmPoolDir, `${WEBMAIL_POOL}.conf`),
+      webmailPhpFpmPool(paths),
+      'root',
+      'root',
+      0o644,
+      ['php8.2-fpm'],
+    ),
+  ];
+}
+
+/** Whether Debian's dbconfig gave Roundcube a database; install makes a SQLite one otherwise. */
+export function roundcubeHasDatabase(layout: HostLayout): boolean {
+  const debianDb = readHostFile(layout, path.join(layout.roundcubeDir, 'debian-db.php'));
+  return debianDb !== undefined && debianDatabaseConfigured(debianDb);
+}
+
+/**
+ * A file below the root, or under --root where install has not written it yet, the host's own
+ * (Debian's package files are read, never written, outside the root).
+ */
+function readHostFile(layout: HostLayout, file: string): string | undefined {
+  for (const candidate of [file, path.join('/', path.relative(layout.root, file))]) {
+    try {
+      return readFileSync(candidate, 'utf8');
+    } catch {
+      // next
+    }
+  }
+  return undefined;
 }
 
 /** mail-config's files for this host, from the settings install writes (no database needed). */

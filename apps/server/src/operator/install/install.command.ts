@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { hostLayout, type HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { controlService, hasSystemd } from '../service-control.ts';
 import { readSettingsFile } from '../settings-file.ts';
-import { apply, difference, hostOwnership } from './host-changes.ts';
+import { apply, difference, exists, hostOwnership } from './host-changes.ts';
 import {
   debianProblem,
   installPackages,
@@ -13,7 +14,10 @@ import {
   systemUserCommands,
 } from './host-prerequisites.ts';
 import { parseInstallOptions, type InstallOptions } from './install-options.ts';
-import { installPlan, installSettings } from './install-plan.ts';
+import { installPlan, installSettings, roundcubeHasDatabase } from './install-plan.ts';
+import { createRoundcubeDatabase } from './roundcube-database.ts';
+import { webmailPaths } from './webmail-files.ts';
+import { dkimSyncArgs, dkimSyncScript } from './service-files.ts';
 import { checkoutProblem, deployRelease, releaseDeployed, releaseId } from './release.ts';
 
 /**
@@ -80,6 +84,14 @@ export async function installCommand(args: string[], checkout: string, print = c
     change(why, () => apply(item, owners));
   }
 
+  if (o.mail && o.webmail && !roundcubeHasDatabase(layout)) {
+    const { database } = webmailPaths(layout);
+    if (!exists(database)) {
+      const www = isRoot ? { uid: owners.uid('www-data'), gid: owners.gid('www-data') } : undefined;
+      change(`create Roundcube's database ${database}`, () => createRoundcubeDatabase(database, www));
+    }
+  }
+
   if (changes.length === 0) {
     print('No changes: this host is as install leaves it.');
   } else {
@@ -91,7 +103,10 @@ export async function installCommand(args: string[], checkout: string, print = c
   printDnsRecords(o, print);
 }
 
-/** Services, enabled and (re)started where their files changed. */
+/**
+ * Services, enabled and (re)started where their files changed. Atrium first: it writes
+ * OpenDKIM's tables at start, which the DKIM sync copies before OpenDKIM reads them.
+ */
 function startServices(
   o: InstallOptions,
   layout: HostLayout,
@@ -102,26 +117,54 @@ function startServices(
     print(`Under --root nothing is started: the daemons' files are below ${layout.root}.`);
     return;
   }
-  const services = [
-    'atrium',
-    'caddy',
+  const daemons = [
     ...(o.mail ? ['opendkim', 'dovecot', 'postfix'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
+    'caddy',
   ];
   if (hasSystemd()) {
     runCommand(['systemctl', 'daemon-reload']);
-    runCommand(['systemctl', 'enable', '--now', ...services, ...(o.mail ? ['atrium-dkim.path'] : [])]);
+    runCommand(['systemctl', 'enable', 'atrium', ...daemons, ...(o.mail ? ['atrium-dkim.path'] : [])]);
   } else {
-    print('PID 1 is not systemd: the services start through their init scripts (and cron copies DKIM keys).');
+    print('PID 1 is not systemd: the services start through their init scripts, and cron copies DKIM keys.');
   }
-  for (const service of services) {
+  const bring = (service: string) => {
     const action = affected.has(service) ? 'restart' : 'start';
-    if (action === 'start' && controlService(layout, service, 'status').ok) continue;
+    if (action === 'start' && controlService(layout, service, 'status').ok) return;
     const result = controlService(layout, service, action);
     print(
       `${result.ok ? '✓' : '✗'} ${result.command}${result.ok ? '' : `: ${result.output.split('\n').pop()}`}`,
     );
+  };
+  bring('atrium');
+  if (o.mail) {
+    if (waitUntilReady(o.ports.atrium)) {
+      const sync = spawnSync(dkimSyncScript(layout), dkimSyncArgs(layout), { encoding: 'utf8' });
+      print(
+        `${sync.status === 0 ? '✓' : '✗'} DKIM keys copied for OpenDKIM${sync.status === 0 ? '' : `: ${sync.stderr.trim()}`}`,
+      );
+    } else {
+      print(
+        `✗ Atrium did not answer /api/ready within 60 s: see journalctl -u atrium (or ${layout.logDir}/atrium.log)`,
+      );
+    }
+    if (hasSystemd()) runCommand(['systemctl', 'start', 'atrium-dkim.path']);
   }
+  for (const daemon of daemons) bring(daemon);
+}
+
+/** Polls Atrium's readiness probe (curl-free: a child node process would do the same). */
+function waitUntilReady(port: number): boolean {
+  const probe = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const end = Date.now() + 60000;
+       (async () => { while (Date.now() < end) { try { if ((await fetch('http://127.0.0.1:${port}/api/ready')).ok) process.exit(0); } catch {} await new Promise((r) => setTimeout(r, 500)); } process.exit(1); })();`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return probe.status === 0;
 }
 
 function printDnsRecords(o: InstallOptions, print: (line: string) => void): void {
