@@ -1,18 +1,46 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import { FileMigrationProvider, Migrator } from 'kysely/migration';
+import { sql, type Kysely } from 'kysely';
+import { FileMigrationProvider, Migrator, type Migration } from 'kysely/migration';
 import type { Database } from './database.ts';
 
-/** Brings the schema up to date; runs at start-up and in every test database. */
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+
+/** This release's migrations by name (the file name without `.ts`), as Kysely reads them. */
+export function knownMigrations(): Promise<Record<string, Migration>> {
+  return new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }).getMigrations();
+}
+
+/** The names of the migrations the database has run (none on a new database). */
+export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const { rows: table } = await sql<{ exists: boolean }>`
+    select to_regclass('kysely_migration') is not null as exists
+  `.execute(db);
+  if (!table[0]?.exists) return [];
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/**
+ * Brings the schema up to date; runs at start-up and in every test database.
+ *
+ * A database may hold migrations this release does not know: `npm run atrium -- update` ran a
+ * newer release's migrations, the newer release did not become ready and update went back to this
+ * one. Migrations are additive unless a migration declares itself breaking (update refuses to go
+ * back past one of those, operator/update/migration-rules.ts), so this release runs against the
+ * newer schema as it is, leaving those migrations recorded for the newer release to find again.
+ * Kysely would refuse ("previously executed migration … is missing"), so they are passed to it as
+ * already run and doing nothing.
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const known = await knownMigrations();
+  const newer = (await appliedMigrations(db)).filter((name) => !(name in known));
+  const left = Object.fromEntries(newer.map((name) => [name, { up: async () => undefined }]));
   const migrator = new Migrator({
     db,
-    provider: new FileMigrationProvider({
-      fs,
-      path,
-      migrationFolder: path.join(import.meta.dirname, 'migrations'),
-    }),
+    provider: { getMigrations: async () => ({ ...known, ...left }) },
+    // This release's own pending migrations may sort before a newer release's.
+    allowUnorderedMigrations: newer.length > 0,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
