@@ -111,6 +111,8 @@ export function dkimCron(layout: HostLayout): string {
 /**
  * /etc/init.d/atrium for hosts whose PID 1 is not systemd: the same process as atrium.service
  * (user, settings as environment through node's --env-file, umask 077, the runtime directory).
+ * Like systemd it starts from an empty environment: --env-file does not override a variable that
+ * is already set, so whatever the shell (or a test runner) exported would otherwise win.
  */
 export function atriumInitScript(layout: HostLayout, o: { mail: boolean }): string {
   const pidFile = `${layout.runDir}/atrium.pid`;
@@ -132,7 +134,8 @@ case "$1" in
     install -d -o ${SERVICE_USER} -g ${o.mail ? 'dovecot' : SERVICE_USER} -m 0750 ${layout.runDir}
     start-stop-daemon --start --quiet --oknodo --background --make-pidfile --pidfile "$PIDFILE" \\
       --chuid ${SERVICE_USER}:${SERVICE_USER} --chdir ${layout.current} --startas /bin/sh -- -c \\
-      "umask 077; exec ${nodeBinary(layout)} --env-file=${layout.settingsFile} apps/server/src/main.ts >>${log} 2>&1"
+      "umask 077; exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=${layout.stateDir} \\
+        ${nodeBinary(layout)} --env-file=${layout.settingsFile} apps/server/src/main.ts >>${log} 2>&1"
     ;;
   stop)
     start-stop-daemon --stop --quiet --oknodo --pidfile "$PIDFILE" --remove-pidfile --retry TERM/20/KILL/5
