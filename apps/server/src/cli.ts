@@ -20,6 +20,7 @@ import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail
 import { installCommand } from './operator/install/install.command.ts';
 import { INSTALL_USAGE } from './operator/install/install-options.ts';
 import { OperatorProblem } from './operator/operator-problem.ts';
+import { UPDATE_USAGE, updateCommand } from './operator/update/update.command.ts';
 
 /**
  * Operator commands, run with the same settings (.env, environment) as the server:
@@ -31,6 +32,7 @@ import { OperatorProblem } from './operator/operator-problem.ts';
  *   npm run atrium -- webhook-log [--site acme] [--limit 20]
  *   npm run atrium -- mail-config --out DIR
  *   npm run atrium -- install --public-url https://atrium.example.com (as root, Debian 12)
+ *   npm run atrium -- update (as root, from the new checkout; --rollback goes back)
  * A mistake stops the command with one line naming it; the usage is printed for --help (or with no
  * command at all).
  */
@@ -46,7 +48,8 @@ const USAGE = `Usage:
   npm run atrium -- mail-config --out <dir> [--listen all|<ip>] [--atrium-url <url>] [--dovecot-dir /etc/dovecot]
                                 [--mail-root /var/vmail] [--mail-user vmail] [--tls-cert <file> --tls-key <file>]
                                 [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]
-${INSTALL_USAGE}`;
+${INSTALL_USAGE}
+${UPDATE_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -81,6 +84,7 @@ async function main(argv: string[]): Promise<void> {
     }
   }
   if (command === 'install') return installCommand(rest, path.resolve(import.meta.dirname, '../../..'));
+  if (command === 'update') return updateCommand(rest, path.resolve(import.meta.dirname, '../../..'));
   throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);
 }
 
