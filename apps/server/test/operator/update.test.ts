@@ -139,6 +139,10 @@ describe('update', () => {
     const checkout = copyCheckout('harmless', harmless);
     first = releaseId(checkout);
     expect(first).not.toBe(installed());
+    const dryRun = await atrium(checkout, ['update', '--root', root, '--dry-run']);
+    expect(dryRun.status).toBe(0);
+    expect(dryRun.stdout).toContain(`would deploy release ${first}`);
+    expect(releases()).toEqual([installed()]);
 
     const run = await atrium(checkout, ['update', '--root', root]);
 
