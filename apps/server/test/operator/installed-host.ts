@@ -1,5 +1,16 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { hostLayout, type HostLayout } from '../../src/operator/host-layout.ts';
 import { runCommand, systemUserCommands } from '../../src/operator/install/host-prerequisites.ts';
@@ -52,6 +63,8 @@ export class InstalledHost {
   readonly ports = {} as Record<PortName, number>;
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
+  private webmail: ChildProcess[] = [];
+  private webmailOutput = '';
   private postfixRunning = false;
   private atriumRunning = false;
 
@@ -88,6 +101,8 @@ export class InstalledHost {
       'atrium.test',
       '--listen',
       '127.0.0.1',
+      // No public names here: Caddy's own CA issues the certificates, still on demand.
+      '--internal-tls',
       ...PORT_NAMES.flatMap((name) => [`--${name}-port`, String(this.ports[name])]),
       ...extra,
     ];
@@ -190,6 +205,59 @@ export class InstalledHost {
     );
   }
 
+  /**
+   * Roundcube as install set it up: PHP-FPM with the atrium-webmail pool install wrote (from a
+   * php-fpm.conf like Debian's, including the root's pool directory) and Caddy with the
+   * Caddyfile install wrote. Roundcube's package files (defaults.inc.php…) are linked in as the
+   * package has them in /etc/roundcube on a host.
+   */
+  async startWebmail(siteHost: string): Promise<void> {
+    for (const name of ['defaults.inc.php', 'mimetypes.php', 'debian-db.php']) {
+      const link = path.join(this.layout.roundcubeDir, name);
+      if (!existsSync(link)) symlinkSync(path.join('/etc/roundcube', name), link);
+    }
+    mkdirSync(this.at('run/php'), { recursive: true, mode: 0o755 });
+    const fpmConf = this.at('etc/php/8.2/fpm/php-fpm.conf');
+    writeFileSync(
+      fpmConf,
+      `[global]\npid = ${this.at('run/php/php8.2-fpm.pid')}\nerror_log = ${this.at('var/log/php8.2-fpm.log')}\n` +
+        `daemonize = no\ninclude = ${this.layout.phpFpmPoolDir}/*.conf\n`,
+    );
+    const keep = (chunk: Buffer) =>
+      (this.webmailOutput = (this.webmailOutput + chunk.toString()).slice(-6000));
+    const start = (command: string, args: string[], env: Record<string, string> = {}) => {
+      const child = spawn(command, args, {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', keep);
+      child.stderr!.on('data', keep);
+      this.webmail.push(child);
+      return child;
+    };
+    start('/usr/sbin/php-fpm8.2', ['-F', '-y', fpmConf]);
+    const caddyHome = this.at('var/lib/caddy');
+    mkdirSync(caddyHome, { recursive: true });
+    const caddy = start(
+      '/usr/bin/caddy',
+      ['run', '--config', this.layout.caddyfile, '--adapter', 'caddyfile'],
+      {
+        HOME: caddyHome,
+        XDG_DATA_HOME: caddyHome,
+        XDG_CONFIG_HOME: caddyHome,
+      },
+    );
+    await until(
+      async () => (await accepts(this.ports.https)) && existsSync(this.at('run/php/atrium-webmail.sock')),
+      `caddy and php-fpm for ${siteHost}:\n${this.webmailOutput}`,
+      () => caddy.exitCode !== null,
+    );
+  }
+
+  webmailLogs(): string {
+    return this.webmailOutput;
+  }
+
   /** What cron (or the systemd path unit) runs when Atrium rewrites OpenDKIM's tables. */
   syncDkim(): string {
     const line = readFileSync(path.join(this.layout.cronDir, 'atrium-dkim'), 'utf8')
@@ -211,6 +279,7 @@ export class InstalledHost {
   }
 
   async close(): Promise<void> {
+    for (const child of this.webmail) if (child.exitCode === null) child.kill('SIGTERM');
     if (this.atriumRunning) spawnSync(path.join(this.layout.initDir, 'atrium'), ['stop']);
     if (this.postfixRunning) spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
     for (const child of [this.dovecot, this.opendkim]) {

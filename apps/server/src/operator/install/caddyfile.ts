@@ -8,6 +8,13 @@ export interface CaddyfileOptions {
   publicHost: string;
   atriumPort: number;
   tls?: { cert: string; key: string };
+  /**
+   * Certificates from Caddy's own local CA instead of Let's Encrypt (a private network, a test):
+   * still issued on demand, after asking Atrium. Browsers must trust Caddy's root.
+   */
+  internalTls?: boolean;
+  /** Turns Caddy's admin API off (tests, several Caddies on one machine); hosts keep it for reload. */
+  adminOff?: boolean;
   /** Ports other than 80/443 (tests on loopback). */
   httpPort?: number;
   httpsPort?: number;
@@ -26,7 +33,8 @@ export function caddyfile(o: CaddyfileOptions): string {
       ? '\tauto_https disable_certs'
       : `\ton_demand_tls {\n\t\task http://${upstream}/api/proxy-hosts/check\n\t}`,
   ].filter(Boolean);
-  const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : '\ttls {\n\t\ton_demand\n\t}\n';
+  const issuer = o.internalTls ? ' internal' : '';
+  const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : `\ttls${issuer} {\n\t\ton_demand\n\t}\n`;
   const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
   return `${HEADER}{
 ${global.join('\n')}
@@ -34,7 +42,7 @@ ${global.join('\n')}
 
 # The console and the identity provider.
 ${o.publicHost} {
-${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : ''}\treverse_proxy ${upstream}
+${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : o.internalTls ? '\ttls internal\n' : ''}\treverse_proxy ${upstream}
 }
 
 # Organisations' sites and own domains; Caddy asks Atrium before each new certificate.

@@ -13,6 +13,8 @@ export interface InstallOptions {
   siteBaseDomain: string;
   databaseUrl?: string;
   tls?: { cert: string; key: string };
+  /** Caddy's own CA instead of Let's Encrypt (`--internal-tls`). */
+  internalTls: boolean;
   mail: boolean;
   webmail: boolean;
   /** Where SMTP, submission and IMAP listen: `all` or an address (tests: 127.0.0.1). */
@@ -48,7 +50,7 @@ const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLo
 
 export const INSTALL_USAGE = `  npm run atrium -- install --public-url <https://atrium.example.com> [--mail-host <mail.example.com>]
                             [--site-base-domain <domain>] [--database-url <postgres://…>]
-                            [--tls-cert <file> --tls-key <file>] [--no-mail] [--no-webmail]
+                            [--tls-cert <file> --tls-key <file> | --internal-tls] [--no-mail] [--no-webmail]
                             [--listen all|<ip>] [--<name>-port <n>] [--dry-run] [--root <dir>]`;
 
 /**
@@ -70,6 +72,7 @@ export function parseInstallOptions(
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
       'no-mail': { type: 'boolean' },
+      'internal-tls': { type: 'boolean' },
       'no-webmail': { type: 'boolean' },
       listen: { type: 'string' },
       'dry-run': { type: 'boolean' },
@@ -147,6 +150,7 @@ export function parseInstallOptions(
     siteBaseDomain,
     databaseUrl: values['database-url'] ?? was.DATABASE_URL,
     tls: cert && key ? { cert, key } : undefined,
+    internalTls: values['internal-tls'] ?? was.ATRIUM_INSTALL_INTERNAL_TLS === 'true',
     mail: flag(values['no-mail'], was.ATRIUM_INSTALL_MAIL),
     webmail: flag(values['no-webmail'], was.ATRIUM_INSTALL_WEBMAIL),
     listen: values.listen ?? was.ATRIUM_INSTALL_LISTEN ?? 'all',

@@ -84,6 +84,7 @@ export function installSettings(
   Object.assign(settings, {
     ATRIUM_INSTALL_MAIL: String(o.mail),
     ATRIUM_INSTALL_WEBMAIL: String(o.webmail),
+    ATRIUM_INSTALL_INTERNAL_TLS: String(o.internalTls),
     ATRIUM_INSTALL_LISTEN: o.listen,
     ...(o.tls ? { ATRIUM_INSTALL_TLS_CERT: o.tls.cert, ATRIUM_INSTALL_TLS_KEY: o.tls.key } : {}),
     ...Object.fromEntries(
@@ -156,6 +157,8 @@ export function installPlan(
         tls: o.tls,
         httpPort: o.ports.http,
         httpsPort: o.ports.https,
+        internalTls: o.internalTls,
+        adminOff: layout.root !== '/',
         webmailRoutes: o.mail && o.webmail ? webmailCaddyRoutes(webmailPaths(layout)) : undefined,
       }),
       'root',

@@ -13,6 +13,9 @@ export function createRoundcubeDatabase(
   database: string,
   ownership: { uid: number; gid: number } | undefined,
 ): void {
+  // /var/lib/roundcube is Debian's (0755); the database's own directory is www-data's, since
+  // SQLite writes its journal beside the file.
+  mkdirSync(path.dirname(path.dirname(database)), { recursive: true, mode: 0o755 });
   mkdirSync(path.dirname(database), { recursive: true, mode: 0o750 });
   const run = spawnSync(
     'php',
