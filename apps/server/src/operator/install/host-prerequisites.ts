@@ -4,10 +4,12 @@ import { MAIL_USER, SERVICE_USER } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 
 /** Debian's packages each part needs. */
-export function requiredPackages(o: { mail: boolean; webmail: boolean }): string[] {
+export function requiredPackages(o: { mail: boolean; webmail: boolean }, systemd: boolean): string[] {
   return [
     'caddy',
     'bind9-dnsutils',
+    // Without systemd's path unit, cron runs the DKIM sync every minute.
+    ...(o.mail && !systemd ? ['cron'] : []),
     ...(o.mail ? ['postfix', 'dovecot-imapd', 'dovecot-lmtpd', 'opendkim', 'opendkim-tools'] : []),
     ...(o.mail && o.webmail ? ['roundcube-core', 'roundcube-sqlite3', 'php8.2-fpm', 'php8.2-sqlite3'] : []),
   ];

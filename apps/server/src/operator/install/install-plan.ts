@@ -25,6 +25,7 @@ import {
 } from './webmail-files.ts';
 import {
   atriumInitScript,
+  caddyInitScript,
   atriumUnit,
   dkimCron,
   dkimPathUnit,
@@ -149,6 +150,9 @@ export function installPlan(
       'atrium',
     ]),
     file(path.join(layout.initDir, 'atrium'), atriumInitScript(layout, o), 'root', 'root', 0o755),
+    file(path.join(layout.initDir, 'atrium-caddy'), caddyInitScript(layout), 'root', 'root', 0o755, [
+      'caddy',
+    ]),
     file(
       layout.caddyfile,
       caddyfile({

@@ -51,7 +51,7 @@ export async function installCommand(args: string[], checkout: string, print = c
     if (!o.dryRun) work?.();
   };
 
-  const missing = missingPackages(requiredPackages(o));
+  const missing = missingPackages(requiredPackages(o, hasSystemd()));
   if (missing.length > 0) {
     if (!onHost) {
       throw new OperatorProblem(
@@ -117,12 +117,16 @@ function startServices(
     print(`Under --root nothing is started: the daemons' files are below ${layout.root}.`);
     return;
   }
+  const systemd = hasSystemd();
   const daemons = [
     ...(o.mail ? ['opendkim', 'dovecot', 'postfix'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
-    'caddy',
+    // Without systemd: Caddy through install's own init script, and cron runs the DKIM sync.
+    systemd ? 'caddy' : 'atrium-caddy',
+    ...(o.mail && !systemd ? ['cron'] : []),
   ];
-  if (hasSystemd()) {
+  if (affected.has('caddy')) affected.add('atrium-caddy');
+  if (systemd) {
     runCommand(['systemctl', 'daemon-reload']);
     runCommand(['systemctl', 'enable', 'atrium', ...daemons, ...(o.mail ? ['atrium-dkim.path'] : [])]);
   } else {
@@ -148,7 +152,7 @@ function startServices(
         `✗ Atrium did not answer /api/ready within 60 s: see journalctl -u atrium (or ${layout.logDir}/atrium.log)`,
       );
     }
-    if (hasSystemd()) runCommand(['systemctl', 'start', 'atrium-dkim.path']);
+    if (systemd) runCommand(['systemctl', 'start', 'atrium-dkim.path']);
   }
   for (const daemon of daemons) bring(daemon);
 }

@@ -156,3 +156,49 @@ esac
 }
 
 export { MAIL_USER };
+
+/**
+ * Debian's caddy package has a systemd unit only. Where PID 1 is not systemd this script runs
+ * the same command as caddy.service, as user caddy with the one capability the unit gives it
+ * (binding ports 80 and 443), through util-linux's setpriv.
+ */
+export function caddyInitScript(layout: HostLayout): string {
+  const pidFile = `${layout.root.replace(/\/$/, '')}/run/caddy.pid`;
+  return `#!/bin/sh
+### BEGIN INIT INFO
+# Provides:          atrium-caddy
+# Required-Start:    $network $remote_fs
+# Required-Stop:     $network $remote_fs
+# Default-Start:     2 3 4 5
+# Default-Stop:      0 1 6
+# Short-Description: Caddy in front of Atrium (hosts without systemd)
+### END INIT INFO
+${HEADER}set -e
+PIDFILE=${pidFile}
+case "$1" in
+  start)
+    start-stop-daemon --start --quiet --oknodo --background --make-pidfile --pidfile "$PIDFILE" \\
+      --startas /usr/bin/setpriv -- --reuid=caddy --regid=caddy --init-groups \\
+      --inh-caps=+net_bind_service --ambient-caps=+net_bind_service \\
+      env HOME=/var/lib/caddy /usr/bin/caddy run --environ --config ${layout.caddyfile}
+    ;;
+  stop)
+    start-stop-daemon --stop --quiet --oknodo --pidfile "$PIDFILE" --remove-pidfile --retry TERM/10/KILL/5
+    ;;
+  reload)
+    /usr/bin/caddy reload --config ${layout.caddyfile} --force
+    ;;
+  restart)
+    "$0" stop
+    "$0" start
+    ;;
+  status)
+    start-stop-daemon --status --pidfile "$PIDFILE"
+    ;;
+  *)
+    echo "Usage: $0 start|stop|restart|reload|status" >&2
+    exit 2
+    ;;
+esac
+`;
+}
