@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -164,6 +164,18 @@ describe('mail-config', () => {
     const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
     expect(read('postfix/main.cf')).toContain('check_policy_service inet:127.0.0.1:12399');
     expect(read('dovecot/dovecot.conf')).toMatch(/^\s*port = 12399$/m);
+  });
+
+  it('refuses an --out it cannot write into with one line naming it', async () => {
+    const notADirectory = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-mail-out-')), 'file');
+    writeFileSync(notADirectory, '');
+    const refused = run(['--out', path.join(notADirectory, 'config')]).done;
+    await expect(refused).rejects.toBeInstanceOf(MailConfigProblem);
+    await expect(refused).rejects.toThrow(
+      new RegExp(
+        `^--out ${notADirectory}/config/postfix: a path component is not a directory \\(ENOTDIR\\) — choose a directory`,
+      ),
+    );
   });
 
   it('without MAIL_DKIM_DIR, writes no OpenDKIM file and no milter', async () => {

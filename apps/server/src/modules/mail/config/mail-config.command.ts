@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { asOperatorProblem } from '../../../operator/operator-problem.ts';
 import type { Config } from '../../../config.ts';
 import { mailClient } from '../mail-client.ts';
 import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
@@ -87,10 +89,19 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
   };
   for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
     const file = path.join(values.out, name);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-    // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
-    chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      // Postfix's unprivileged commands read main.cf; only root reads the files with the secret.
+      chmodSync(file, isSecretFile(name) ? 0o600 : 0o644);
+    } catch (error) {
+      const problem = asOperatorProblem(
+        error,
+        '--out',
+        `choose a directory this user (${userInfo().username}) may write`,
+      );
+      throw problem instanceof Error && problem !== error ? new MailConfigProblem(problem.message) : error;
+    }
     console.log(`Wrote ${file}`);
   }
   if (!options.dkim)
