@@ -17,6 +17,7 @@ import { AppError } from './lib/errors.ts';
 import { organizationBySite } from './modules/subscriptions/subscriptions.repository.ts';
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
 import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail-config.command.ts';
+import { DOCTOR_USAGE, doctorCommand } from './operator/doctor/doctor.command.ts';
 import { installCommand } from './operator/install/install.command.ts';
 import { INSTALL_USAGE } from './operator/install/install-options.ts';
 import { OperatorProblem } from './operator/operator-problem.ts';
@@ -33,6 +34,7 @@ import { UPDATE_USAGE, updateCommand } from './operator/update/update.command.ts
  *   npm run atrium -- mail-config --out DIR
  *   npm run atrium -- install --public-url https://atrium.example.com (as root, Debian 12)
  *   npm run atrium -- update (as root, from the new checkout; --rollback goes back)
+ *   npm run atrium -- doctor (as root; exits 0 only when every check passes)
  * A mistake stops the command with one line naming it; the usage is printed for --help (or with no
  * command at all).
  */
@@ -49,7 +51,8 @@ const USAGE = `Usage:
                                 [--mail-root /var/vmail] [--mail-user vmail] [--tls-cert <file> --tls-key <file>]
                                 [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]
 ${INSTALL_USAGE}
-${UPDATE_USAGE}`;
+${UPDATE_USAGE}
+${DOCTOR_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -78,13 +81,18 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'webhook-log') return webhookLogCommand(rest);
   if (command === 'mail-config') {
     try {
-      return mailConfigCommand(rest, () => loadConfig());
+      return await mailConfigCommand(rest, () => loadConfig());
     } catch (error) {
       throw error instanceof MailConfigProblem ? new UsageError(error.message) : error;
     }
   }
   if (command === 'install') return installCommand(rest, path.resolve(import.meta.dirname, '../../..'));
   if (command === 'update') return updateCommand(rest, path.resolve(import.meta.dirname, '../../..'));
+  if (command === 'doctor') {
+    const ok = await doctorCommand(rest, path.resolve(import.meta.dirname, '../../..'));
+    if (!ok) process.exitCode = 1;
+    return;
+  }
   throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);
 }
 

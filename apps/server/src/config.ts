@@ -63,6 +63,7 @@ const envSchema = z.object({
     .optional(),
   SUBSCRIPTION_WEBHOOK_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  OPERATOR_TOKEN: z.string().trim().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
   BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
   // Mail migration: old providers on loopback, private or this host's addresses (tests, intranets).
@@ -155,6 +156,8 @@ export interface Config {
   /** Where subscription changes are posted, signed with the secret; undefined: nowhere. */
   subscriptionWebhook: { url: string; secret: string } | undefined;
   secret: string;
+  /** The bearer token of GET /api/operator/status (monitoring); undefined: that endpoint is off. */
+  operatorToken: string | undefined;
   allowUnverifiedDomains: boolean;
   /**
    * Logout tokens may go to loopback, private and this host's addresses (apps on Atrium's own host
@@ -266,6 +269,7 @@ export function loadConfig(env: Env = process.env): Config {
         ? { url: s.SUBSCRIPTION_WEBHOOK_URL, secret: s.SUBSCRIPTION_WEBHOOK_SECRET }
         : undefined,
     secret: s.ATRIUM_SECRET ?? readOrCreateSecret(dataDir),
+    operatorToken: s.OPERATOR_TOKEN,
     allowUnverifiedDomains: s.ALLOW_UNVERIFIED_DOMAINS,
     backchannelLogoutPrivateNetworks: s.BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS,
     accountPortalUrl: s.ACCOUNT_PORTAL_URL,

@@ -1,0 +1,17 @@
+import path from 'node:path';
+import { hasSystemd } from '../service-control.ts';
+
+/**
+ * The command an operator types to start, restart or inspect a service on this host, for a
+ * check's fix: systemctl where PID 1 is systemd, the init script otherwise (containers), and the
+ * script below DIR for a host installed with `--root DIR`.
+ */
+export function serviceCommand(root: string, name: string, action: 'start' | 'restart' | 'reload'): string {
+  if (root === '/' && hasSystemd()) return `systemctl ${action} ${name}`;
+  return `${path.join(root, 'etc/init.d', name)} ${action}`;
+}
+
+/** Where a service's messages go, for a fix that says "look at why". */
+export function serviceLog(root: string, name: string): string {
+  return root === '/' && hasSystemd() ? `journalctl -u ${name} -n 50` : `tail -n 50 /var/log/syslog`;
+}
