@@ -1,0 +1,342 @@
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
+import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
+import { hostLayout } from '../../src/operator/host-layout.ts';
+import { installCommand } from '../../src/operator/install/install.command.ts';
+import { readSettingsFile } from '../../src/operator/settings-file.ts';
+import { accepts, spawnDaemon, uidOf } from '../support/daemons.ts';
+import { TestDnsServer } from '../support/dns-server.ts';
+import { createOrganizationWithAdmin } from '../support/fixtures.ts';
+import { freePort } from '../support/free-port.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+/**
+ * `doctor` on a host installed with `install --root DIR`: Dovecot, Postfix and OpenDKIM started
+ * from DIR's files on free loopback ports, Atrium listening where the settings file says, one
+ * organisation with a verified domain whose records a loopback DNS server publishes. All ✓ first,
+ * then each fault the issue names gives its own ✗ with its fix, and is mended again.
+ */
+const CHECKOUT = path.resolve(import.meta.dirname, '../../../..');
+const MAIL_HOST = 'mail.atrium.test';
+
+const root = mkdtempSync('/var/lib/atrium-doctor-test-');
+const layout = hostLayout(root);
+let dns: TestDnsServer;
+let database: TestDatabase;
+let app: FastifyInstance;
+let opendkim: ChildProcess | undefined;
+let dkimPublicKey: string;
+const keyFile = path.join(layout.opendkimKeysDir, 'atrium._domainkey.acme.example.pem');
+const dovecotConf = path.join(layout.dovecotDir, 'dovecot.conf');
+
+async function doctor(): Promise<{ ok: boolean; lines: string[] }> {
+  const lines: string[] = [];
+  const ok = await doctorCommand(['--root', root], CHECKOUT, (line) => lines.push(line));
+  return { ok, lines };
+}
+
+/**
+ * The command as an operator runs it, for its exit code. Asynchronously: the Atrium it asks runs
+ * in this process, and spawnSync would stop it from answering.
+ */
+function cli(): Promise<{ status: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['apps/server/src/cli.ts', 'doctor', '--root', root],
+      { cwd: CHECKOUT, encoding: 'utf8' },
+      (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout: stdout + stderr }),
+    );
+  });
+}
+
+const lineOf = (lines: string[], name: string) => lines.find((l) => l.slice(2).startsWith(`${name}:`));
+
+async function until(ready: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not happen within 20 s`);
+}
+
+function startDovecot(): void {
+  // The daemon keeps the descriptors it was given: pipes would keep spawnSync waiting for ever.
+  const run = spawnSync('/usr/sbin/dovecot', ['-c', dovecotConf], { stdio: 'ignore' });
+  if (run.status !== 0)
+    throw new Error(`dovecot did not start (${run.status}): see ${root}/var/log/dovecot.log`);
+}
+
+beforeAll(async () => {
+  chmodSync(root, 0o755);
+  const ports = Object.fromEntries(
+    await Promise.all(
+      ['atrium', 'smtp', 'submission', 'imap', 'lmtp', 'auth', 'quota-status', 'dkim', 'socketmap'].map(
+        async (name) => [name, await freePort()] as const,
+      ),
+    ),
+  );
+  await installCommand(
+    [
+      '--root',
+      root,
+      '--public-url',
+      'http://atrium.test',
+      '--mail-host',
+      MAIL_HOST,
+      '--listen',
+      '127.0.0.1',
+      ...Object.entries(ports).flatMap(([name, port]) => [`--${name}-port`, String(port)]),
+    ],
+    CHECKOUT,
+    () => undefined,
+  );
+  dns = await TestDnsServer.start();
+  // An operator's own setting: the settings file's content is theirs too (doctor compares only its mode).
+  appendFileSync(layout.settingsFile, `DNS_SERVERS=${dns.address}\nDNS_TIMEOUT_MS=1000\n`);
+  const settings = readSettingsFile(layout.settingsFile)!;
+
+  // The daemons' run, queue and data directories below DIR, as their packages make them on a host.
+  const owned = (dir: string, user?: string) => {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    if (user) chownSync(dir, uidOf(user).uid, uidOf(user).gid);
+  };
+  owned(path.join(root, 'run/dovecot'));
+  owned(path.join(root, 'run/opendkim'), 'opendkim');
+  owned(path.join(root, 'var/spool/postfix'));
+  owned(path.join(root, 'var/lib/postfix'), 'postfix');
+  owned(layout.runDir);
+
+  // OpenDKIM's copies of the keys, as atrium-dkim-sync leaves them: opendkim's, 0600.
+  const opendkimIds = uidOf('opendkim');
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(
+    path.join(layout.opendkimKeysDir, 'KeyTable'),
+    `atrium._domainkey.acme.example acme.example:atrium:${keyFile}\n`,
+  );
+  writeFileSync(
+    path.join(layout.opendkimKeysDir, 'SigningTable'),
+    'acme.example atrium._domainkey.acme.example\n',
+  );
+  for (const file of [keyFile, 'KeyTable', 'SigningTable'].map((f) =>
+    path.resolve(layout.opendkimKeysDir, f),
+  )) {
+    chownSync(file, opendkimIds.uid, opendkimIds.gid);
+  }
+
+  startDovecot();
+  spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'set-permissions'], { stdio: 'ignore' });
+  const postfix = spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'start'], { stdio: 'ignore' });
+  if (postfix.status !== 0)
+    throw new Error(`postfix did not start (${postfix.status}): see ${root}/var/log/mail.log`);
+  const dkim = spawnDaemon('/usr/sbin/opendkim', ['-x', layout.opendkimConf]);
+  opendkim = dkim.child;
+  await until(async () => {
+    if (dkim.exited()) throw new Error(`opendkim exited: ${dkim.output()}`);
+    return accepts(ports.dkim!);
+  }, 'OpenDKIM listening');
+
+  // Atrium as the service would run it, on a fresh database.
+  database = await createTestDatabase();
+  app = await buildApp(loadConfig({ ...settings, LOG_LEVEL: 'silent' }), { db: database.db });
+  await app.listen({ port: ports.atrium!, host: '127.0.0.1' });
+  // Postfix and Dovecot asked a moment ago (each lookup records it; docs/mail.md).
+  await database.db
+    .insertInto('mail_server_contacts')
+    .values([{ kind: 'postfix' }, { kind: 'dovecot' }].map((v) => ({ ...v, last_asked_at: new Date() })))
+    .execute();
+  const org = await createOrganizationWithAdmin(database.db, { siteName: 'acme' });
+  const key = await generateDkimKey(settings.ATRIUM_SECRET!);
+  dkimPublicKey = key.publicKey;
+  await database.db
+    .insertInto('domains')
+    .values({
+      organization_id: org.id,
+      name: 'acme.example',
+      state: 'verified',
+      verification_token: 'token',
+      dkim_private_key_enc: key.privateKeyEnc,
+      dkim_public_key: key.publicKey,
+      dkim_selector: 'atrium',
+    })
+    .execute();
+  dns.set('acme.example', {
+    MX: [{ exchange: MAIL_HOST, priority: 10 }],
+    TXT: [`v=spf1 include:${MAIL_HOST} ~all`],
+  });
+  publishDkim();
+  dns.set('_dmarc.acme.example', { TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.example'] });
+}, 120_000);
+
+const publishDkim = () =>
+  dns.set('atrium._domainkey.acme.example', { TXT: [`v=DKIM1; k=rsa; p=${dkimPublicKey}`] });
+
+afterAll(async () => {
+  spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'stop'], { stdio: 'ignore' });
+  spawnSync('/usr/bin/doveadm', ['-c', dovecotConf, 'stop'], { stdio: 'ignore' });
+  if (opendkim && opendkim.exitCode === null) {
+    await new Promise<void>((resolve) => {
+      opendkim!.once('exit', () => resolve());
+      opendkim!.kill('SIGTERM');
+    });
+  }
+  await app?.close();
+  await database?.drop();
+  await dns?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('npm run atrium -- doctor', () => {
+  it('reports every check ✓ on the host install set up, and exits 0', async () => {
+    const { ok, lines } = await doctor();
+    expect(
+      lines.filter((l) => l.startsWith('✗')),
+      lines.join('\n'),
+    ).toEqual([]);
+    expect(ok).toBe(true);
+    for (const name of [
+      'Atrium',
+      'Database',
+      'Migrations',
+      'Job queue',
+      'Postfix asks Atrium',
+      'Dovecot asks Atrium',
+      'Domain acme.example',
+      'Postfix running',
+      'Postfix listening',
+      'Dovecot running',
+      'Dovecot listening',
+      'OpenDKIM running',
+      'OpenDKIM listening',
+      'Postfix configuration',
+      'Dovecot configuration',
+      'OpenDKIM configuration',
+      'Service files',
+      'DKIM keys readable by OpenDKIM',
+      'Directories',
+      'Settings file',
+      'DATA_DIR modes',
+      'DKIM key modes',
+      'Disk space for DATA_DIR',
+      'Disk space for mail',
+      'Disk space for backups',
+    ]) {
+      expect(lineOf(lines, name), `${name}\n${lines.join('\n')}`).toMatch(/^✓ /);
+    }
+    expect(lines.at(-1)).toMatch(/^All \d+ checks pass\.$/);
+
+    const run = await cli();
+    expect(run.status, run.stdout).toBe(0);
+  }, 60_000);
+
+  it('fails "DKIM keys readable by OpenDKIM" when a key file others may read, naming it and the fix', async () => {
+    chmodSync(keyFile, 0o644);
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      const line = lineOf(lines, 'DKIM keys readable by OpenDKIM')!;
+      expect(line).toMatch(/^✗ /);
+      expect(line).toContain(`${keyFile}: mode 0644 lets group or others in (expected 0600)`);
+      expect(line).toContain(`— fix: npm run atrium -- install --root ${root}`);
+      expect(lines.filter((l) => l.startsWith('✗'))).toHaveLength(1);
+    } finally {
+      chmodSync(keyFile, 0o600);
+    }
+  }, 60_000);
+
+  it('fails "DKIM keys readable by OpenDKIM" when the key directory is writable by others', async () => {
+    chmodSync(layout.opendkimKeysDir, 0o777);
+    try {
+      const line = lineOf((await doctor()).lines, 'DKIM keys readable by OpenDKIM')!;
+      expect(line).toMatch(/^✗ /);
+      expect(line).toContain(`${layout.opendkimKeysDir}: writable by group or others (mode 0777)`);
+    } finally {
+      chmodSync(layout.opendkimKeysDir, 0o700);
+    }
+  }, 60_000);
+
+  it('names a hand-edited main.cf, with install as the fix', async () => {
+    const mainCf = path.join(layout.postfixDir, 'main.cf');
+    const original = readFileSync(mainCf, 'utf8');
+    writeFileSync(mainCf, `${original}message_size_limit = 1\n`);
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Postfix configuration')).toBe(
+        `✗ Postfix configuration: differs from what install writes today: ${mainCf} (content) — fix: npm run atrium -- install --root ${root} (--dry-run lists the changes first)`,
+      );
+    } finally {
+      writeFileSync(mainCf, original);
+    }
+  }, 60_000);
+
+  it('names a domain whose DKIM record was removed, with the record to publish', async () => {
+    dns.remove('atrium._domainkey.acme.example');
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Domain acme.example')).toBe(
+        `✗ Domain acme.example: DKIM missing at atrium._domainkey.acme.example — fix: publish atrium._domainkey.acme.example. TXT "v=DKIM1; k=rsa; p=${dkimPublicKey}"`,
+      );
+    } finally {
+      publishDkim();
+    }
+  }, 60_000);
+
+  it('reports a failed job with its kind and error', async () => {
+    await database.db
+      .insertInto('jobs')
+      .values({ kind: 'webhook', status: 'failed', attempts: 5, last_error: 'connect ECONNREFUSED' })
+      .execute();
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      const line = lineOf(lines, 'Job queue')!;
+      expect(line).toMatch(
+        /^✗ Job queue: 1 failed, the latest a webhook job .* ago: connect ECONNREFUSED — fix: /,
+      );
+    } finally {
+      await database.db.deleteFrom('jobs').execute();
+    }
+  }, 60_000);
+
+  it('reports Dovecot stopped, with the command that starts it, and exits 1', async () => {
+    spawnSync('/usr/bin/doveadm', ['-c', dovecotConf, 'stop'], { stdio: 'ignore' });
+    await until(
+      async () => !(await accepts(Number(readSettingsFile(layout.settingsFile)!.ATRIUM_INSTALL_IMAP_PORT))),
+      'Dovecot stopping',
+    );
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Dovecot running')).toBe(
+        `✗ Dovecot running: no live process in ${path.join(root, 'run/dovecot/master.pid')} — fix: dovecot -c ${dovecotConf}`,
+      );
+      expect(lineOf(lines, 'Dovecot listening')).toMatch(
+        /^✗ Dovecot listening: nothing answers on dovecot imap 127\.0\.0\.1:\d+, /,
+      );
+      const run = await cli();
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain('✗ Dovecot running');
+    } finally {
+      startDovecot();
+    }
+  }, 60_000);
+});
