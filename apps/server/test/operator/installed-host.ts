@@ -249,7 +249,7 @@ export class InstalledHost {
     );
     await until(
       async () => (await accepts(this.ports.https)) && existsSync(this.at('run/php/atrium-webmail.sock')),
-      `caddy and php-fpm for ${siteHost}:\n${this.webmailOutput}`,
+      () => `caddy and php-fpm for ${siteHost}:\n${this.webmailOutput}`,
       () => caddy.exitCode !== null,
     );
   }
@@ -299,11 +299,17 @@ export class InstalledHost {
   }
 }
 
-async function until(ready: () => Promise<boolean>, what: string, failed?: () => boolean): Promise<void> {
+/** `what` may be a function: a daemon's output read when it has failed, not when waiting began. */
+async function until(
+  ready: () => Promise<boolean>,
+  what: string | (() => string),
+  failed?: () => boolean,
+): Promise<void> {
+  const say = () => (typeof what === 'string' ? what : what());
   const deadline = Date.now() + 30_000;
   while (!(await ready())) {
-    if (failed?.()) throw new Error(`exited: ${what}`);
-    if (Date.now() > deadline) throw new Error(`no answer within 30 s: ${what}`);
+    if (failed?.()) throw new Error(`exited: ${say()}`);
+    if (Date.now() > deadline) throw new Error(`no answer within 30 s: ${say()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }

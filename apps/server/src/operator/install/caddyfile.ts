@@ -29,6 +29,7 @@ export function caddyfile(o: CaddyfileOptions): string {
   const global = [
     o.httpPort ? `\thttp_port ${o.httpPort}` : '',
     o.httpsPort ? `\thttps_port ${o.httpsPort}` : '',
+    o.adminOff ? '\tadmin off' : '',
     o.tls
       ? '\tauto_https disable_certs'
       : `\ton_demand_tls {\n\t\task http://${upstream}/api/proxy-hosts/check\n\t}`,
