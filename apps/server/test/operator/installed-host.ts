@@ -80,7 +80,15 @@ export class InstalledHost {
     const host = new InstalledHost(root);
     for (const name of PORT_NAMES) host.ports[name] = await freePort();
     // The users install creates on a host (--root creates none): made by the same commands.
-    for (const user of systemUserCommands({ mail: true })) if (!user.done()) runCommand(user.command);
+    // Test files run side by side: another may be making the same user at the same moment.
+    for (const user of systemUserCommands({ mail: true })) {
+      if (user.done()) continue;
+      try {
+        runCommand(user.command);
+      } catch (error) {
+        if (!user.done()) throw error;
+      }
+    }
     return host;
   }
 

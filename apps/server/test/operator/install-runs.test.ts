@@ -1,0 +1,80 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { debianProblem } from '../../src/operator/install/host-prerequisites.ts';
+import { checkoutProblem } from '../../src/operator/install/release.ts';
+import { atriumCli, InstalledHost } from './installed-host.ts';
+
+// install's runs without starting anything: what --dry-run lists, a changed option applied on
+// the next run, and the one-line refusals. (install-host.test.ts runs the daemons it set up.)
+
+let host: InstalledHost;
+
+beforeAll(async () => {
+  host = await InstalledHost.create();
+});
+
+afterAll(async () => {
+  await host?.close();
+});
+
+describe('install', () => {
+  it('--dry-run lists every change and makes none', () => {
+    const dry = host.install(['--dry-run']);
+    expect(dry.status, dry.output).toBe(0);
+    expect(dry.stdout).toContain(`would create ${host.layout.settingsFile}`);
+    expect(dry.stdout).toContain(`would create ${path.join(host.layout.postfixDir, 'main.cf')}`);
+    expect(dry.stdout).toMatch(/would deploy release \S+/);
+    expect(dry.stdout).toMatch(/\d+ changes would be made \(dry run\)\./);
+    expect(readdirSync(host.layout.root)).toEqual([]);
+  });
+
+  it('applies a changed option on the next run, and only what it changes', () => {
+    expect(host.install().status).toBe(0);
+    const moved = atriumCli([...host.installArgs(), '--smtp-port', '2525']);
+    expect(moved.status, moved.output).toBe(0);
+    const changed = moved.stdout.split('\n').filter((line) => line.startsWith('update '));
+    expect(changed).toEqual([
+      `update ${host.layout.settingsFile} (content)`,
+      `update ${path.join(host.layout.postfixDir, 'master.cf')} (content)`,
+    ]);
+    expect(readFileSync(path.join(host.layout.postfixDir, 'master.cf'), 'utf8')).toMatch(
+      /^127\.0\.0\.1:2525 inet/m,
+    );
+    // Recorded: a run without the option keeps it.
+    const again = atriumCli(['install', '--root', host.layout.root]);
+    expect(again.stdout).toContain('No changes: this host is as install leaves it.');
+  });
+
+  it('refuses a bad URL, a missing option and a port out of range in one line each', () => {
+    const badUrl = atriumCli([
+      'install',
+      '--root',
+      mkdtempSync(path.join(tmpdir(), 'atrium-root-')),
+      '--public-url',
+      'atrium',
+    ]);
+    expect(badUrl.status).toBe(1);
+    expect(badUrl.stderr.trim()).toBe(
+      '--public-url atrium: not an absolute URL (e.g. https://atrium.example.com)',
+    );
+    const missing = atriumCli(['install', '--root', mkdtempSync(path.join(tmpdir(), 'atrium-root-'))]);
+    expect(missing.stderr.trim()).toBe(
+      "--public-url is required on the first install: the console's address, e.g. https://atrium.example.com",
+    );
+    const port = atriumCli([...host.installArgs(), '--imap-port', '70000']);
+    expect(port.stderr.trim()).toBe('--imap-port 70000: expected a port number 1-65535');
+  });
+
+  it('refuses a host that is not Debian 12, and a checkout that is not built, naming them', () => {
+    const osRelease = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-os-')), 'os-release');
+    writeFileSync(osRelease, 'PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nVERSION_ID="24.04"\n');
+    expect(debianProblem(osRelease)).toBe(
+      'This host runs Ubuntu 24.04 LTS: install needs Debian 12 (bookworm)',
+    );
+    expect(debianProblem('/etc/os-release')).toBeUndefined();
+    const checkout = mkdtempSync(path.join(tmpdir(), 'atrium-checkout-'));
+    expect(checkoutProblem(checkout)).toBe(`${checkout}: no node_modules — run npm ci in the checkout first`);
+  });
+});
