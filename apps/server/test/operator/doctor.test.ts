@@ -25,6 +25,7 @@ import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { ensureServiceUsers } from './installed-host.ts';
 
 /**
  * `doctor` on a host installed with `install --root DIR`: Dovecot, Postfix and OpenDKIM started
@@ -85,6 +86,7 @@ function startDovecot(): void {
 
 beforeAll(async () => {
   chmodSync(root, 0o755);
+  ensureServiceUsers();
   const ports = Object.fromEntries(
     await Promise.all(
       ['atrium', 'smtp', 'submission', 'imap', 'lmtp', 'auth', 'quota-status', 'dkim', 'socketmap'].map(

@@ -40,6 +40,21 @@ export const PORT_NAMES = [
 ] as const;
 export type PortName = (typeof PORT_NAMES)[number];
 
+/**
+ * The users install creates on a host (--root creates none), made by the same commands. Test
+ * files run side by side: another may be making the same user at the same moment.
+ */
+export function ensureServiceUsers(): void {
+  for (const user of systemUserCommands({ mail: true })) {
+    if (user.done()) continue;
+    try {
+      runCommand(user.command);
+    } catch (error) {
+      if (!user.done()) throw error;
+    }
+  }
+}
+
 /** `npm run atrium -- <args>` from this checkout, as the operator runs it. */
 export function atriumCli(args: string[], env: Record<string, string> = {}) {
   const run = spawnSync(process.execPath, [CLI, ...args], {
@@ -80,15 +95,7 @@ export class InstalledHost {
     const host = new InstalledHost(root);
     for (const name of PORT_NAMES) host.ports[name] = await freePort();
     // The users install creates on a host (--root creates none): made by the same commands.
-    // Test files run side by side: another may be making the same user at the same moment.
-    for (const user of systemUserCommands({ mail: true })) {
-      if (user.done()) continue;
-      try {
-        runCommand(user.command);
-      } catch (error) {
-        if (!user.done()) throw error;
-      }
-    }
+    ensureServiceUsers();
     return host;
   }
 

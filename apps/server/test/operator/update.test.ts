@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseId } from '../../src/operator/install/release.ts';
 import { freePort } from '../support/free-port.ts';
+import { ensureServiceUsers } from './installed-host.ts';
 
 /**
  * `npm run atrium -- update` as an operator runs it: install --root DIR (no mail) from this
@@ -105,6 +106,7 @@ const initScript = (action: string) =>
   spawnSync(path.join(root, 'etc/init.d/atrium'), [action], { encoding: 'utf8' });
 
 beforeAll(async () => {
+  ensureServiceUsers();
   root = mkdtempSync('/var/lib/atrium-update-');
   chmodSync(root, 0o755);
   port = await freePort();
