@@ -1,13 +1,6 @@
-import {
-  chmodSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileIfChanged } from '../../lib/file-if-changed.ts';
 import type { Config } from '../../config.ts';
 import { providerEndpoints } from '../apps/app-views.ts';
 import { fillPlaceholders, type CatalogTemplate } from '../apps/catalog.ts';
@@ -185,7 +178,7 @@ export function writeWebmailHostFiles(dir: string, written: WebmailHostFiles): s
   mkdirSync(dir, { recursive: true, mode: 0o750 });
   const changed: string[] = [];
   for (const [name, text] of Object.entries(written.files)) {
-    if (writeIfChanged(dir, name, text)) changed.push(name);
+    if (writeFileIfChanged(dir, name, text, 0o640)) changed.push(name);
   }
   for (const name of readdirSync(dir)) {
     if (isHostFileName(name) && !(name in written.files)) {
@@ -194,23 +187,4 @@ export function writeWebmailHostFiles(dir: string, written: WebmailHostFiles): s
     }
   }
   return changed;
-}
-
-function writeIfChanged(dir: string, name: string, text: string): boolean {
-  const file = path.join(dir, name);
-  if (readOrNull(file) === text) return false;
-  const temporary = path.join(dir, `.${name}.${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode: 0o640 });
-  // Atrium runs with umask 077, which takes the group's bit away; the mode is the point here.
-  chmodSync(temporary, 0o640);
-  renameSync(temporary, file);
-  return true;
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }

@@ -1,14 +1,6 @@
-import {
-  chmodSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileIfChanged } from '../../../lib/file-if-changed.ts';
 import { openDkimPrivateKey } from '../../domains/dkim.ts';
 import type { SigningKeyRow } from './dkim-tables.repository.ts';
 
@@ -76,10 +68,10 @@ export function dkimTables(rows: SigningKeyRow[], secret: string, opendkimDir: s
 export function writeDkimTables(dir: string, written: DkimTables, now = Date.now()): boolean {
   const keysDir = path.join(dir, KEYS_DIR);
   mkdirSync(keysDir, { recursive: true, mode: 0o700 });
-  for (const [name, pem] of Object.entries(written.keys)) writeIfChanged(keysDir, name, pem);
+  for (const [name, pem] of Object.entries(written.keys)) writeFileIfChanged(keysDir, name, pem, 0o600);
   let changed = false;
   for (const [name, text] of Object.entries(written.tables)) {
-    if (writeIfChanged(dir, name, text)) changed = true;
+    if (writeFileIfChanged(dir, name, text, 0o600)) changed = true;
   }
   const tablesAge = now - statSync(path.join(dir, KEY_TABLE)).mtimeMs;
   if (tablesAge > STALE_KEY_GRACE_MS) {
@@ -88,23 +80,4 @@ export function writeDkimTables(dir: string, written: DkimTables, now = Date.now
     }
   }
   return changed;
-}
-
-function writeIfChanged(dir: string, name: string, text: string): boolean {
-  const file = path.join(dir, name);
-  if (readOrNull(file) === text) return false;
-  const temporary = path.join(dir, `.${name}.${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode: 0o600 });
-  // An umask could only take bits away, but a stray temporary file may have been left with others.
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
-  return true;
-}
-
-function readOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
 }
