@@ -15,7 +15,6 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
 import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
 import { hostLayout } from '../../src/operator/host-layout.ts';
 import { installCommand } from '../../src/operator/install/install.command.ts';
@@ -25,6 +24,7 @@ import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { insertVerifiedDomainWithKey } from './verified-domain.ts';
 import { ensureServiceUsers } from './installed-host.ts';
 
 /**
@@ -165,20 +165,12 @@ beforeAll(async () => {
     .values([{ kind: 'postfix' }, { kind: 'dovecot' }].map((v) => ({ ...v, last_asked_at: new Date() })))
     .execute();
   const org = await createOrganizationWithAdmin(database.db, { siteName: 'acme' });
-  const key = await generateDkimKey(settings.ATRIUM_SECRET!);
-  dkimPublicKey = key.publicKey;
-  await database.db
-    .insertInto('domains')
-    .values({
-      organization_id: org.id,
-      name: 'acme.example',
-      state: 'verified',
-      verification_token: 'token',
-      dkim_private_key_enc: key.privateKeyEnc,
-      dkim_public_key: key.publicKey,
-      dkim_selector: 'atrium',
-    })
-    .execute();
+  dkimPublicKey = await insertVerifiedDomainWithKey(
+    database.db,
+    org.id,
+    'acme.example',
+    settings.ATRIUM_SECRET!,
+  );
   dns.set('acme.example', {
     MX: [{ exchange: MAIL_HOST, priority: 10 }],
     TXT: [`v=spf1 include:${MAIL_HOST} ~all`],

@@ -1,6 +1,6 @@
+import { insertVerifiedDomainWithKey } from './verified-domain.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { operatorStatusSchema } from '@atrium/contracts/operator';
-import { generateDkimKey } from '../../src/modules/domains/dkim.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -38,20 +38,7 @@ beforeAll(async () => {
     },
   });
   const org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
-  const key = await generateDkimKey(SECRET);
-  publicKey = key.publicKey;
-  await t.db
-    .insertInto('domains')
-    .values({
-      organization_id: org.id,
-      name: 'acme.example',
-      state: 'verified',
-      verification_token: 'token',
-      dkim_private_key_enc: key.privateKeyEnc,
-      dkim_public_key: key.publicKey,
-      dkim_selector: 'atrium',
-    })
-    .execute();
+  publicKey = await insertVerifiedDomainWithKey(t.db, org.id, 'acme.example', SECRET);
 });
 
 afterAll(async () => {
