@@ -266,6 +266,19 @@ describe('npm run atrium -- doctor', () => {
     }
   }, 60_000);
 
+  it('fails "DKIM keys readable by OpenDKIM" when the key directory is made unreadable for it', async () => {
+    // root's and 0700: still safe by OpenDKIM's rule, but OpenDKIM (user opendkim) cannot enter.
+    const keys = layout.opendkimKeysDir;
+    chownSync(keys, 0, 0);
+    try {
+      const line = lineOf((await doctor()).lines, 'DKIM keys readable by OpenDKIM')!;
+      expect(line).toMatch(/^✗ /);
+      expect(line).toContain(`${keys}: opendkim cannot enter it (mode 0700)`);
+    } finally {
+      chownSync(keys, uidOf('opendkim').uid, uidOf('opendkim').gid);
+    }
+  }, 60_000);
+
   it('names a hand-edited main.cf, with install as the fix', async () => {
     const mainCf = path.join(layout.postfixDir, 'main.cf');
     const original = readFileSync(mainCf, 'utf8');

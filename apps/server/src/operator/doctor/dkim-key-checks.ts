@@ -104,8 +104,8 @@ function tableProblem(file: string, ids: Ids): string | undefined {
 
 function directoryProblem(dir: string, ids: Ids): string | undefined {
   const stat = statSync(dir);
-  if (stat.mode & 0o022 && !(stat.mode & 0o1000))
-    return `${dir}: writable by group or others (mode ${mode(stat.mode)})`;
+  // No exception for a sticky directory such as /tmp: OpenDKIM refuses any that others may write.
+  if (stat.mode & 0o022) return `${dir}: writable by group or others (mode ${mode(stat.mode)})`;
   if (!ownerOk(stat.uid, ids) && stat.mode & 0o200) {
     return `${dir}: writable and owned by uid ${stat.uid}, which is neither opendkim nor root`;
   }
