@@ -100,6 +100,12 @@ export async function installCommand(args: string[], checkout: string, print = c
     );
   }
   if (!o.dryRun) startServices(o, layout, affected, print);
+  if (!settings.SMTP_URL) {
+    print(
+      `Atrium's own mail (sign-in codes, invitations) waits in its outbox until SMTP_URL is set in ${layout.settingsFile} ` +
+        '(a relay that signs and delivers it; then run install again).',
+    );
+  }
   printDnsRecords(o, print);
 }
 
