@@ -30,7 +30,8 @@ function startFails(env: Record<string, string>) {
   const r = spawnSync(process.execPath, [main], {
     env: { ...baseEnv, DATA_DIR: dataDir, ...env },
     encoding: 'utf8',
-    timeout: 20_000,
+    // A first start makes the embedded database: slow on a loaded machine, and a kill would look like silence.
+    timeout: 90_000,
   });
   return { status: r.status, stderr: r.stderr.trim() };
 }
@@ -82,7 +83,7 @@ describe('start-up', () => {
       new RegExp(`^MAIL_SOCKETMAP_ADDRESS 127\\.0\\.0\\.1:${taken}: address already in use`),
     );
     expect(socketmap.stderr.split('\n')).toHaveLength(1);
-  });
+  }, 200_000);
 
   it('stops with one line when the dict socket’s directory is missing, no stack trace', () => {
     const r = startFails({
@@ -95,7 +96,7 @@ describe('start-up', () => {
     expect(r.stderr).toMatch(
       /^MAIL_DICT_SOCKET \/nonexistent-atrium-run\/dict\.sock: .* — its directory \/nonexistent-atrium-run must exist and be writable by /,
     );
-  });
+  }, 200_000);
 
   it('serves, then shuts down cleanly on SIGTERM', async () => {
     const port = await freePort();

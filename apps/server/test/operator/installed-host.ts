@@ -321,10 +321,11 @@ async function until(
   failed?: () => boolean,
 ): Promise<void> {
   const say = () => (typeof what === 'string' ? what : what());
-  const deadline = Date.now() + 30_000;
+  // Generous: a first start makes the embedded database, slow on a loaded machine.
+  const deadline = Date.now() + 90_000;
   while (!(await ready())) {
     if (failed?.()) throw new Error(`exited: ${say()}`);
-    if (Date.now() > deadline) throw new Error(`no answer within 30 s: ${say()}`);
+    if (Date.now() > deadline) throw new Error(`no answer within 90 s: ${say()}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 }

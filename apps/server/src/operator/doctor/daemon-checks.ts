@@ -14,7 +14,7 @@ import {
 } from './mail-daemon-files.ts';
 import { serviceCommand } from './service-commands.ts';
 
-const CONNECT_TIMEOUT_MS = 3_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 interface Daemon {
   label: string;
