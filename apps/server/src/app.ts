@@ -24,6 +24,7 @@ import { registerWebmail } from './modules/webmail/webmail.plugin.ts';
 import { migrationRoutes } from './modules/migration/migration.routes.ts';
 import type { MigrationDeps } from './modules/migration/user-import.service.ts';
 import type { MailMigrationDeps } from './modules/migration/mail-migration.service.ts';
+import { takeoutRoutes } from './modules/takeout/takeout.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(subscriptionsRoutes({ db, config, jobs }));
   await app.register(searchRoutes({ db }));
   await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
+  await app.register(takeoutRoutes({ db, config, jobs }));
   await registerMail(app, { db, config });
   registerWebmail(app, { db, config, catalog: appCatalog });
 

@@ -10,6 +10,7 @@ export const activityKinds = [
   { value: 'app', label: 'Apps' },
   { value: 'mail', label: 'Mail' },
   { value: 'migration', label: 'Data Migration' },
+  { value: 'takeout', label: 'Takeout' },
   { value: 'subscription', label: 'Subscription' },
 ] as const;
 

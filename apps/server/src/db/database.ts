@@ -6,6 +6,7 @@ import type {
   MailServerContactsTable,
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
+import type { TakeoutsTable } from './takeout-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -349,6 +350,7 @@ export interface Database {
   mail_server_contacts: MailServerContactsTable;
   mail_migrations: MailMigrationsTable;
   mail_migration_folders: MailMigrationFoldersTable;
+  takeouts: TakeoutsTable;
 }
 
 export type Db = Kysely<Database>;
