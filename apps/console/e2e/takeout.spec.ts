@@ -1,0 +1,42 @@
+import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
+
+// Takeout (docs/takeout.md): an admin exports everything from Data Migration, watches it finish
+// and downloads the archive, through the real console and server.
+
+test('an admin exports everything, sees the export finish and downloads the archive', async ({
+  page,
+  atrium,
+  signInAs,
+}) => {
+  const org = await createOrganizationWithAdmin(atrium.db);
+  await signInAs(org.admin);
+
+  await page.goto('/data-migration');
+  const card = page.locator('.card', { has: page.getByRole('heading', { name: 'Export everything' }) });
+  await expect(card.getByText('No exports yet')).toBeVisible();
+  await card.getByRole('button', { name: 'Export everything' }).click();
+
+  const item = card.getByTestId('takeout').first();
+  // The page polls: the export becomes ready without a reload.
+  await expect(item.getByText('Ready')).toBeVisible({ timeout: 60_000 });
+  await expect(item).toContainText('the link expires on');
+  await expect(card.getByRole('button', { name: 'Export everything' })).toBeEnabled();
+
+  const downloading = page.waitForEvent('download');
+  await item.getByRole('link', { name: 'Download archive' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^atrium-takeout-${org.siteName}-.*\\.tar\\.gz$`));
+  expect(await download.failure()).toBeNull();
+
+  const logged = await atrium.db
+    .selectFrom('activity_log')
+    .select('action')
+    .where('organization_id', '=', org.id)
+    .where('action', 'like', 'takeout.%')
+    .execute();
+  expect(logged.map((r) => r.action).sort()).toEqual([
+    'takeout.downloaded',
+    'takeout.finished',
+    'takeout.started',
+  ]);
+});
