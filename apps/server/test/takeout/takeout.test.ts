@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeExpiredArchives } from '../../src/modules/takeout/takeout.job.ts';
+import { failOrphanedTakeouts } from '../../src/modules/takeout/takeout.repository.ts';
 import { createGroup, installBody } from '../apps/helpers.ts';
 import {
   createOrganizationWithAdmin,
@@ -262,5 +266,33 @@ describe('takeout', () => {
       (x) => x.id === started.body.id,
     );
     expect(listed).toMatchObject({ expired: true, downloadUrl: null });
+
+    // Housekeeping removes the expired file; the row stays, and the link still answers 410.
+    const { file_path } = await t.db
+      .selectFrom('takeouts')
+      .select('file_path')
+      .where('id', '=', started.body.id)
+      .executeTakeFirstOrThrow();
+    expect(existsSync(path.join(t.config.dataDir, file_path!))).toBe(true);
+    expect(await removeExpiredArchives({ db: t.db, config: t.config })).toBe(1);
+    expect(existsSync(path.join(t.config.dataDir, file_path!))).toBe(false);
+    expect((await api.get(`/api/takeout/${started.body.id}/download`)).status).toBe(410);
+  });
+
+  it('fails an export whose worker died on its last attempt (housekeeping), and another can start', async () => {
+    const api = as(t, b.admin);
+    const started = await api.post('/api/takeout');
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const { job_id } = await t.db
+      .selectFrom('takeouts')
+      .select('job_id')
+      .where('id', '=', started.body.id)
+      .executeTakeFirstOrThrow();
+    // What the queue's own housekeeping leaves of a job whose worker died on the last attempt.
+    await t.db.updateTable('jobs').set({ status: 'failed' }).where('id', '=', job_id!).execute();
+    await failOrphanedTakeouts(t.db);
+    const listed = ((await api.get('/api/takeout')).body.takeouts as Array<{ id: string }>)[0];
+    expect(listed).toMatchObject({ id: started.body.id, status: 'failed', downloadUrl: null });
+    expect((await api.post('/api/takeout')).status).toBe(202);
   });
 });

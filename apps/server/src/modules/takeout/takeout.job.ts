@@ -53,12 +53,18 @@ export function registerTakeoutJob(jobs: JobWorker, deps: TakeoutDeps, log: Fast
   );
   jobs.addHousekeeping(async () => {
     await failOrphanedTakeouts(deps.db);
-    // Expired archives leave the disk; their rows stay (the list shows them as expired).
-    for (const row of await expiredFiles(deps.db)) {
-      await rm(path.join(deps.config.dataDir, row.file_path!), { force: true });
-      await forgetFile(deps.db, row.id);
-    }
+    await removeExpiredArchives(deps);
   });
+}
+
+/** Expired archives leave the disk; their rows stay (the list shows them as expired). */
+export async function removeExpiredArchives(deps: TakeoutDeps): Promise<number> {
+  const rows = await expiredFiles(deps.db);
+  for (const row of rows) {
+    await rm(path.join(deps.config.dataDir, row.file_path!), { force: true });
+    await forgetFile(deps.db, row.id);
+  }
+  return rows.length;
 }
 
 async function runTakeout(deps: TakeoutDeps, id: string): Promise<void> {
