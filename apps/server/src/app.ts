@@ -14,6 +14,7 @@ import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { databaseDumpRoutes } from './modules/operator/database-dump.routes.ts';
 import { operatorStatusRoutes } from './modules/operator/operator-status.routes.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
 import { wakeWorkerAfterQueueing } from './modules/jobs/queued-in-request.ts';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(healthRoutes(db));
   await app.register(operatorStatusRoutes({ db, config }));
+  await app.register(databaseDumpRoutes({ db, config }));
   await app.register(domainsRoutes({ db, config, runJobs: deps.runJobs ?? false }));
   await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
   await app.register(usersRoutes({ db, mailer, config, jobs }));

@@ -73,7 +73,7 @@ export const operatorStatusRoutes =
   };
 
 /** Compares digests, so the comparison takes the same time whatever the sent token's length. */
-function hasToken(request: FastifyRequest, expected: string): boolean {
+export function hasToken(request: FastifyRequest, expected: string): boolean {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) return false;

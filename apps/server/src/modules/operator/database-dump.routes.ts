@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/database.ts';
+import { dumpDatabase, formatDump } from '../../db/logical-dump.ts';
+import { AppError } from '../../lib/errors.ts';
+import { routeOptions } from '../../plugins/route-options.ts';
+import { hasToken } from './operator-status.routes.ts';
+
+const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+/** A backup a minute is more than any schedule asks; the limit keeps a guessed token slow. */
+const route = routeOptions({
+  config: { access: 'public', rateLimit: { max: 6, timeWindow: '1 minute' } },
+  tags: ['operator'],
+});
+
+/**
+ * The database as `npm run atrium -- backup` stores it (logical-dump.ts), behind OPERATOR_TOKEN
+ * like the status endpoint. The dump comes from the server because the server holds the embedded
+ * database exclusively while it runs: only through its connection can a dump be taken without
+ * stopping it, and the same way serves PostgreSQL (one snapshot transaction, no pg_dump of
+ * another version needed). It holds every secret of the database: the token is the only key.
+ */
+export const databaseDumpRoutes =
+  (deps: { db: Db; config: Config }): FastifyPluginAsyncZod =>
+  async (app) => {
+    const token = deps.config.operatorToken;
+    app.get(
+      '/api/operator/database-dump',
+      route('getDatabaseDump', 'Every table of the database read in one transaction, for a backup', {
+        headers: z.object({ authorization: z.string().optional() }),
+        // 200: NDJSON text (logical-dump.ts formatDump), sent as a Buffer past the JSON serialiser.
+        response: { 200: z.unknown(), 401: errorSchema, 404: errorSchema },
+      }),
+      async (request, reply) => {
+        if (!token) {
+          return reply
+            .status(404)
+            .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
+        }
+        if (!hasToken(request, token)) {
+          void reply.header('www-authenticate', 'Bearer realm="atrium-operator"');
+          throw new AppError(
+            401,
+            'unauthenticated',
+            'Send the OPERATOR_TOKEN of the settings file as a Bearer token',
+          );
+        }
+        const dump = await dumpDatabase(deps.db);
+        // A Buffer is sent as it is (no JSON serialiser in the way).
+        return reply
+          .header('cache-control', 'no-store')
+          .type('application/x-ndjson')
+          .send(Buffer.from(formatDump(dump)));
+      },
+    );
+  };
