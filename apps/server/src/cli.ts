@@ -18,6 +18,8 @@ import { organizationBySite } from './modules/subscriptions/subscriptions.reposi
 import { setPlanAsOperator } from './modules/subscriptions/subscriptions.service.ts';
 import { MailConfigProblem, mailConfigCommand } from './modules/mail/config/mail-config.command.ts';
 import { DOCTOR_USAGE, doctorCommand } from './operator/doctor/doctor.command.ts';
+import { BACKUP_USAGE, backupCommand } from './operator/backup/backup.command.ts';
+import { restoreCommand } from './operator/backup/restore.command.ts';
 import { installCommand } from './operator/install/install.command.ts';
 import { INSTALL_USAGE } from './operator/install/install-options.ts';
 import { OperatorProblem } from './operator/operator-problem.ts';
@@ -35,6 +37,7 @@ import { UPDATE_USAGE, updateCommand } from './operator/update/update.command.ts
  *   npm run atrium -- install --public-url https://atrium.example.com (as root, Debian 12)
  *   npm run atrium -- update (as root, from the new checkout; --rollback goes back)
  *   npm run atrium -- doctor (as root; exits 0 only when every check passes)
+ *   npm run atrium -- backup [--verify] / restore (as root; restic, see operator/backup)
  * A mistake stops the command with one line naming it; the usage is printed for --help (or with no
  * command at all).
  */
@@ -52,7 +55,8 @@ const USAGE = `Usage:
                                 [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]
 ${INSTALL_USAGE}
 ${UPDATE_USAGE}
-${DOCTOR_USAGE}`;
+${DOCTOR_USAGE}
+${BACKUP_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -93,6 +97,11 @@ async function main(argv: string[]): Promise<void> {
     if (!ok) process.exitCode = 1;
     return;
   }
+  if (command === 'backup') {
+    if (!(await backupCommand(rest))) process.exitCode = 1;
+    return;
+  }
+  if (command === 'restore') return restoreCommand(rest);
   throw new UsageError(`Unknown command "${command}" (npm run atrium -- --help lists the commands)`);
 }
 

@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { dumpDigests, parseDump } from '../../db/logical-dump.ts';
+import { OperatorProblem } from '../operator-problem.ts';
+import { backupHost, formatBytes, keepOptions } from './backup-host.ts';
+import { fetchDatabaseDump } from './database-source.ts';
+import { stageMail } from './mail-store.ts';
+import { fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
+import {
+  backupDirectory,
+  ensurePassword,
+  ensureRepository,
+  repositorySize,
+  requireRestic,
+  resticFor,
+  runOrFail,
+  snapshots,
+} from './restic.ts';
+import { verifyLatest } from './verify.ts';
+
+export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify]
+  npm run atrium -- restore [--root <dir>] [--snapshot <id>] [--force]`;
+
+/**
+ * `npm run atrium -- backup`: one restic snapshot of everything that rebuilds this deployment —
+ * the database (dumped by the running server in one transaction), the settings file with the
+ * secret, the DKIM keys, and every mailbox (staged one at a time under Dovecot's lock) — then
+ * the retention policy, then one line: size added, repository size, duration. With --verify:
+ * the latest snapshot restored into scratch space and compared with its manifest instead.
+ * Run as root: it reads the mail of every user and the settings file.
+ */
+export async function backupCommand(
+  args: string[],
+  print: (line: string) => void = console.log,
+): Promise<boolean> {
+  const { values } = parseArgs({
+    args,
+    options: { root: { type: 'string' }, verify: { type: 'boolean' } },
+    strict: true,
+  });
+  const host = backupHost(values.root, 'backup');
+  requireRestic();
+  const restic = resticFor(host.layout, host.settings);
+  if (values.verify) {
+    if (!existsSync(restic.passwordFile)) {
+      throw new OperatorProblem(
+        `Backup password ${restic.passwordFile}: missing — nothing was backed up yet: npm run atrium -- backup`,
+      );
+    }
+    return verifyLatest(host, restic, print);
+  }
+
+  const started = Date.now();
+  const newPassword = ensurePassword(restic);
+  ensureRepository(restic);
+  const staging = path.join(host.layout.backupDir, 'staging');
+  // A staging directory left by an interrupted run holds links, not data: start again.
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
+  chmodSync(staging, 0o700);
+  try {
+    // The database first: the mail staged after it is at least as new (a message the database
+    // knows of is in the mailbox; Maildir names no database rows).
+    const dump = await fetchDatabaseDump(host.layout, host.config);
+    writeFileSync(path.join(staging, SNAPSHOT.database), dump, { mode: 0o600 });
+    mkdirSync(path.join(staging, 'settings'), { mode: 0o700 });
+    copyFileSync(host.layout.settingsFile, path.join(staging, SNAPSHOT.settings));
+    const dkimDir = host.config.mail.dkimDir ?? host.layout.dkimDir;
+    if (existsSync(dkimDir)) {
+      copyTree(dkimDir, path.join(staging, SNAPSHOT.dkim));
+    }
+    const mailboxes = await stageMail(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
+    const manifest: Manifest = {
+      version: 1,
+      createdAt: new Date().toISOString(),
+      tables: dumpDigests(parseDump(dump)),
+      mailboxes,
+      files: { ...fileDigests(staging, 'settings'), ...fileDigests(staging, SNAPSHOT.dkim) },
+    };
+    writeFileSync(path.join(staging, SNAPSHOT.manifest), `${JSON.stringify(manifest, null, 2)}\n`, {
+      mode: 0o600,
+    });
+
+    const summary = await backupDirectory(restic, staging, ['atrium']);
+    runOrFail(restic, ['forget', '--prune', '--tag', 'atrium', ...keepOptions(host.settings)], 'Retention');
+    const total = repositorySize(restic);
+    const count = snapshots(restic).length;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    print(
+      `Backup ${summary.snapshotId.slice(0, 8)}: ${formatBytes(summary.dataAdded)} added ` +
+        `(${Object.keys(manifest.tables).length} tables, ${Object.keys(mailboxes).length} mailboxes, ` +
+        `${formatBytes(summary.totalBytesProcessed)} read), ${formatBytes(total)} in ${restic.repository} ` +
+        `(${count} snapshot${count === 1 ? '' : 's'}), ${seconds} s`,
+    );
+    if (newPassword) {
+      print(
+        `New backup password in ${restic.passwordFile}: keep a copy away from this host — without it no snapshot can be read.`,
+      );
+    }
+    return true;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** A directory with owners and modes (cp -a), as restic then stores them. */
+export function copyTree(from: string, to: string): void {
+  const run = spawnSync('cp', ['-a', '--', from, to], { encoding: 'utf8' });
+  if (run.status !== 0) throw new OperatorProblem(`Copy ${from}: ${run.stderr.trim()}`);
+}

@@ -1,0 +1,44 @@
+import type { Config } from '../../config.ts';
+import { connectDatabase } from '../../db/connect.ts';
+import { dumpDatabase, formatDump } from '../../db/logical-dump.ts';
+import type { HostLayout } from '../host-layout.ts';
+import { OperatorProblem } from '../operator-problem.ts';
+import { serviceCommand } from '../doctor/service-commands.ts';
+
+/**
+ * The database dump of a backup, from the running server (GET /api/operator/database-dump with
+ * OPERATOR_TOKEN): the server holds the embedded database exclusively while it runs, so only it
+ * can read it without stopping. A PostgreSQL database is read directly when the server is down.
+ */
+export async function fetchDatabaseDump(layout: HostLayout, config: Config): Promise<string> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/api/operator/database-dump`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { authorization: `Bearer ${config.operatorToken ?? ''}` },
+      signal: AbortSignal.timeout(30 * 60_000),
+    });
+  } catch (error) {
+    if (config.databaseUrl) return directDump(config);
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new OperatorProblem(
+      `Atrium: does not answer at ${url} (${cause}) — the embedded database is dumped by the running server: ${serviceCommand(layout.root, 'atrium', 'start')}`,
+    );
+  }
+  if (response.status !== 200) {
+    throw new OperatorProblem(
+      `Atrium: ${url} answered ${response.status} — restart it so it reads OPERATOR_TOKEN from ${layout.settingsFile}: ${serviceCommand(layout.root, 'atrium', 'restart')}`,
+    );
+  }
+  return response.text();
+}
+
+async function directDump(config: Config): Promise<string> {
+  const db = await connectDatabase({ databaseUrl: config.databaseUrl });
+  try {
+    return formatDump(await dumpDatabase(db));
+  } finally {
+    await db.destroy();
+  }
+}

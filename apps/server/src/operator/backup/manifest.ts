@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { TableDigest } from '../../db/logical-dump.ts';
+
+/**
+ * What a snapshot held when it was taken, stored inside it (manifest.json): each table's rows and
+ * checksum as the server dumped them, each mailbox's messages and checksum as staged under its
+ * lock, and each file's checksum. `backup --verify` compares a restored snapshot with it.
+ */
+export interface Manifest {
+  version: 1;
+  createdAt: string;
+  tables: Record<string, TableDigest>;
+  mailboxes: Record<string, TableDigest>;
+  files: Record<string, string>;
+}
+
+/** The layout of a snapshot (and of a restored one): paths relative to its top. */
+export const SNAPSHOT = {
+  manifest: 'manifest.json',
+  database: 'database.ndjson',
+  settings: 'settings/atrium.env',
+  dkim: 'dkim',
+  mail: 'mail',
+} as const;
+
+/** sha256 of every file below `dir`, by path relative to `top`. */
+export function fileDigests(top: string, dir: string): Record<string, string> {
+  const digests: Record<string, string> = {};
+  const walk = (at: string) => {
+    if (!existsSync(at)) return;
+    if (statSync(at).isDirectory()) {
+      for (const name of readdirSync(at).sort()) walk(path.join(at, name));
+      return;
+    }
+    digests[path.relative(top, at)] = createHash('sha256').update(readFileSync(at)).digest('hex');
+  };
+  walk(path.join(top, dir));
+  return digests;
+}
+
+/** One line per difference, naming the table, mailbox or file; none when they agree. */
+export function differences(expected: Manifest, actual: Omit<Manifest, 'version' | 'createdAt'>): string[] {
+  const lines: string[] = [];
+  const compare = (
+    kind: string,
+    want: Record<string, TableDigest>,
+    got: Record<string, TableDigest>,
+    unit: string,
+  ) => {
+    for (const name of new Set([...Object.keys(want), ...Object.keys(got)])) {
+      const w = want[name];
+      const g = got[name];
+      if (!g) lines.push(`${kind} ${name}: missing from the restored snapshot`);
+      else if (!w) lines.push(`${kind} ${name}: in the restored snapshot but not in its manifest`);
+      else if (w.rows !== g.rows)
+        lines.push(`${kind} ${name}: ${g.rows} ${unit} restored, ${w.rows} backed up`);
+      else if (w.sha256 !== g.sha256)
+        lines.push(`${kind} ${name}: ${unit} differ (checksum) though their count agrees`);
+    }
+  };
+  compare('Table', expected.tables, actual.tables, 'rows');
+  compare('Mailbox', expected.mailboxes, actual.mailboxes, 'messages');
+  for (const name of new Set([...Object.keys(expected.files), ...Object.keys(actual.files)])) {
+    if (expected.files[name] !== actual.files[name])
+      lines.push(`File ${name}: differs from what was backed up`);
+  }
+  return lines;
+}
