@@ -111,6 +111,23 @@ function ensureDkimSigner(): void {
   process.exit(1);
 }
 
+/** The backup test stores its snapshots with Debian's restic (as `npm run atrium -- backup` does). */
+function ensureRestic(): void {
+  if (existsSync('/usr/bin/restic')) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("restic is missing: installing Debian's restic.");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'restic'], { env }) === 0
+    ) {
+      return;
+    }
+  }
+  console.error('The backup test needs /usr/bin/restic: install it (sudo apt-get install restic).');
+  process.exit(1);
+}
+
 /**
  * The webmail test runs Debian's Roundcube under PHP's built-in server with a configuration
  * directory of its own; no web server and no database of the package's are set up.
@@ -149,6 +166,7 @@ ensureChromium();
 ensureBind();
 ensureMailServers();
 ensureDkimSigner();
+ensureRestic();
 ensureRoundcube();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
