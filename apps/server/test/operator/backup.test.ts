@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,14 @@ describe('backup and restore', () => {
   it(
     'backs up while the server serves, in one line, making the password file 0600',
     () => {
+      const restic = resticFor(host.layout, readSettingsFile(host.layout.settingsFile)!);
+      const dry = cli(['backup', '--dry-run']);
+      expect(dry.status, dry.output).toBe(0);
+      expect(dry.stdout).toMatch(
+        /^Would back up to .+ and 2 mailboxes below .+; then keep --keep-daily 7 --keep-weekly 4 --keep-monthly 6 \(a first backup makes the password file .+\)$/m,
+      );
+      expect(existsSync(restic.passwordFile)).toBe(false);
+
       const backup = cli(['backup']);
       expect(backup.status, backup.output).toBe(0);
       backupOutput = backup.stdout;
@@ -151,7 +159,6 @@ describe('backup and restore', () => {
         /^Backup [0-9a-f]{8}: .+ added \(\d+ tables, 2 mailboxes, .+ read\), .+ in .+ \(1 snapshot\), [\d.]+ s$/m,
       );
       expect(backup.stdout).toContain('keep a copy away from this host');
-      const restic = resticFor(host.layout, readSettingsFile(host.layout.settingsFile)!);
       expect((statSync(restic.passwordFile).mode & 0o777).toString(8)).toBe('600');
       // The password is in no settings file or command line, only its file's name.
       expect(readFileSync(host.layout.settingsFile, 'utf8')).not.toContain(
@@ -177,6 +184,9 @@ describe('backup and restore', () => {
       expect(refused.stderr).toMatch(
         /^Deployment .+: not empty \(1 organisations, .+\) — restore replaces all of it only with --force$/m,
       );
+      const dry = cli(['restore', '--force', '--dry-run']);
+      expect(dry.status, dry.output).toBe(0);
+      expect(dry.stdout).toMatch(/^Would restore snapshot [0-9a-f]{8} of .+ onto .+: the database, .+$/m);
     },
     SLOW,
   );

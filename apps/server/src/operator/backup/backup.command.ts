@@ -6,7 +6,7 @@ import { dumpDigests, parseDump } from '../../db/logical-dump.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { backupHost, formatBytes, keepOptions } from './backup-host.ts';
 import { fetchDatabaseDump } from './database-source.ts';
-import { stageMail } from './mail-store.ts';
+import { mailboxes, stageMail } from './mail-store.ts';
 import { fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
 import {
   backupDirectory,
@@ -20,8 +20,8 @@ import {
 } from './restic.ts';
 import { verifyLatest } from './verify.ts';
 
-export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify]
-  npm run atrium -- restore [--root <dir>] [--snapshot <id>] [--force]`;
+export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify] [--dry-run]
+  npm run atrium -- restore [--root <dir>] [--snapshot <id>] [--force] [--dry-run]`;
 
 /**
  * `npm run atrium -- backup`: one restic snapshot of everything that rebuilds this deployment —
@@ -37,7 +37,7 @@ export async function backupCommand(
 ): Promise<boolean> {
   const { values } = parseArgs({
     args,
-    options: { root: { type: 'string' }, verify: { type: 'boolean' } },
+    options: { root: { type: 'string' }, verify: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
     strict: true,
   });
   const host = backupHost(values.root, 'backup');
@@ -52,6 +52,18 @@ export async function backupCommand(
     return verifyLatest(host, restic, print);
   }
 
+  if (values['dry-run']) {
+    const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
+    print(
+      `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
+        `${dkim} and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
+        `then keep ${keepOptions(host.settings).join(' ')}` +
+        (existsSync(restic.passwordFile)
+          ? ''
+          : ` (a first backup makes the password file ${restic.passwordFile})`),
+    );
+    return true;
+  }
   const started = Date.now();
   const newPassword = ensurePassword(restic);
   ensureRepository(restic);
@@ -71,12 +83,12 @@ export async function backupCommand(
     if (existsSync(dkimDir)) {
       copyTree(dkimDir, path.join(staging, SNAPSHOT.dkim));
     }
-    const mailboxes = await stageMail(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
+    const staged = await stageMail(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
     const manifest: Manifest = {
       version: 1,
       createdAt: new Date().toISOString(),
       tables: dumpDigests(parseDump(dump)),
-      mailboxes,
+      mailboxes: staged,
       files: { ...fileDigests(staging, 'settings'), ...fileDigests(staging, SNAPSHOT.dkim) },
     };
     writeFileSync(path.join(staging, SNAPSHOT.manifest), `${JSON.stringify(manifest, null, 2)}\n`, {
@@ -90,7 +102,7 @@ export async function backupCommand(
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     print(
       `Backup ${summary.snapshotId.slice(0, 8)}: ${formatBytes(summary.dataAdded)} added ` +
-        `(${Object.keys(manifest.tables).length} tables, ${Object.keys(mailboxes).length} mailboxes, ` +
+        `(${Object.keys(manifest.tables).length} tables, ${Object.keys(staged).length} mailboxes, ` +
         `${formatBytes(summary.totalBytesProcessed)} read), ${formatBytes(total)} in ${restic.repository} ` +
         `(${count} snapshot${count === 1 ? '' : 's'}), ${seconds} s`,
     );

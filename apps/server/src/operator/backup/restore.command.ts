@@ -37,7 +37,12 @@ export async function restoreCommand(
 ): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { root: { type: 'string' }, snapshot: { type: 'string' }, force: { type: 'boolean' } },
+    options: {
+      root: { type: 'string' },
+      snapshot: { type: 'string' },
+      force: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+    },
     strict: true,
   });
   const host = backupHost(values.root, 'restore');
@@ -74,6 +79,13 @@ export async function restoreCommand(
       throw new OperatorProblem(
         `Deployment ${layout.root}: not empty (${rows[0]!.n} organisations, ${mail} entries in ${layout.mailRoot}) — restore replaces all of it only with --force`,
       );
+    }
+    if (values['dry-run']) {
+      print(
+        `Would restore snapshot ${snapshot.shortId} of ${snapshot.time.toISOString()} onto ${layout.root}: ` +
+          `the database, ${layout.settingsFile}, ${config.mail.dkimDir ?? layout.dkimDir} and ${layout.mailRoot}`,
+      );
+      return;
     }
     scratch = restoreSnapshot(host, restic, snapshot.id);
     const manifest = JSON.parse(readFileSync(path.join(scratch, SNAPSHOT.manifest), 'utf8')) as Manifest;
