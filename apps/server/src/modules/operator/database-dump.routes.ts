@@ -3,9 +3,8 @@ import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { dumpDatabase, formatDump } from '../../db/logical-dump.ts';
-import { AppError } from '../../lib/errors.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
-import { hasToken } from './operator-status.routes.ts';
+import { refuseWithoutOperatorToken } from './operator-token.ts';
 
 const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -34,19 +33,8 @@ export const databaseDumpRoutes =
         response: { 200: z.unknown(), 401: errorSchema, 404: errorSchema },
       }),
       async (request, reply) => {
-        if (!token) {
-          return reply
-            .status(404)
-            .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
-        }
-        if (!hasToken(request, token)) {
-          void reply.header('www-authenticate', 'Bearer realm="atrium-operator"');
-          throw new AppError(
-            401,
-            'unauthenticated',
-            'Send the OPERATOR_TOKEN of the settings file as a Bearer token',
-          );
-        }
+        const refused = refuseWithoutOperatorToken(request, reply, token);
+        if (refused) return refused;
         const dump = await dumpDatabase(deps.db);
         // A Buffer is sent as it is (no JSON serialiser in the way).
         return reply

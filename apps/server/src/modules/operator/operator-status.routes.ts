@@ -1,16 +1,13 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { operatorStatusSchema } from '@atrium/contracts/operator';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { sha256 } from '../../lib/crypto.ts';
 import { createDnsClient, type DnsClient } from '../../lib/dns.ts';
-import { AppError } from '../../lib/errors.ts';
 import { runChecks } from '../../operator/doctor/check.ts';
 import { serverChecks } from '../../operator/doctor/server-checks.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
+import { refuseWithoutOperatorToken } from './operator-token.ts';
 
 const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -47,20 +44,8 @@ export const operatorStatusRoutes =
         },
       }),
       async (request, reply) => {
-        // Exactly what an unknown route answers (console-static.ts): nothing to find without a token.
-        if (!token) {
-          return reply
-            .status(404)
-            .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
-        }
-        if (!hasToken(request, token)) {
-          void reply.header('www-authenticate', 'Bearer realm="atrium-operator"');
-          throw new AppError(
-            401,
-            'unauthenticated',
-            'Send the OPERATOR_TOKEN of the settings file as a Bearer token',
-          );
-        }
+        const refused = refuseWithoutOperatorToken(request, reply, token);
+        if (refused) return refused;
         const outcomes = await runChecks(await serverChecks({ db: deps.db, config: deps.config, dns }));
         const ok = outcomes.every((o) => o.ok);
         return reply.status(ok ? 200 : 503).send({
@@ -71,11 +56,3 @@ export const operatorStatusRoutes =
       },
     );
   };
-
-/** Compares digests, so the comparison takes the same time whatever the sent token's length. */
-export function hasToken(request: FastifyRequest, expected: string): boolean {
-  const header = request.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) return false;
-  return timingSafeEqual(Buffer.from(sha256(match[1]!)), Buffer.from(sha256(expected)));
-}
