@@ -7,12 +7,12 @@ import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { chromium } from '@playwright/test';
 import { ImapFlow } from 'imapflow';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
-import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../identity/support/browser.ts';
 import { leavesProviderAndApi } from '../identity/support/sign-in.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { Mailbox } from '../support/mailbox.ts';
+import { sendTo, submitUntilAccepted } from './host-mail.ts';
 import { InstalledHost } from './installed-host.ts';
 
 // The operator's path, end to end: `install --root DIR` on a fresh root, the daemons started
@@ -150,7 +150,11 @@ describe('the installed host', () => {
     expect(created.status, created.body).toBe(201);
     appPassword = (JSON.parse(created.body) as { password: string }).password;
 
-    await send(host.ports.smtp, { from: 'someone@sender.example.net', to: admin, subject: 'Over port 25' });
+    await sendTo(host, host.ports.smtp, {
+      from: 'someone@sender.example.net',
+      to: admin,
+      subject: 'Over port 25',
+    });
     await host.drainQueue();
     expect(await subjects()).toContain('Over port 25');
   });
@@ -166,22 +170,11 @@ describe('the installed host', () => {
     expect(records.length).toBeGreaterThan(0);
     for (const r of records) dns.set(r.host, { TXT: [r.value] });
 
-    // OpenDKIM reloads on its signal thread and tells only syslog when done: until then it
-    // answers 4xx (milter_default_action = tempfail), and a mail client tries again, as here.
-    await expect
-      .poll(
-        () =>
-          send(
-            host.ports.submission,
-            { from: admin, to: admin, subject: 'Signed on 587' },
-            { user: admin, pass: appPassword },
-          ).then(
-            () => 'sent',
-            (error: Error) => (/^Message failed: 4\d\d/.test(error.message) ? 'deferred' : error.message),
-          ),
-        { timeout: 15_000, interval: 500 },
-      )
-      .toBe('sent');
+    await submitUntilAccepted(
+      host,
+      { from: admin, to: admin, subject: 'Signed on 587' },
+      { user: admin, pass: appPassword },
+    );
     await host.drainQueue();
     const source = await messageSource('Signed on 587');
     const resolver = new Resolver();
@@ -239,28 +232,6 @@ describe('the installed host', () => {
       await browser.close();
     }
   }, 120_000);
-
-  async function send(
-    port: number,
-    message: { from: string; to: string; subject: string },
-    auth?: { user: string; pass: string },
-  ) {
-    const transport = nodemailer.createTransport({
-      host: '127.0.0.1',
-      port,
-      secure: false,
-      ignoreTLS: true,
-      name: 'sender.example.net',
-      ...(auth ? { auth } : {}),
-    });
-    try {
-      await transport.sendMail({ ...message, text: 'Hello from the installed host.\n' });
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${host.logs()}`);
-    } finally {
-      transport.close();
-    }
-  }
 
   async function imap<T>(work: (client: ImapFlow) => Promise<T>): Promise<T> {
     const client = new ImapFlow({

@@ -11,8 +11,7 @@ import { serviceCommand } from '../doctor/service-commands.ts';
  * can read it without stopping. A PostgreSQL database is read directly when the server is down.
  */
 export async function fetchDatabaseDump(layout: HostLayout, config: Config): Promise<string> {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/api/operator/database-dump`;
+  const url = localServerUrl(config, '/api/operator/database-dump');
   let response: Response;
   try {
     response = await fetch(url, {
@@ -40,5 +39,28 @@ async function directDump(config: Config): Promise<string> {
     return formatDump(await dumpDatabase(db));
   } finally {
     await db.destroy();
+  }
+}
+
+/** The address of this host's Atrium process (PORT on loopback when it listens on every address). */
+export function localServerUrl(config: Config, pathname: string): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${pathname}`;
+}
+
+/**
+ * Refuses while the server answers: restoring under it would mix its writes with the snapshot's
+ * (PostgreSQL lets both in; the embedded database would refuse the second opener anyway).
+ */
+export async function requireServerStopped(layout: HostLayout, config: Config): Promise<void> {
+  const url = localServerUrl(config, '/api/ready');
+  const answered = await fetch(url, { signal: AbortSignal.timeout(3000) }).then(
+    () => true,
+    () => false,
+  );
+  if (answered) {
+    throw new OperatorProblem(
+      `Atrium: answers at ${url} — stop Atrium before restoring: ${serviceCommand(layout.root, 'atrium', 'stop')}`,
+    );
   }
 }

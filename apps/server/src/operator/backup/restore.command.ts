@@ -20,6 +20,7 @@ import { SERVICE_USER } from '../host-layout.ts';
 import { hostOwnership } from '../install/host-changes.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { backupHost } from './backup-host.ts';
+import { requireServerStopped } from './database-source.ts';
 import { SNAPSHOT, type Manifest } from './manifest.ts';
 import { requireRestic, resticFor, snapshots } from './restic.ts';
 import { restoreSnapshot } from './verify.ts';
@@ -64,10 +65,11 @@ export async function restoreCommand(
     );
   }
 
-  // Opening the embedded database fails while the server holds it, in one line naming DATA_DIR.
+  await requireServerStopped(layout, config);
+  // Opening the embedded database fails while another process holds it, in one line naming DATA_DIR.
   const { db } = await openDatabase(config).catch((error: unknown) => {
     throw new OperatorProblem(
-      `${(error as Error).message} — stop Atrium before restoring: ${serviceCommand(layout.root, 'atrium', 'restart').replace(/restart$/, 'stop')}`,
+      `${(error as Error).message} — stop Atrium before restoring: ${serviceCommand(layout.root, 'atrium', 'stop')}`,
     );
   });
   let scratch: string | undefined;

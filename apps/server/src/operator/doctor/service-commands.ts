@@ -6,7 +6,11 @@ import { hasSystemd } from '../service-control.ts';
  * check's fix: systemctl where PID 1 is systemd, the init script otherwise (containers), and the
  * script below DIR for a host installed with `--root DIR`.
  */
-export function serviceCommand(root: string, name: string, action: 'start' | 'restart' | 'reload'): string {
+export function serviceCommand(
+  root: string,
+  name: string,
+  action: 'start' | 'stop' | 'restart' | 'reload',
+): string {
   if (root === '/' && hasSystemd()) return `systemctl ${action} ${name}`;
   return `${path.join(root, 'etc/init.d', name)} ${action}`;
 }

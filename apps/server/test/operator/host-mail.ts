@@ -1,0 +1,55 @@
+import nodemailer from 'nodemailer';
+import { expect } from 'vitest';
+import type { InstalledHost } from './installed-host.ts';
+
+export interface TestMessage {
+  from: string;
+  to: string;
+  subject: string;
+}
+
+/** One message over SMTP to the host's Postfix (port 25, or submission with `auth`). */
+export async function sendTo(
+  host: InstalledHost,
+  port: number,
+  message: TestMessage,
+  auth?: { user: string; pass: string },
+): Promise<void> {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: 'sender.example.net',
+    ...(auth ? { auth } : {}),
+  });
+  try {
+    await transport.sendMail({ ...message, text: `${message.subject}: sent to the installed host.\n` });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${host.logs()}`);
+  } finally {
+    transport.close();
+  }
+}
+
+/**
+ * A message submitted on 587 as a mail client does: OpenDKIM reloads on its signal thread and
+ * tells only syslog when done; until then it answers 4xx (milter_default_action = tempfail),
+ * and the client tries again.
+ */
+export async function submitUntilAccepted(
+  host: InstalledHost,
+  message: TestMessage,
+  auth: { user: string; pass: string },
+): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        sendTo(host, host.ports.submission, message, auth).then(
+          () => 'sent',
+          (error: Error) => (/^Message failed: 4\d\d/.test(error.message) ? 'deferred' : error.message),
+        ),
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe('sent');
+}
