@@ -278,7 +278,7 @@ describe('backup and restore', () => {
       const dry = cli(['backup', '--dry-run']);
       expect(dry.status, dry.output).toBe(0);
       expect(dry.stdout).toMatch(
-        /^Would back up to .+ and 3 mailboxes below .+; then keep --keep-daily 7 --keep-weekly 4 --keep-monthly 6 \(a first backup makes the password file .+\)$/m,
+        /^Would back up to .+ and 3 mailboxes below .+; then keep --keep-last 3 --keep-daily 7 --keep-weekly 4 --keep-monthly 6 \(a first backup makes the password file .+\)$/m,
       );
       expect(existsSync(restic.passwordFile)).toBe(false);
 

@@ -34,7 +34,12 @@ export function formatBytes(bytes: number): string {
   return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }
 
-/** Retention: what a small business keeps (a week of days, a month of weeks, half a year of months). */
+/**
+ * Retention: what a small business keeps (a week of days, a month of weeks, half a year of
+ * months), and the last three whatever their day: restic keeps one snapshot a day under
+ * --keep-daily, so without --keep-last a backup made by hand before an update would remove that
+ * night's scheduled one.
+ */
 export function keepOptions(settings: Settings): string[] {
   const keep = (key: string, fallback: number) => {
     const value = settings[key] ?? String(fallback);
@@ -43,6 +48,8 @@ export function keepOptions(settings: Settings): string[] {
     return value;
   };
   return [
+    '--keep-last',
+    keep('BACKUP_KEEP_LAST', 3),
     '--keep-daily',
     keep('BACKUP_KEEP_DAILY', 7),
     '--keep-weekly',
