@@ -4,7 +4,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { dumpDigests, parseDump } from '../../db/logical-dump.ts';
 import { OperatorProblem } from '../operator-problem.ts';
-import { backupHost, formatBytes, keepOptions } from './backup-host.ts';
+import { hostLayout } from '../host-layout.ts';
+import { logOperation, readOperations, type OperationResult } from '../operations-log.ts';
+import { readSettingsFile } from '../settings-file.ts';
+import { backupHost, formatBytes, keepOptions, type BackupHost } from './backup-host.ts';
 import { fetchDatabaseDump } from './database-source.ts';
 import { mailboxes, stageMail } from './mail-store.ts';
 import { fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
@@ -17,10 +20,12 @@ import {
   resticFor,
   runOrFail,
   snapshots,
+  type Restic,
 } from './restic.ts';
+import { backupTime, verifyDue } from './schedule.ts';
 import { verifyLatest } from './verify.ts';
 
-export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify] [--dry-run]
+export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify] [--scheduled] [--dry-run]
   npm run atrium -- restore [--root <dir>] [--snapshot <id>] [--force] [--dry-run]`;
 
 /**
@@ -28,7 +33,10 @@ export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify
  * the database (dumped by the running server in one transaction), the settings file with the
  * secret, the DKIM keys, and every mailbox (staged one at a time under Dovecot's lock) — then
  * the retention policy, then one line: size added, repository size, duration. With --verify:
- * the latest snapshot restored into scratch space and compared with its manifest instead.
+ * the latest snapshot restored into scratch space and compared with its manifest instead. With
+ * --scheduled (the daily timer or cron line install writes): the backup, then a verify when the
+ * last successful one is a week old (schedule.ts). Each backup and verify, by hand or scheduled,
+ * adds its outcome to the operator log (operations-log.ts), which doctor reads.
  * Run as root: it reads the mail of every user and the settings file.
  */
 export async function backupCommand(
@@ -37,33 +45,69 @@ export async function backupCommand(
 ): Promise<boolean> {
   const { values } = parseArgs({
     args,
-    options: { root: { type: 'string' }, verify: { type: 'boolean' }, 'dry-run': { type: 'boolean' } },
+    options: {
+      root: { type: 'string' },
+      verify: { type: 'boolean' },
+      scheduled: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+    },
     strict: true,
   });
-  const host = backupHost(values.root, 'backup');
-  requireRestic();
-  const restic = resticFor(host.layout, host.settings);
-  if (values.verify) {
-    if (!existsSync(restic.passwordFile)) {
-      throw new OperatorProblem(
-        `Backup password ${restic.passwordFile}: missing — nothing was backed up yet: npm run atrium -- backup`,
-      );
-    }
-    return verifyLatest(host, restic, print);
-  }
-
+  const layout = hostLayout(values.root ?? '/');
+  const verify = () =>
+    logOperation(layout, 'verify', async () => {
+      const { host, restic } = backupTarget(values.root);
+      if (!existsSync(restic.passwordFile)) {
+        throw new OperatorProblem(
+          `Backup password ${restic.passwordFile}: missing — nothing was backed up yet: npm run atrium -- backup`,
+        );
+      }
+      return verifyLatest(host, restic, print);
+    });
+  if (values.verify) return verify();
   if (values['dry-run']) {
-    const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
-    print(
-      `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
-        `${dkim} and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
-        `then keep ${keepOptions(host.settings).join(' ')}` +
-        (existsSync(restic.passwordFile)
-          ? ''
-          : ` (a first backup makes the password file ${restic.passwordFile})`),
-    );
+    const { host, restic } = backupTarget(values.root);
+    printDryRun(host, restic, print);
     return true;
   }
+  if (values.scheduled && backupTime(readSettingsFile(layout.settingsFile) ?? {}) === 'off') {
+    print(`Scheduled backups are off (BACKUP_TIME=off in ${layout.settingsFile}): nothing done.`);
+    return true;
+  }
+  const backedUp = await logOperation(layout, 'backup', () => {
+    const { host, restic } = backupTarget(values.root);
+    return takeBackup(host, restic, print);
+  });
+  if (!values.scheduled) return backedUp;
+  const settings = readSettingsFile(layout.settingsFile) ?? {};
+  if (!verifyDue(readOperations(layout), settings, new Date())) return backedUp;
+  return (await verify()) && backedUp;
+}
+
+/** The installed host and its restic repository; restic itself must be there. */
+function backupTarget(root: string | undefined): { host: BackupHost; restic: Restic } {
+  const host = backupHost(root, 'backup');
+  requireRestic();
+  return { host, restic: resticFor(host.layout, host.settings) };
+}
+
+function printDryRun(host: BackupHost, restic: Restic, print: (line: string) => void): void {
+  const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
+  print(
+    `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
+      `${dkim} and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
+      `then keep ${keepOptions(host.settings).join(' ')}` +
+      (existsSync(restic.passwordFile)
+        ? ''
+        : ` (a first backup makes the password file ${restic.passwordFile})`),
+  );
+}
+
+async function takeBackup(
+  host: BackupHost,
+  restic: Restic,
+  print: (line: string) => void,
+): Promise<OperationResult> {
   const started = Date.now();
   const newPassword = ensurePassword(restic);
   ensureRepository(restic);
@@ -100,18 +144,18 @@ export async function backupCommand(
     const total = repositorySize(restic);
     const count = snapshots(restic).length;
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    print(
+    const line =
       `Backup ${summary.snapshotId.slice(0, 8)}: ${formatBytes(summary.dataAdded)} added ` +
-        `(${Object.keys(manifest.tables).length} tables, ${Object.keys(staged).length} mailboxes, ` +
-        `${formatBytes(summary.totalBytesProcessed)} read), ${formatBytes(total)} in ${restic.repository} ` +
-        `(${count} snapshot${count === 1 ? '' : 's'}), ${seconds} s`,
-    );
+      `(${Object.keys(manifest.tables).length} tables, ${Object.keys(staged).length} mailboxes, ` +
+      `${formatBytes(summary.totalBytesProcessed)} read), ${formatBytes(total)} in ${restic.repository} ` +
+      `(${count} snapshot${count === 1 ? '' : 's'}), ${seconds} s`;
+    print(line);
     if (newPassword) {
       print(
         `New backup password in ${restic.passwordFile}: keep a copy away from this host — without it no snapshot can be read.`,
       );
     }
-    return true;
+    return { ok: true, detail: line };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

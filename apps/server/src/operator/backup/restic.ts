@@ -150,14 +150,6 @@ export function snapshots(restic: Restic): SnapshotInfo[] {
 }
 
 /**
- * When the latest backup was taken, or undefined when there is none: for doctor's "last backup"
- * check and a scheduler (issue 32), which need no more than this.
- */
-export function lastBackupTime(restic: Restic): Date | undefined {
-  return snapshots(restic).at(-1)?.time;
-}
-
-/**
  * The repository's size: on disk for a local directory (what the operator's disk holds), else
  * restic's count of the data it stores.
  */

@@ -16,9 +16,10 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../db/connect.ts';
 import { loadDump, parseDump } from '../../db/logical-dump.ts';
 import { serviceCommand } from '../doctor/service-commands.ts';
-import { SERVICE_USER } from '../host-layout.ts';
+import { hostLayout, SERVICE_USER } from '../host-layout.ts';
 import { hostOwnership } from '../install/host-changes.ts';
 import { OperatorProblem } from '../operator-problem.ts';
+import { logOperation, type OperationResult } from '../operations-log.ts';
 import { backupHost } from './backup-host.ts';
 import { requireServerStopped } from './database-source.ts';
 import { SNAPSHOT, type Manifest } from './manifest.ts';
@@ -30,7 +31,8 @@ import { restoreSnapshot } from './verify.ts';
  * by the same release (install first, with the same options, and put the backup password in
  * BACKUP_PASSWORD_FILE): the database, the settings file with the secret, the DKIM keys and the
  * mail store with owners and modes. Atrium must be stopped (it holds the database); a deployment
- * that already has organisations or mail is only overwritten with --force.
+ * that already has organisations or mail is only overwritten with --force. A restore, or the
+ * problem that stopped it, is a line of the operator log (a dry run is not).
  */
 export async function restoreCommand(
   args: string[],
@@ -46,6 +48,17 @@ export async function restoreCommand(
     },
     strict: true,
   });
+  if (values['dry-run']) {
+    await restore(values, print);
+    return;
+  }
+  await logOperation(hostLayout(values.root ?? '/'), 'restore', () => restore(values, print));
+}
+
+async function restore(
+  values: { root?: string; snapshot?: string; force?: boolean; 'dry-run'?: boolean },
+  print: (line: string) => void,
+): Promise<OperationResult> {
   const host = backupHost(values.root, 'restore');
   const { layout, config } = host;
   requireRestic();
@@ -83,11 +96,11 @@ export async function restoreCommand(
       );
     }
     if (values['dry-run']) {
-      print(
+      const detail =
         `Would restore snapshot ${snapshot.shortId} of ${snapshot.time.toISOString()} onto ${layout.root}: ` +
-          `the database, ${layout.settingsFile}, ${config.mail.dkimDir ?? layout.dkimDir} and ${layout.mailRoot}`,
-      );
-      return;
+        `the database, ${layout.settingsFile}, ${config.mail.dkimDir ?? layout.dkimDir} and ${layout.mailRoot}`;
+      print(detail);
+      return { ok: true, detail };
     }
     scratch = restoreSnapshot(host, restic, snapshot.id);
     const manifest = JSON.parse(readFileSync(path.join(scratch, SNAPSHOT.manifest), 'utf8')) as Manifest;
@@ -107,11 +120,12 @@ export async function restoreCommand(
 
     const rowCount = Object.values(manifest.tables).reduce((sum, t) => sum + t.rows, 0);
     const messages = Object.values(manifest.mailboxes).reduce((sum, m) => sum + m.rows, 0);
-    print(
+    const detail =
       `Restored snapshot ${snapshot.shortId} of ${manifest.createdAt}: ${Object.keys(manifest.tables).length} tables ` +
-        `(${rowCount} rows), ${Object.keys(manifest.mailboxes).length} mailboxes (${messages} messages), ` +
-        `the settings file and DKIM keys — start Atrium: ${serviceCommand(layout.root, 'atrium', 'start')}`,
-    );
+      `(${rowCount} rows), ${Object.keys(manifest.mailboxes).length} mailboxes (${messages} messages), ` +
+      `the settings file and DKIM keys`;
+    print(`${detail} — start Atrium: ${serviceCommand(layout.root, 'atrium', 'start')}`);
+    return { ok: true, detail };
   } finally {
     if (databaseOpen) {
       await db.destroy().catch(() => undefined);

@@ -4,6 +4,7 @@ import { connectDatabase } from '../../db/connect.ts';
 import { databaseDigests, loadDump, parseDump } from '../../db/logical-dump.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
 import { OperatorProblem } from '../operator-problem.ts';
+import type { OperationResult } from '../operations-log.ts';
 import type { BackupHost } from './backup-host.ts';
 import { mailDigests } from './mail-store.ts';
 import { differences, fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
@@ -14,13 +15,14 @@ import { runOrFail, snapshots, type Restic } from './restic.ts';
  * directory, its database dump loaded into a scratch embedded database migrated by this release
  * — and what came back compared with the snapshot's manifest, written when the snapshot was
  * taken from the live deployment: rows and checksum per table, messages and checksum per
- * mailbox, checksum per file. One line per difference, naming the table, mailbox or file.
+ * mailbox, checksum per file. One line per difference, naming the table, mailbox or file; the
+ * result, for the operator log, has them all on one.
  */
 export async function verifyLatest(
   host: BackupHost,
   restic: Restic,
   print: (line: string) => void,
-): Promise<boolean> {
+): Promise<OperationResult> {
   const latest = snapshots(restic).at(-1);
   if (!latest)
     throw new OperatorProblem(
@@ -46,16 +48,17 @@ export async function verifyLatest(
     const rows = Object.values(tables).reduce((sum, t) => sum + t.rows, 0);
     const messages = Object.values(manifest.mailboxes).reduce((sum, m) => sum + m.rows, 0);
     if (found.length === 0) {
-      print(
-        `✓ Snapshot ${latest.shortId} of ${manifest.createdAt} restores as it was taken: ` +
-          `${Object.keys(tables).length} tables (${rows} rows), ${Object.keys(manifest.mailboxes).length} mailboxes ` +
-          `(${messages} messages), ${Object.keys(manifest.files).length} files`,
-      );
-      return true;
+      const detail =
+        `Snapshot ${latest.shortId} of ${manifest.createdAt} restores as it was taken: ` +
+        `${Object.keys(tables).length} tables (${rows} rows), ${Object.keys(manifest.mailboxes).length} mailboxes ` +
+        `(${messages} messages), ${Object.keys(manifest.files).length} files`;
+      print(`✓ ${detail}`);
+      return { ok: true, detail };
     }
     print(`✗ Snapshot ${latest.shortId} of ${manifest.createdAt} does not restore as it was taken:`);
     for (const line of found) print(`  ${line}`);
-    return false;
+    // The operator log keeps one line: the differences after one another.
+    return { ok: false, detail: `Snapshot ${latest.shortId}: ${found.join('; ')}` };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
