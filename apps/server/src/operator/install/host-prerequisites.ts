@@ -8,8 +8,10 @@ export function requiredPackages(o: { mail: boolean; webmail: boolean }, systemd
   return [
     'caddy',
     'bind9-dnsutils',
-    // Without systemd's path unit, cron runs the DKIM sync every minute.
-    ...(o.mail && !systemd ? ['cron'] : []),
+    // What backup stores its snapshots with.
+    'restic',
+    // Without systemd's timer and path unit, cron runs the daily backup and the DKIM sync.
+    ...(!systemd ? ['cron'] : []),
     ...(o.mail ? ['postfix', 'dovecot-imapd', 'dovecot-lmtpd', 'opendkim', 'opendkim-tools'] : []),
     ...(o.mail && o.webmail ? ['roundcube-core', 'roundcube-sqlite3', 'php8.2-fpm', 'php8.2-sqlite3'] : []),
   ];

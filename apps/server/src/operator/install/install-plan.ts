@@ -13,6 +13,7 @@ import { MAIL_USER, SERVICE_USER, type HostLayout } from '../host-layout.ts';
 import { formatSettings, type Settings } from '../settings-file.ts';
 import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
+import { backupCron, backupServiceUnit, backupTimerUnit } from './backup-units.ts';
 import { caddyfile } from './caddyfile.ts';
 import {
   debianDatabaseConfigured,
@@ -150,6 +151,22 @@ export function installPlan(
       'atrium',
     ]),
     file(path.join(layout.initDir, 'atrium'), atriumInitScript(layout, o), 'root', 'root', 0o755),
+    file(
+      path.join(layout.systemdDir, 'atrium-backup.service'),
+      backupServiceUnit(layout),
+      'root',
+      'root',
+      0o644,
+    ),
+    file(
+      path.join(layout.systemdDir, 'atrium-backup.timer'),
+      backupTimerUnit(settings),
+      'root',
+      'root',
+      0o644,
+      ['atrium-backup.timer'],
+    ),
+    file(path.join(layout.cronDir, 'atrium-backup'), backupCron(layout, settings), 'root', 'root', 0o644),
     file(path.join(layout.initDir, 'atrium-caddy'), caddyInitScript(layout), 'root', 'root', 0o755, [
       'caddy',
     ]),

@@ -127,16 +127,31 @@ function startServices(
   const daemons = [
     ...(o.mail ? ['opendkim', 'dovecot', 'postfix'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
-    // Without systemd: Caddy through install's own init script, and cron runs the DKIM sync.
+    // Without systemd: Caddy through install's own init script, and cron runs the backup and DKIM sync.
     systemd ? 'caddy' : 'atrium-caddy',
-    ...(o.mail && !systemd ? ['cron'] : []),
+    ...(!systemd ? ['cron'] : []),
   ];
   if (affected.has('caddy')) affected.add('atrium-caddy');
   if (systemd) {
     runCommand(['systemctl', 'daemon-reload']);
-    runCommand(['systemctl', 'enable', 'atrium', ...daemons, ...(o.mail ? ['atrium-dkim.path'] : [])]);
+    runCommand([
+      'systemctl',
+      'enable',
+      'atrium',
+      ...daemons,
+      'atrium-backup.timer',
+      ...(o.mail ? ['atrium-dkim.path'] : []),
+    ]);
+    // Restarted when its time changed, so the next run is computed from the new OnCalendar.
+    runCommand([
+      'systemctl',
+      affected.has('atrium-backup.timer') ? 'restart' : 'start',
+      'atrium-backup.timer',
+    ]);
   } else {
-    print('PID 1 is not systemd: the services start through their init scripts, and cron copies DKIM keys.');
+    print(
+      `PID 1 is not systemd: the services start through their init scripts, and cron runs the daily backup${o.mail ? ' and copies DKIM keys' : ''}.`,
+    );
   }
   const bring = (service: string) => {
     const action = affected.has(service) ? 'restart' : 'start';

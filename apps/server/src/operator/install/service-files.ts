@@ -6,7 +6,7 @@ import { MAIL_USER, SERVICE_USER } from '../host-layout.ts';
  * and a cron line where it is not (containers). Both run the release `current` links to, as the
  * `atrium` user, with the settings file as its environment.
  */
-const HEADER = '# Written by `npm run atrium -- install`; run it again rather than editing.\n';
+export const HEADER = '# Written by `npm run atrium -- install`; run it again rather than editing.\n';
 
 export const nodeBinary = (layout: HostLayout) => `${layout.current}/node_modules/.bin/node`;
 
