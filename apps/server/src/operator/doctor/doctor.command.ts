@@ -6,6 +6,7 @@ import { createDnsClient } from '../../lib/dns.ts';
 import { hostLayout, type HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { readSettingsFile, type Settings } from '../settings-file.ts';
+import { backupChecks } from './backup-checks.ts';
 import { certificateChecks, type CertificateTarget } from './certificate-checks.ts';
 import { fail, formatOutcome, runChecks, type Check, type CheckOutcome } from './check.ts';
 import { daemonChecks } from './daemon-checks.ts';
@@ -96,6 +97,7 @@ function hostChecks(
     checks.push(...driftChecks(layout, expected).filter((c) => mail || c.name === 'Service files'));
     if (mail) checks.push(...dkimKeyChecks(layout));
     checks.push(...modeChecks(layout, expected));
+    checks.push(...backupChecks(layout, settings));
   }
   checks.push(
     ...diskChecks([

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { backupTime } from '../backup/schedule.ts';
+import type { HostLayout } from '../host-layout.ts';
+import { latestOperation, readOperations, type OperationEntry } from '../operations-log.ts';
+import { hasSystemd } from '../service-control.ts';
+import type { Settings } from '../settings-file.ts';
+import { describeAge, fail, pass, type Check, type CheckResult } from './check.ts';
+
+/**
+ * A daily backup that is older than this has missed a night (the timer's 30 minutes of random
+ * delay and a long run included), which is what the operator wants to hear the next morning.
+ */
+export const MAX_BACKUP_AGE_MS = 26 * 60 * 60 * 1000;
+
+/** What runs the daily backup here, and how to see whether it did. */
+export interface Scheduler {
+  name: string;
+  status: string;
+  /** BACKUP_TIME=off: the operator backs up otherwise, and an old backup is no failure. */
+  off: boolean;
+}
+
+/**
+ * "Backups" and "Backup verify", read from the operator log that every backup and verify writes
+ * (operations-log.ts): doctor does not ask restic, which would need the repository's password
+ * and, for a remote repository, the network and time.
+ */
+export function backupChecks(layout: HostLayout, settings: Settings): Check[] {
+  const command = `npm run atrium -- backup${layout.root === '/' ? '' : ` --root ${layout.root}`}`;
+  return [
+    {
+      name: 'Backups',
+      async run() {
+        const systemd = layout.root === '/' && hasSystemd();
+        const cronFile = path.join(layout.cronDir, 'atrium-backup');
+        const scheduler: Scheduler = {
+          name: systemd ? 'atrium-backup.timer' : cronFile,
+          status: systemd
+            ? 'systemctl list-timers atrium-backup.timer; journalctl -u atrium-backup -n 50'
+            : `is cron running (it reads ${cronFile})?`,
+          off: backupTime(settings) === 'off',
+        };
+        return backupOutcome(readOperations(layout), new Date(), command, scheduler);
+      },
+    },
+    {
+      name: 'Backup verify',
+      run: async () => verifyOutcome(readOperations(layout), new Date(), command),
+    },
+  ];
+}
+
+const snapshotOf = (entry: OperationEntry) => /^(?:Backup|Snapshot) ([0-9a-f]+)\b/.exec(entry.detail)?.[1];
+const ago = (entry: OperationEntry, now: Date) => `${describeAge(now.getTime() - entry.time.getTime())} ago`;
+
+/** The rule, on the log's entries: a latest backup that failed, none, or none within 26 hours is ✗. */
+export function backupOutcome(
+  entries: OperationEntry[],
+  now: Date,
+  command: string,
+  scheduler: Scheduler,
+): CheckResult {
+  const attempt = latestOperation(entries, 'backup');
+  const good = latestOperation(entries, 'backup', { ok: true });
+  const successful =
+    good && `successful backup ${ago(good, now)} (snapshot ${snapshotOf(good) ?? 'unknown'})`;
+  if (!attempt) {
+    return fail(
+      'no backup yet',
+      `${command}; scheduled daily by ${scheduler.name}${scheduler.off ? ' (off: BACKUP_TIME=off)' : ''}`,
+    );
+  }
+  if (!attempt.ok) {
+    return fail(
+      `the latest backup, ${ago(attempt, now)}, failed: ${attempt.detail}; ${successful ? `last ${successful}` : 'none has succeeded yet'}`,
+      `${command} once what it names is mended`,
+    );
+  }
+  const detail = `Last ${successful}`;
+  if (now.getTime() - attempt.time.getTime() <= MAX_BACKUP_AGE_MS) return pass(detail);
+  if (scheduler.off) return pass(`${detail}; scheduled backups are off (BACKUP_TIME=off)`);
+  return fail(
+    `${detail}, more than 26 hours`,
+    `${command}; then see why the daily one did not run: ${scheduler.status}`,
+  );
+}
+
+/** ✗ only when the latest verify failed: it found the snapshot differing, or could not restore it. */
+export function verifyOutcome(entries: OperationEntry[], now: Date, command: string): CheckResult {
+  const latest = latestOperation(entries, 'verify');
+  if (!latest) return pass('no verify yet: the next scheduled backup runs one (then weekly)');
+  if (latest.ok) {
+    return pass(`snapshot ${snapshotOf(latest) ?? 'unknown'} restored as it was taken ${ago(latest, now)}`);
+  }
+  return fail(
+    `the latest verify, ${ago(latest, now)}, failed: ${latest.detail}`,
+    `${command}, then ${command.replace(' backup', ' backup --verify')}; if it differs again, check the repository: restic check (docs/backup.md)`,
+  );
+}
