@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
@@ -53,15 +53,15 @@ async function doctor(): Promise<{ ok: boolean; lines: string[] }> {
 }
 
 /**
- * The command as an operator runs it, for its exit code. Asynchronously: the Atrium it asks runs
+ * A command as an operator runs it, for its exit code. Asynchronously: the Atrium it asks runs
  * in this process, and spawnSync would stop it from answering.
  */
-function cli(): Promise<{ status: number; stdout: string }> {
+function cli(command = 'doctor'): Promise<{ status: number; stdout: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['apps/server/src/cli.ts', 'doctor', '--root', root],
-      { cwd: CHECKOUT, encoding: 'utf8' },
+      ['apps/server/src/cli.ts', command, '--root', root],
+      { cwd: CHECKOUT, encoding: 'utf8', timeout: 120_000 },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code) : 0, stdout: stdout + stderr }),
     );
   });
@@ -177,7 +177,12 @@ beforeAll(async () => {
   });
   publishDkim();
   dns.set('_dmarc.acme.example', { TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.example'] });
-}, 120_000);
+
+  // A host in order has been backed up: the backup (restic, the dump from the Atrium above) writes
+  // the operator log that doctor reads.
+  const backup = await cli('backup');
+  if (backup.status !== 0) throw new Error(`backup failed: ${backup.stdout}`);
+}, 180_000);
 
 const publishDkim = () =>
   dns.set('atrium._domainkey.acme.example', { TXT: [`v=DKIM1; k=rsa; p=${dkimPublicKey}`] });
@@ -231,9 +236,14 @@ describe('npm run atrium -- doctor', () => {
       'Disk space for DATA_DIR',
       'Disk space for mail',
       'Disk space for backups',
+      'Backups',
+      'Backup verify',
     ]) {
       expect(lineOf(lines, name), `${name}\n${lines.join('\n')}`).toMatch(/^✓ /);
     }
+    expect(lineOf(lines, 'Backups')).toMatch(
+      /^✓ Backups: Last successful backup (less than a minute|\d+ minutes?) ago \(snapshot [0-9a-f]{8}\)$/,
+    );
     expect(lines.at(-1)).toMatch(/^All \d+ checks pass\.$/);
 
     const run = await cli();
@@ -346,4 +356,58 @@ describe('npm run atrium -- doctor', () => {
       startDovecot();
     }
   }, 60_000);
+
+  describe('backups, from the operator log', () => {
+    const log = path.join(layout.logDir, 'operations.log');
+    let written: string;
+    beforeAll(() => {
+      written = readFileSync(log, 'utf8');
+      expect(written).toMatch(/^\S+Z backup ok Backup [0-9a-f]{8}: /);
+    });
+    afterEach(() => writeFileSync(log, written));
+
+    it('fails "Backups" when there is none yet, with the command and what schedules it', async () => {
+      writeFileSync(log, '');
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Backups')).toBe(
+        `✗ Backups: no backup yet — fix: npm run atrium -- backup --root ${root}; scheduled daily by ${path.join(layout.cronDir, 'atrium-backup')}`,
+      );
+      expect(lines.filter((l) => l.startsWith('✗'))).toHaveLength(1);
+    }, 60_000);
+
+    it('fails "Backups" when the last successful one is more than 26 hours old', async () => {
+      // The log's time is what the check reads: the same line, written 27 hours earlier.
+      const earlier = new Date(Date.now() - 27 * 60 * 60 * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      writeFileSync(log, written.replace(/^\S+/, earlier));
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Backups')).toMatch(
+        /^✗ Backups: Last successful backup 27 hours ago \(snapshot [0-9a-f]{8}\), more than 26 hours — fix: npm run atrium -- backup --root .+; then see why the daily one did not run: /,
+      );
+    }, 60_000);
+
+    it('fails "Backups" with the reason when the latest backup failed', async () => {
+      // A repository restic cannot create: a real backup run that fails.
+      const settings = readFileSync(layout.settingsFile, 'utf8');
+      appendFileSync(layout.settingsFile, 'BACKUP_REPOSITORY=/dev/null/repository\n');
+      try {
+        const backup = await cli('backup');
+        expect(backup.status).toBe(1);
+        expect(backup.stdout).toContain(
+          'Backup repository /dev/null/repository: restic cannot open or create it',
+        );
+      } finally {
+        writeFileSync(layout.settingsFile, settings);
+      }
+      expect(readFileSync(log, 'utf8').split('\n').at(-2)).toMatch(
+        /^\S+Z backup failed Backup repository \/dev\/null\/repository: restic cannot open or create it/,
+      );
+      const { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Backups')).toMatch(
+        /^✗ Backups: the latest backup, less than a minute ago, failed: Backup repository \/dev\/null\/repository: restic cannot open or create it .+; last successful backup .+ \(snapshot [0-9a-f]{8}\) — fix: /,
+      );
+    }, 60_000);
+  });
 });
