@@ -22,7 +22,7 @@ import {
   snapshots,
   type Restic,
 } from './restic.ts';
-import { backupTime, verifyDue } from './schedule.ts';
+import { verifyDue } from './schedule.ts';
 import { verifyLatest } from './verify.ts';
 
 export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify] [--scheduled] [--dry-run]
@@ -70,7 +70,8 @@ export async function backupCommand(
     printDryRun(host, restic, print);
     return true;
   }
-  if (values.scheduled && backupTime(readSettingsFile(layout.settingsFile) ?? {}) === 'off') {
+  // Only `off` matters here: a time that is none is install's to refuse, not a reason to skip a night.
+  if (values.scheduled && readSettingsFile(layout.settingsFile)?.BACKUP_TIME === 'off') {
     print(`Scheduled backups are off (BACKUP_TIME=off in ${layout.settingsFile}): nothing done.`);
     return true;
   }
