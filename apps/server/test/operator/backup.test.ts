@@ -15,6 +15,7 @@ import { hashPassword, verifyPassword } from '../../src/lib/passwords.ts';
 import { masterLogin, masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
 import { openClientSecret } from '../../src/oidc/client-secrets.ts';
 import { resticFor } from '../../src/operator/backup/restic.ts';
+import { operationsLogFile, readOperations } from '../../src/operator/operations-log.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
 import { registerTestClient } from '../identity/support/clients.ts';
 import type { SoftPasskey } from '../identity/support/passkey.ts';
@@ -518,6 +519,63 @@ describe('backup and restore', () => {
       expect(bad.stdout).toContain(
         `Mailbox ${String(projects)}: messages differ (checksum) though their count agrees`,
       );
+    },
+    SLOW,
+  );
+
+  it(
+    'logs every backup, verify and restore; the daily run verifies when the last good verify is a week old',
+    () => {
+      const outcomes = () =>
+        readOperations(host.layout).map((e) => `${e.operation} ${e.ok ? 'ok' : 'failed'}`);
+      // Dry runs are not operations; the refusals are, with their one line.
+      expect(outcomes()).toEqual([
+        'backup ok',
+        'restore failed',
+        'restore failed',
+        'restore ok',
+        'verify ok',
+        'verify failed',
+      ]);
+      const entries = readOperations(host.layout);
+      expect(entries[0]!.detail).toMatch(/^Backup [0-9a-f]{8}: .+ added /);
+      expect(entries[1]!.detail).toContain('stop Atrium before restoring');
+      expect(entries[5]!.detail).toMatch(
+        /^Snapshot [0-9a-f]{8}: Table users: rows differ \(checksum\) though their count agrees; Mailbox /,
+      );
+
+      // The last good verify is minutes old: the cron line backs up only.
+      const first = host.scheduledBackup();
+      expect(first.status, `${first.stdout}${first.stderr}`).toBe(0);
+      expect(outcomes().slice(6)).toEqual(['backup ok']);
+
+      // Eight days later (the log's time is what the rule reads): backup, then verify.
+      const log = operationsLogFile(host.layout);
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      writeFileSync(log, readFileSync(log, 'utf8').replace(/^\S+(?= verify ok )/m, eightDaysAgo));
+      const second = host.scheduledBackup();
+      expect(second.status, `${second.stdout}${second.stderr}`).toBe(0);
+      expect(second.stdout).toMatch(/^✓ Snapshot [0-9a-f]{8} .+ restores as it was taken/m);
+      expect(outcomes().slice(7)).toEqual(['backup ok', 'verify ok']);
+      // Three snapshots at least are kept whatever their day (--keep-last 3).
+      const restic = resticFor(host.layout, readSettingsFile(host.layout.settingsFile)!);
+      const listed = spawnSync('restic', ['snapshots', '--json', '--tag', 'atrium'], {
+        env: restic.env,
+        encoding: 'utf8',
+      });
+      expect((JSON.parse(listed.stdout) as unknown[]).length).toBeGreaterThanOrEqual(3);
+
+      // BACKUP_TIME=off: the timer or cron line still runs, and does nothing.
+      const settings = readFileSync(host.layout.settingsFile, 'utf8');
+      host.addSettings({ BACKUP_TIME: 'off' });
+      try {
+        const off = host.scheduledBackup();
+        expect(off.status, off.stderr).toBe(0);
+        expect(off.stdout).toContain('Scheduled backups are off (BACKUP_TIME=off in ');
+        expect(outcomes()).toHaveLength(9);
+      } finally {
+        writeFileSync(host.layout.settingsFile, settings);
+      }
     },
     SLOW,
   );

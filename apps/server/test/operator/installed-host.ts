@@ -275,13 +275,24 @@ export class InstalledHost {
 
   /** What cron (or the systemd path unit) runs when Atrium rewrites OpenDKIM's tables. */
   syncDkim(): string {
-    const line = readFileSync(path.join(this.layout.cronDir, 'atrium-dkim'), 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('*'))!;
-    const command = line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
-    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`${command}: ${run.stderr}${run.stdout}`);
+    const run = this.runCronLine('atrium-dkim');
+    if (run.status !== 0) throw new Error(`${run.command}: ${run.stderr}${run.stdout}`);
     return run.stdout;
+  }
+
+  /** The daily backup as cron (or atrium-backup.timer) runs it; stderr is what cron would mail. */
+  scheduledBackup() {
+    return this.runCronLine('atrium-backup');
+  }
+
+  /** The command of install's cron file `name`, run now as cron would (output kept, not discarded). */
+  private runCronLine(name: string) {
+    const line = readFileSync(path.join(this.layout.cronDir, name), 'utf8')
+      .split('\n')
+      .find((l) => /^[\d*]/.test(l))!;
+    const command = line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
+    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 300_000 });
+    return { command, status: run.status, stdout: run.stdout, stderr: run.stderr };
   }
 
   async drainQueue(): Promise<void> {
