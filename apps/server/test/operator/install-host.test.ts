@@ -86,6 +86,13 @@ describe('install --root', () => {
 
   it('writes systemd units that systemd-analyze verify accepts', () => {
     const units = readdirSync(host.layout.systemdDir).map((u) => path.join(host.layout.systemdDir, u));
+    expect(units.map((u) => path.basename(u)).sort()).toEqual([
+      'atrium-backup.service',
+      'atrium-backup.timer',
+      'atrium-dkim.path',
+      'atrium-dkim.service',
+      'atrium.service',
+    ]);
     // Without --root: the units name their files by absolute paths, which are below the root.
     const verify = spawnSync('systemd-analyze', ['verify', ...units], {
       encoding: 'utf8',

@@ -26,10 +26,19 @@ describe('install', () => {
     expect(dry.stdout).toContain(`would create ${host.layout.settingsFile}`);
     expect(dry.stdout).toContain(`would create ${path.join(host.layout.postfixDir, 'main.cf')}`);
     expect(dry.stdout).toMatch(/would deploy release \S+/);
+    // The daily backup: a timer and its service with systemd, a cron line without.
+    for (const file of [
+      path.join(host.layout.systemdDir, 'atrium-backup.service'),
+      path.join(host.layout.systemdDir, 'atrium-backup.timer'),
+      path.join(host.layout.cronDir, 'atrium-backup'),
+    ]) {
+      expect(dry.stdout).toContain(`would create ${file}\n`);
+    }
     expect(dry.stdout).toMatch(/\d+ changes would be made \(dry run\)\./);
     expect(readdirSync(host.layout.root)).toEqual([]);
   });
 
+  // Three runs of the CLI, the first deploying a release: more than the default on a busy machine.
   it('applies a changed option on the next run, and only what it changes', () => {
     expect(host.install().status).toBe(0);
     const moved = atriumCli([...host.installArgs(), '--smtp-port', '2525']);
@@ -45,7 +54,29 @@ describe('install', () => {
     // Recorded: a run without the option keeps it.
     const again = atriumCli(['install', '--root', host.layout.root]);
     expect(again.stdout).toContain('No changes: this host is as install leaves it.');
-  });
+  }, 120_000);
+
+  it('moves the daily backup to BACKUP_TIME, and refuses a time that is none in one line', () => {
+    const timer = path.join(host.layout.systemdDir, 'atrium-backup.timer');
+    const cron = path.join(host.layout.cronDir, 'atrium-backup');
+    expect(readFileSync(timer, 'utf8')).toContain('OnCalendar=*-*-* 03:15:00\n');
+    host.addSettings({ BACKUP_TIME: '1:30' });
+    const moved = atriumCli(['install', '--root', host.layout.root]);
+    expect(moved.status, moved.output).toBe(0);
+    expect(moved.stdout.split('\n').filter((line) => line.startsWith('update '))).toEqual([
+      `update ${timer} (content)`,
+      `update ${cron} (content)`,
+    ]);
+    expect(readFileSync(timer, 'utf8')).toContain('OnCalendar=*-*-* 01:30:00\n');
+    expect(readFileSync(cron, 'utf8')).toMatch(
+      /^30 1 \* \* \* root cd \S+ && nice -n 19 ionice -c 3 .+ backup --scheduled --root /m,
+    );
+
+    host.addSettings({ BACKUP_TIME: '25:00' });
+    const refused = atriumCli(['install', '--root', host.layout.root]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toBe('Setting BACKUP_TIME=25:00: a time of day as HH:MM (24-hour), or off');
+  }, 60_000);
 
   it('refuses a bad URL, a missing option and a port out of range in one line each', () => {
     const badUrl = atriumCli([
