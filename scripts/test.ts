@@ -111,20 +111,29 @@ function ensureDkimSigner(): void {
   process.exit(1);
 }
 
-/** The backup test stores its snapshots with Debian's restic (as `npm run atrium -- backup` does). */
+/**
+ * The backup test stores its snapshots with Debian's restic (as `npm run atrium -- backup` does),
+ * and `install --root` refuses a host without the packages install needs: restic, and cron (the
+ * daily backup and the DKIM sync) where PID 1 is not systemd, as on these machines.
+ */
 function ensureRestic(): void {
-  if (existsSync('/usr/bin/restic')) return;
+  const missing = ['/usr/bin/restic', '/usr/sbin/cron'].filter((file) => !existsSync(file));
+  if (missing.length === 0) return;
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log("restic is missing: installing Debian's restic.");
+    console.log("restic or cron is missing: installing Debian's restic and cron.");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     if (
       run('apt-get', ['update', '-qq'], { env }) === 0 &&
-      run('apt-get', ['install', '-y', '-qq', 'restic'], { env }) === 0
+      run('apt-get', ['install', '-y', '-qq', 'restic', 'cron'], { env }) === 0
     ) {
+      // The tests run the cron line's commands themselves; the package's daemon is not needed.
+      spawnSync('service', ['cron', 'stop'], { stdio: 'ignore' });
       return;
     }
   }
-  console.error('The backup test needs /usr/bin/restic: install it (sudo apt-get install restic).');
+  console.error(
+    `The backup and install tests need ${missing.join(' and ')}: install them (sudo apt-get install restic cron).`,
+  );
   process.exit(1);
 }
 
