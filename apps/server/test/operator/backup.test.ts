@@ -1,18 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import * as client from 'openid-client';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { parseDump } from '../../src/db/logical-dump.ts';
 import { hashPassword, verifyPassword } from '../../src/lib/passwords.ts';
-import { masterLogin, masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
 import { openClientSecret } from '../../src/oidc/client-secrets.ts';
 import { resticFor } from '../../src/operator/backup/restic.ts';
 import { operationsLogFile, readOperations } from '../../src/operator/operations-log.ts';
@@ -22,6 +19,17 @@ import type { SoftPasskey } from '../identity/support/passkey.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
 import { Mailbox } from '../support/mailbox.ts';
 import { DeploymentClient, timeStep, type AppTokens } from './deployment-client.ts';
+import {
+  addedBytes,
+  cliInBackground,
+  filesOf,
+  folderOf,
+  imapAs,
+  liveTables,
+  messageFiles,
+  onDatabaseServer,
+  subjectsOnDisk,
+} from './host-inspection.ts';
 import { sendTo, submitUntilAccepted } from './host-mail.ts';
 import { atriumCli, InstalledHost } from './installed-host.ts';
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
@@ -60,104 +68,9 @@ let deliveredSubjects: string[];
 
 const cli = (args: string[]) => atriumCli([...args, '--root', host.layout.root]);
 
-/** The CLI without blocking this process, whose clients keep writing meanwhile. */
-function cliInBackground(args: string[]): Promise<{ status: number | null; output: string; stdout: string }> {
-  const child = spawn(
-    process.execPath,
-    [path.resolve(import.meta.dirname, '../../src/cli.ts'), ...args, '--root', host.layout.root],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (status) => resolve({ status, stdout, output: `${stdout}${stderr}` })),
-  );
-}
-
-async function serverDatabase(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
-/** Every file below `dir` with its content, owner and mode. */
-function filesOf(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const at = path.join(dir, name);
-    const s = statSync(at);
-    if (s.isFile())
-      files[name] = `${s.uid}:${s.gid} ${(s.mode & 0o7777).toString(8)} ${readFileSync(at, 'base64')}`;
-  }
-  return files;
-}
-
-/** The mail store's messages (Dovecot's index files, which it rebuilds, left out). */
-const messageFiles = () =>
-  Object.fromEntries(
-    Object.entries(filesOf(host.layout.mailRoot)).filter(([name]) => /\/(cur|new)\//.test(name)),
-  );
-
-/** Subjects of the messages in the mail store now, read from the files Dovecot delivered. */
-const subjectsOnDisk = () =>
-  Object.keys(messageFiles()).map(
-    (name) => /^Subject: (.*)$/m.exec(readFileSync(path.join(host.layout.mailRoot, name), 'utf8'))?.[1] ?? '',
-  );
-
-async function imap<T>(use: (client: ImapFlow) => Promise<T>): Promise<T> {
-  const connection = new ImapFlow({
-    host: '127.0.0.1',
-    port: host.ports.imap,
-    secure: false,
-    auth: { user: masterLogin(admin), pass: masterPassword(secret) },
-    logger: false,
-  });
-  await connection.connect();
-  try {
-    return await use(connection);
-  } finally {
-    await connection.logout();
-  }
-}
-
-/** Every message of a folder: subject and flags. */
-const folder = (name: string) =>
-  imap(async (c) => {
-    const lock = await c.getMailboxLock(name);
-    try {
-      const all = await c.fetchAll('1:*', { envelope: true, flags: true });
-      return all.map((m) => [m.envelope?.subject, [...(m.flags ?? [])].sort()]);
-    } finally {
-      lock.release();
-    }
-  });
-
-/** The "… added" figure of a backup's summary line, in bytes. */
-function addedBytes(summary: string): number {
-  const [, value, unit] = /: ([\d.]+) (B|KiB|MiB|GiB) added/.exec(summary)!;
-  return Number(value) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(unit!);
-}
-
-/** The running server's dump (the same endpoint backup uses), by table. */
-async function liveTables() {
-  const settings = readSettingsFile(host.layout.settingsFile)!;
-  const response = await fetch(`${host.publicUrl}/api/operator/database-dump`, {
-    headers: { authorization: `Bearer ${settings.OPERATOR_TOKEN}` },
-  });
-  expect(response.status).toBe(200);
-  const dump = parseDump(await response.text());
-  return Object.fromEntries(
-    dump.tables.map((t) => [t.name, t.rows.map((r) => JSON.parse(r) as Record<string, unknown>)]),
-  );
-}
+const imap = <T>(use: (client: ImapFlow) => Promise<T>) => imapAs(host, admin, secret, use);
+const folder = (name: string) => folderOf(host, admin, secret, name);
+const serverDatabase = (statement: string) => onDatabaseServer(serverUrl!, statement);
 
 beforeAll(async () => {
   outbox = await Mailbox.start();
@@ -318,14 +231,14 @@ describe('backup and restore', () => {
       })();
       await new Promise((r) => setTimeout(r, 3000));
       const startedAt = Date.now();
-      deliveredSubjects = subjectsOnDisk().filter((s) => s.startsWith('Arrival'));
-      const backup = await cliInBackground(['backup']);
+      deliveredSubjects = subjectsOnDisk(host).filter((s) => s.startsWith('Arrival'));
+      const backup = await cliInBackground(host, ['backup']);
       writing = false;
       await Promise.all([...writers, arrivals]);
       ackedUsers = added.filter((a) => a.at < startedAt).map((a) => a.email);
       console.log(
         `while backing up: ${added.length} users added (${ackedUsers.length} before it started), ` +
-          `${subjectsOnDisk().filter((x) => x.startsWith('Arrival')).length} messages delivered (${deliveredSubjects.length} before)`,
+          `${subjectsOnDisk(host).filter((x) => x.startsWith('Arrival')).length} messages delivered (${deliveredSubjects.length} before)`,
       );
       expect(ackedUsers.length).toBeGreaterThan(20);
       expect(deliveredSubjects.length).toBeGreaterThan(0);
@@ -372,7 +285,7 @@ describe('backup and restore', () => {
   it(
     'brings back database, secret, DKIM keys and mail after they are destroyed: people sign in, the app refreshes',
     async () => {
-      messagesBefore = messageFiles();
+      messagesBefore = messageFiles(host);
       if (databaseUrl) {
         await serverDatabase(`drop database ${databaseName} with (force)`);
         // What an operator does on a new host before restoring: an empty database for Atrium.
@@ -393,7 +306,7 @@ describe('backup and restore', () => {
       host.syncDkim();
 
       // Nothing acknowledged before the backup started is missing, and no transaction is half there.
-      const after = await liveTables();
+      const after = await liveTables(host);
       const emails = new Set(after.users!.map((u) => u.email));
       expect(ackedUsers.filter((e) => !emails.has(e))).toEqual([]);
       const writerIds = new Set(
@@ -431,12 +344,12 @@ describe('backup and restore', () => {
 
       // Same messages, folders and flags; the messages delivered before the backup are all there.
       expect(Object.keys(messagesBefore).length).toBeGreaterThan(2);
-      const restoredMessages = messageFiles();
+      const restoredMessages = messageFiles(host);
       for (const [name, file] of Object.entries(restoredMessages)) expect(messagesBefore[name]).toBe(file);
       expect(await folder('Projects')).toEqual([['Kept', ['\\Flagged']]]);
       const inbox = (await folder('INBOX')).map(([subject]) => subject);
       expect(deliveredSubjects.filter((subject) => !inbox.includes(subject))).toEqual([]);
-      for (const subject of subjectsOnDisk().filter((x) => x.startsWith('Arrival'))) {
+      for (const subject of subjectsOnDisk(host).filter((x) => x.startsWith('Arrival'))) {
         expect(inbox).toContain(subject);
       }
 
@@ -534,20 +447,21 @@ describe('backup and restore', () => {
         'restore failed',
         'restore failed',
         'restore ok',
+        'backup ok',
         'verify ok',
         'verify failed',
       ]);
       const entries = readOperations(host.layout);
       expect(entries[0]!.detail).toMatch(/^Backup [0-9a-f]{8}: .+ added /);
       expect(entries[1]!.detail).toContain('stop Atrium before restoring');
-      expect(entries[5]!.detail).toMatch(
+      expect(entries[6]!.detail).toMatch(
         /^Snapshot [0-9a-f]{8}: Table users: rows differ \(checksum\) though their count agrees; Mailbox /,
       );
 
       // The last good verify is minutes old: the cron line backs up only.
       const first = host.scheduledBackup();
       expect(first.status, `${first.stdout}${first.stderr}`).toBe(0);
-      expect(outcomes().slice(6)).toEqual(['backup ok']);
+      expect(outcomes().slice(7)).toEqual(['backup ok']);
 
       // Eight days later (the log's time is what the rule reads): backup, then verify.
       const log = operationsLogFile(host.layout);
@@ -556,7 +470,7 @@ describe('backup and restore', () => {
       const second = host.scheduledBackup();
       expect(second.status, `${second.stdout}${second.stderr}`).toBe(0);
       expect(second.stdout).toMatch(/^✓ Snapshot [0-9a-f]{8} .+ restores as it was taken/m);
-      expect(outcomes().slice(7)).toEqual(['backup ok', 'verify ok']);
+      expect(outcomes().slice(8)).toEqual(['backup ok', 'verify ok']);
       // Three snapshots at least are kept whatever their day (--keep-last 3).
       const restic = resticFor(host.layout, readSettingsFile(host.layout.settingsFile)!);
       const listed = spawnSync('restic', ['snapshots', '--json', '--tag', 'atrium'], {
@@ -572,7 +486,7 @@ describe('backup and restore', () => {
         const off = host.scheduledBackup();
         expect(off.status, off.stderr).toBe(0);
         expect(off.stdout).toContain('Scheduled backups are off (BACKUP_TIME=off in ');
-        expect(outcomes()).toHaveLength(9);
+        expect(outcomes()).toHaveLength(10);
       } finally {
         writeFileSync(host.layout.settingsFile, settings);
       }
