@@ -12,6 +12,7 @@ import { loadAppCatalog } from './modules/apps/catalog.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { registerDevices } from './modules/devices/devices.plugin.ts';
 import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseDumpRoutes } from './modules/operator/database-dump.routes.ts';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(takeoutRoutes({ db, config, jobs }));
   await registerMail(app, { db, config });
   registerWebmail(app, { db, config, catalog: appCatalog });
+  await registerDevices(app, { db, config });
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

@@ -48,7 +48,10 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     timeWindow: '1 minute',
     // Judged by the matched route's declared path, never the raw URL, which an encoded
     // character (`/%61pi/…`) could make look like something else.
-    allowList: (request) => !isApiOrProviderPath(request.routeOptions.url ?? request.url),
+    // Other routes (device discovery under /.well-known, /mail, /autodiscover) count when they
+    // declare a limit of their own.
+    allowList: (request) =>
+      !isApiOrProviderPath(request.routeOptions.url ?? request.url) && !request.routeOptions.config.rateLimit,
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'rate_limited',

@@ -1,0 +1,45 @@
+import type { DeviceSettings } from '@atrium/contracts/devices';
+import type { Config } from '../../config.ts';
+
+/**
+ * Where devices reach Atrium's mail, calendars and contacts: the one place that says so. The
+ * discovery documents (autoconfig, Autodiscover, .well-known), the SRV records of the DNS mapping,
+ * the Apple profile and the values on /profile all read it (docs/devices.md).
+ *
+ * Everything is on MAIL_HOST, for every organisation: its certificate is the one IMAP and
+ * submission already present, so a device trusts one name. CalDAV and CardDAV share one context
+ * path there (RFC 6764 §5); the front proxy passes `/dav/` to the calendar and contacts server
+ * after asking Atrium who the caller is.
+ */
+export const DAV_PATH = '/dav/';
+
+/** IMAP with TLS from the first byte (RFC 8314), as `_imaps._tcp` announces it (RFC 6186). */
+export const IMAPS_PORT = 993;
+/** Message submission with STARTTLS (RFC 6409), as `_submission._tcp` announces it. */
+export const SUBMISSION_PORT = 587;
+/** CalDAV and CardDAV over https (`_caldavs._tcp`, `_carddavs._tcp`). */
+export const DAV_PORT = 443;
+
+export interface DeviceEndpoints {
+  mailHost: string;
+  imap: DeviceSettings['imap'];
+  smtp: DeviceSettings['smtp'];
+  /** `https://<MAIL_HOST>/dav/`. */
+  davUrl: string;
+}
+
+export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoints {
+  const host = config.mailHost;
+  return {
+    mailHost: host,
+    imap: { host, port: IMAPS_PORT, security: 'SSL' },
+    smtp: { host, port: SUBMISSION_PORT, security: 'STARTTLS' },
+    davUrl: `https://${host}${DAV_PATH}`,
+  };
+}
+
+/** The values a person types into a device, for one user. */
+export function deviceSettings(config: Pick<Config, 'mailHost'>, email: string): DeviceSettings {
+  const { imap, smtp, davUrl } = deviceEndpoints(config);
+  return { username: email, email, imap, smtp, davUrl };
+}

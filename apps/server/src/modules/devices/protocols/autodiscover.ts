@@ -1,0 +1,86 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { DeviceEndpoints } from '../device-endpoints.ts';
+import { xmlElements } from './xml-text.ts';
+
+/** Microsoft's Autodiscover "POX" (plain old XML) schemas: what Outlook sends, what it wants back. */
+export const AUTODISCOVER_REQUEST_SCHEMA =
+  'http://schemas.microsoft.com/exchange/autodiscover/outlook/requestschema/2006';
+export const AUTODISCOVER_RESPONSE_SCHEMA =
+  'http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a';
+const AUTODISCOVER_ENVELOPE = 'http://schemas.microsoft.com/exchange/autodiscover/responseschema/2006';
+
+export type AutodiscoverRequest =
+  { ok: true; email: string; acceptableSchema: string | undefined } | { ok: false; problem: string };
+
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  processEntities: false,
+  parseTagValue: false,
+  trimValues: true,
+});
+
+/**
+ * `<Autodiscover><Request><EMailAddress>…` → the address, or what is wrong with the document in
+ * words. Document types are refused outright: nothing here needs entities, and refusing them
+ * keeps entity expansion out of reach.
+ */
+export function parseAutodiscoverRequest(xml: string): AutodiscoverRequest {
+  if (xml.trim() === '') return { ok: false, problem: 'The request has no body: send the Autodiscover XML' };
+  if (/<!DOCTYPE/i.test(xml)) return { ok: false, problem: 'A document type declaration is not accepted' };
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) {
+    return {
+      ok: false,
+      problem: `The request is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
+    };
+  }
+  const document = parser.parse(xml) as { Autodiscover?: { Request?: Record<string, unknown> | string } };
+  const found = document.Autodiscover?.Request;
+  if (found === undefined) {
+    return { ok: false, problem: 'Expected <Autodiscover><Request>…</Request></Autodiscover>' };
+  }
+  // An empty element parses as its (empty) text.
+  const request = typeof found === 'object' ? found : {};
+  const email = request.EMailAddress;
+  if (typeof email !== 'string' || email === '') {
+    return { ok: false, problem: 'The request has no <EMailAddress>' };
+  }
+  const schema = request.AcceptableResponseSchema;
+  return { ok: true, email, acceptableSchema: typeof schema === 'string' ? schema : undefined };
+}
+
+/** The Outlook (2006a) answer: one e-mail account with its IMAP and SMTP servers. */
+export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): string {
+  const protocol = (type: string, s: DeviceEndpoints['imap']) => [
+    '      <Protocol>',
+    ...xmlElements('        ', {
+      Type: type,
+      Server: s.host,
+      Port: s.port,
+      DomainRequired: 'off',
+      LoginName: email,
+      SPA: 'off',
+      SSL: 'on',
+      AuthRequired: 'on',
+      // SSL: TLS from the first byte; TLS: STARTTLS (the element overrides <SSL>).
+      Encryption: s.security === 'SSL' ? 'SSL' : 'TLS',
+      UsePOPAuth: type === 'SMTP' ? 'off' : undefined,
+      SMTPLast: type === 'SMTP' ? 'off' : undefined,
+    }),
+    '      </Protocol>',
+  ];
+  return [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    `<Autodiscover xmlns="${AUTODISCOVER_ENVELOPE}">`,
+    `  <Response xmlns="${AUTODISCOVER_RESPONSE_SCHEMA}">`,
+    '    <Account>',
+    ...xmlElements('      ', { AccountType: 'email', Action: 'settings' }),
+    ...protocol('IMAP', endpoints.imap),
+    ...protocol('SMTP', endpoints.smtp),
+    '    </Account>',
+    '  </Response>',
+    '</Autodiscover>',
+    '',
+  ].join('\n');
+}
