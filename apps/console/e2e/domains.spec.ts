@@ -50,7 +50,13 @@ test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and 
 
   // The DNS mapping: every record expected against what DNS holds.
   const mapping = page.getByRole('list', { name: 'DNS records' });
-  await expect(mapping.getByRole('listitem')).toHaveCount(5);
+  await expect(mapping.getByRole('listitem')).toHaveCount(11);
+  // Device discovery's SRV records, with their four parts as DNS panels ask for them.
+  const imaps = mapping
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'IMAP server (SRV)' }) });
+  await expect(imaps.getByText(`_imaps._tcp.${name}`)).toBeVisible();
+  await expect(imaps.getByText('As fields')).toBeVisible();
   const mx = mapping
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: 'Mail exchanger (MX)' }) });
@@ -59,7 +65,7 @@ test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and 
   atrium.dns.set(name, { TXT: [value], MX: [{ exchange: atrium.config.mailHost, priority: 10 }] });
   await page.getByRole('button', { name: 'Check again' }).click();
   await expect(mx.getByText('OK', { exact: true })).toBeVisible();
-  await expect(page.getByText('1 of 5 records in place')).toBeVisible();
+  await expect(page.getByText('1 of 11 records in place')).toBeVisible();
   // The DKIM key is longer than one TXT string: also shown as 255-byte quoted strings, and why.
   const dkim = mapping.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'DKIM key' }) });
   await expect(

@@ -47,7 +47,7 @@ export const verificationCheckSchema = z.object({
 });
 export type VerificationCheck = z.infer<typeof verificationCheckSchema>;
 
-export const dnsRecordTypeSchema = z.enum(['TXT', 'MX', 'CNAME']);
+export const dnsRecordTypeSchema = z.enum(['TXT', 'MX', 'CNAME', 'SRV']);
 
 /** A record to publish: where, which type, what value. */
 export const dnsRecordSchema = z.object({
@@ -99,7 +99,21 @@ export type VerifyDomainResponse = z.infer<typeof verifyDomainResponseSchema>;
 export const mappingStatusSchema = z.enum(['ok', 'missing', 'different', 'lookup_failed']);
 export type MappingStatus = z.infer<typeof mappingStatusSchema>;
 
-export const mappingPurposeSchema = z.enum(['mx', 'spf', 'dkim', 'dmarc', 'site']);
+export const mappingPurposeSchema = z.enum([
+  'mx',
+  'spf',
+  'dkim',
+  'dmarc',
+  'site',
+  // Devices find their servers from the address alone (docs/devices.md): RFC 6186 and 6764 SRV
+  // records, and the names Thunderbird and Outlook ask first.
+  'imaps',
+  'submission',
+  'caldavs',
+  'carddavs',
+  'autoconfig',
+  'autodiscover',
+]);
 export type MappingPurpose = z.infer<typeof mappingPurposeSchema>;
 
 export const dnsMappingRecordSchema = dnsRecordSchema.extend({

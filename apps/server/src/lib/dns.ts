@@ -21,12 +21,20 @@ export interface MxRecord {
   priority: number;
 }
 
+export interface SrvRecord {
+  priority: number;
+  weight: number;
+  port: number;
+  name: string;
+}
+
 /** The lookups domain checks need; every one ends within the configured bound. */
 export interface DnsClient {
   /** TXT values, each record's character-strings joined (long values come split at 255 bytes). */
   txt(name: string): Promise<DnsAnswer<string>>;
   mx(name: string): Promise<DnsAnswer<MxRecord>>;
   cname(name: string): Promise<DnsAnswer<string>>;
+  srv(name: string): Promise<DnsAnswer<SrvRecord>>;
   a(name: string): Promise<DnsAnswer<string>>;
   aaaa(name: string): Promise<DnsAnswer<string>>;
   /**
@@ -56,6 +64,7 @@ export function createDnsClient(settings: DnsSettings): DnsClient {
     txt: (name) => lookup((r) => r.resolveTxt(name).then((rows) => rows.map((chunks) => chunks.join('')))),
     mx: (name) => lookup((r) => r.resolveMx(name)),
     cname: (name) => lookup((r) => r.resolveCname(name)),
+    srv: (name) => lookup((r) => r.resolveSrv(name)),
     a: (name) => lookup((r) => r.resolve4(name)),
     aaaa: (name) => lookup((r) => r.resolve6(name)),
     nameExists: (name) =>

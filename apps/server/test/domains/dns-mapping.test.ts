@@ -17,6 +17,30 @@ async function mapping(id: string): Promise<DnsMapping> {
   return response.json<DnsMapping>();
 }
 
+/** What devices need (RFC 6186 and 6764 SRV records, Thunderbird's and Outlook's names), all missing. */
+function deviceRecords(domain: string) {
+  const missing = (purpose: string, host: string, type: string, value: string) => ({
+    [purpose]: {
+      purpose,
+      host,
+      type,
+      value,
+      valueStrings: [value],
+      status: 'missing',
+      found: [],
+      problem: null,
+    },
+  });
+  return {
+    ...missing('imaps', `_imaps._tcp.${domain}`, 'SRV', '0 1 993 mail.atrium.test'),
+    ...missing('submission', `_submission._tcp.${domain}`, 'SRV', '0 1 587 mail.atrium.test'),
+    ...missing('caldavs', `_caldavs._tcp.${domain}`, 'SRV', '0 1 443 mail.atrium.test'),
+    ...missing('carddavs', `_carddavs._tcp.${domain}`, 'SRV', '0 1 443 mail.atrium.test'),
+    ...missing('autoconfig', `autoconfig.${domain}`, 'CNAME', 'acme.atrium.test'),
+    ...missing('autodiscover', `autodiscover.${domain}`, 'CNAME', 'acme.atrium.test'),
+  };
+}
+
 const byPurpose = (m: DnsMapping) => Object.fromEntries(m.records.map((r) => [r.purpose, r]));
 
 describe('DNS mapping', () => {
@@ -84,6 +108,7 @@ describe('DNS mapping', () => {
         found: [],
         problem: null,
       },
+      ...deviceRecords('mapped.example'),
     });
   });
 
@@ -98,6 +123,13 @@ describe('DNS mapping', () => {
     t.dns.set('atrium._domainkey.partly.example', { TXT: [expected.dkim!.value] });
     t.dns.set('_dmarc.partly.example', { TXT: ['v=DMARC1; p=none'] });
     t.dns.set('apps.partly.example', { CNAME: 'someone-else.example.net' });
+    t.dns.set('_imaps._tcp.partly.example', {
+      SRV: [{ priority: 5, weight: 0, port: 993, target: 'mail.atrium.test' }],
+    });
+    t.dns.set('_submission._tcp.partly.example', {
+      SRV: [{ priority: 0, weight: 1, port: 465, target: 'mail.atrium.test' }],
+    });
+    t.dns.set('autoconfig.partly.example', { CNAME: 'acme.atrium.test.' });
 
     const records = byPurpose(await mapping(domain.id));
     expect(records.mx).toMatchObject({ status: 'ok', found: ['10 mail.atrium.test'] });
@@ -108,6 +140,12 @@ describe('DNS mapping', () => {
     expect(records.dkim).toMatchObject({ status: 'ok', found: [expected.dkim!.value] });
     expect(records.dmarc).toMatchObject({ status: 'different', found: ['v=DMARC1; p=none'] });
     expect(records.site).toMatchObject({ status: 'different', found: ['someone-else.example.net'] });
+    // SRV: priority and weight are the publisher's; the port and target must match.
+    expect(records.imaps).toMatchObject({ status: 'ok', found: ['5 0 993 mail.atrium.test'] });
+    expect(records.submission).toMatchObject({ status: 'different', found: ['0 1 465 mail.atrium.test'] });
+    expect(records.caldavs).toMatchObject({ status: 'missing' });
+    expect(records.autoconfig).toMatchObject({ status: 'ok', found: ['acme.atrium.test'] });
+    expect(records.autodiscover).toMatchObject({ status: 'missing' });
 
     t.dns.set('partly.example', {
       TXT: [domain.verificationRecord.value, 'v=spf1 include:mail.atrium.test include:_spf.google.com ~all'],
@@ -117,6 +155,11 @@ describe('DNS mapping', () => {
       TXT: ['v=DMARC1;p=quarantine; pct=100; rua=mailto:dmarc@partly.example'],
     });
     t.dns.set('apps.partly.example', { CNAME: 'ACME.atrium.test' });
+    const srv = (port: number) => ({ SRV: [{ priority: 0, weight: 1, port, target: 'mail.atrium.test' }] });
+    t.dns.set('_submission._tcp.partly.example', srv(587));
+    t.dns.set('_caldavs._tcp.partly.example', srv(443));
+    t.dns.set('_carddavs._tcp.partly.example', srv(443));
+    t.dns.set('autodiscover.partly.example', { CNAME: 'acme.atrium.test' });
     const fixed = byPurpose(await mapping(domain.id));
     expect(Object.values(fixed).map((r) => [r.purpose, r.status])).toEqual([
       ['mx', 'ok'],
@@ -124,6 +167,12 @@ describe('DNS mapping', () => {
       ['dkim', 'ok'],
       ['dmarc', 'ok'],
       ['site', 'ok'],
+      ['imaps', 'ok'],
+      ['submission', 'ok'],
+      ['caldavs', 'ok'],
+      ['carddavs', 'ok'],
+      ['autoconfig', 'ok'],
+      ['autodiscover', 'ok'],
     ]);
   });
 

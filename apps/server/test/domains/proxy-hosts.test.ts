@@ -29,6 +29,10 @@ describe('proxy host check (Caddy on_demand_tls ask)', () => {
     ['apps.xn--bcher-kva.de', 'apps.xn--bcher-kva.de'],
     ['APPS.Bücher.de.', 'apps.xn--bcher-kva.de'],
     ['acme.atrium.test', 'acme.atrium.test'],
+    // Thunderbird's and Outlook's names, and MAIL_HOST where devices reach calendars and contacts.
+    ['autoconfig.bücher.de', 'autoconfig.xn--bcher-kva.de'],
+    ['autodiscover.xn--bcher-kva.de', 'autodiscover.xn--bcher-kva.de'],
+    ['mail.atrium.test', 'mail.atrium.test'],
   ])('answers 200 for %j, a host Atrium serves, without a session', async (domain, host) => {
     const response = await ask(domain);
     expect(response.statusCode).toBe(200);
@@ -38,6 +42,7 @@ describe('proxy host check (Caddy on_demand_tls ask)', () => {
   it.each([
     'pending.example',
     'apps.pending.example',
+    'autoconfig.pending.example',
     'other.xn--bcher-kva.de',
     'nobody.atrium.test',
     'deep.acme.atrium.test',

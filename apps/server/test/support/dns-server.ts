@@ -9,6 +9,7 @@ export interface ZoneRecords {
   MX?: Array<{ exchange: string; priority: number }>;
   CNAME?: string;
   A?: string[];
+  SRV?: Array<{ priority: number; weight: number; port: number; target: string }>;
 }
 
 /**
@@ -57,6 +58,8 @@ export class TestDnsServer {
       }
     } else if (question.type === Packet.TYPE.CNAME && records.CNAME) {
       answers.push({ ...base, type: Packet.TYPE.CNAME, domain: records.CNAME });
+    } else if (question.type === Packet.TYPE.SRV) {
+      for (const srv of records.SRV ?? []) answers.push({ ...base, type: Packet.TYPE.SRV, ...srv });
     } else if (question.type === Packet.TYPE.A) {
       for (const address of records.A ?? []) answers.push({ ...base, type: Packet.TYPE.A, address });
     }

@@ -5,6 +5,7 @@ import {
   type MappingPurpose,
 } from '@atrium/contracts/domains';
 import type { DnsAnswer, DnsClient } from '../../lib/dns.ts';
+import { deviceSrvRecords, deviceNames } from '../devices/device-dns.ts';
 import { dkimRecordValue, type PublishedDkimKey } from './dkim.ts';
 
 export interface MappingTarget {
@@ -50,6 +51,8 @@ export function expectedRecords(target: MappingTarget, settings: MappingSettings
       type: 'CNAME',
       value: `${target.siteName}.${settings.siteBaseDomain}`,
     },
+    ...deviceSrvRecords(name, settings),
+    ...deviceNames(name, `${target.siteName}.${settings.siteBaseDomain}`),
   ];
 }
 
@@ -69,9 +72,24 @@ async function checkOne(dns: DnsClient, record: ExpectedRecord): Promise<DnsMapp
         (found) => found.some((v) => v.split(' ')[1] === host),
       );
     }
-    case 'site': {
+    case 'site':
+    case 'autoconfig':
+    case 'autodiscover': {
       const answer = await dns.cname(record.host);
       return compare(record, mapAnswer(answer, hostName), (found) => found.includes(hostName(record.value)));
+    }
+    case 'imaps':
+    case 'submission':
+    case 'caldavs':
+    case 'carddavs': {
+      // Priority and weight are the publisher's choice; the port and the target must be ours.
+      const answer = await dns.srv(record.host);
+      const wanted = record.value.split(' ').slice(2).join(' ');
+      return compare(
+        record,
+        mapAnswer(answer, (srv) => `${srv.priority} ${srv.weight} ${srv.port} ${hostName(srv.name)}`),
+        (found) => found.some((v) => v.split(' ').slice(2).join(' ') === wanted),
+      );
     }
     case 'spf':
       return compareTxt(dns, record, 'v=spf1', (value) => spfIncludes(value, record.value));

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { fieldError, notFound } from '../../lib/errors.ts';
 import { canonicalHost } from './domain-name.ts';
+import { AUTOCONFIG_LABEL, AUTODISCOVER_LABEL } from '../devices/discovery.service.ts';
 import { isSiteNameTaken } from '../signup/signup.repository.ts';
 import { isVerifiedDomain } from './proxy-hosts.repository.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
@@ -19,13 +20,13 @@ const route = routeOptions({
  * certificates for arbitrary names. See docs/caddy.md.
  */
 export const proxyHostsRoutes =
-  (deps: { db: Db; config: Pick<Config, 'siteBaseDomain'> }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Pick<Config, 'siteBaseDomain' | 'mailHost'> }): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       '/api/proxy-hosts/check',
       route(
         'checkProxyHost',
-        'Proxy host check: 200 for a verified domain, its site name, or an organisation site; 404 otherwise',
+        'Proxy host check: 200 for a verified domain, its apps/autoconfig/autodiscover names, an organisation site or MAIL_HOST; 404 otherwise',
         { querystring: proxyHostQuerySchema, response: { 200: proxyHostResponseSchema } },
       ),
       async (request) => {
@@ -38,16 +39,20 @@ export const proxyHostsRoutes =
   };
 
 async function isServed(
-  deps: { db: Db; config: Pick<Config, 'siteBaseDomain'> },
+  deps: { db: Db; config: Pick<Config, 'siteBaseDomain' | 'mailHost'> },
   host: string,
 ): Promise<boolean> {
+  // MAIL_HOST: where devices reach the calendar and contacts server (devices/device-endpoints.ts).
+  if (host === deps.config.mailHost) return true;
   const base = `.${deps.config.siteBaseDomain}`;
   if (host.endsWith(base)) {
     const site = host.slice(0, -base.length);
     return !site.includes('.') && (await isSiteNameTaken(deps.db, site));
   }
-  // The verified domain itself, or the name the DNS mapping points at the organisation's site.
-  const label = `${DOMAIN_SITE_LABEL}.`;
-  const names = host.startsWith(label) ? [host, host.slice(label.length)] : [host];
+  // The verified domain itself, or a name the DNS mapping points at the organisation's site.
+  const label = [DOMAIN_SITE_LABEL, AUTOCONFIG_LABEL, AUTODISCOVER_LABEL].find((l) =>
+    host.startsWith(`${l}.`),
+  );
+  const names = label ? [host, host.slice(label.length + 1)] : [host];
   return isVerifiedDomain(deps.db, names);
 }

@@ -64,6 +64,7 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
             <CopyButton value={record.value} what={`${purpose.title} value`} />
           </dd>
           {record.valueStrings.length > 1 ? <SplitValue record={record} title={purpose.title} /> : null}
+          {record.type === 'SRV' ? <SrvFields value={record.value} /> : null}
           <dt className="col-sm-3">Found</dt>
           <dd className="col-sm-9 mb-0">
             {record.status === 'lookup_failed' ? (
@@ -112,6 +113,20 @@ function SplitValue({ record, title }: { record: DnsMappingRecord; title: string
           </code>
           <CopyButton value={quoted} what={`${title} split value`} />
         </div>
+      </dd>
+    </>
+  );
+}
+
+/** DNS panels ask for an SRV record's four parts in separate fields. */
+function SrvFields({ value }: { value: string }) {
+  const [priority, weight, port, target] = value.split(' ');
+  return (
+    <>
+      <dt className="col-sm-3">As fields</dt>
+      <dd className="col-sm-9">
+        Priority <code>{priority}</code> · Weight <code>{weight}</code> · Port <code>{port}</code> · Target{' '}
+        <code className="text-break">{target}</code>
       </dd>
     </>
   );

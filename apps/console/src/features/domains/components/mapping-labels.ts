@@ -7,6 +7,27 @@ export const PURPOSE: Record<MappingPurpose, { title: string; why: string }> = {
   dkim: { title: 'DKIM key', why: 'Signs outgoing mail so receivers can check it came from you.' },
   dmarc: { title: 'DMARC policy', why: 'Tells receivers what to do with mail that fails the checks.' },
   site: { title: 'Site (CNAME)', why: 'Opens your organisation’s site at this name.' },
+  imaps: {
+    title: 'IMAP server (SRV)',
+    why: 'Lets mail apps find where to read mail from your address alone.',
+  },
+  submission: {
+    title: 'Sending server (SRV)',
+    why: 'Lets mail apps find where to send mail from your address alone.',
+  },
+  caldavs: {
+    title: 'Calendar server (SRV)',
+    why: 'Lets calendar apps find your calendars from your address alone.',
+  },
+  carddavs: {
+    title: 'Contacts server (SRV)',
+    why: 'Lets contacts apps find your address books from your address alone.',
+  },
+  autoconfig: {
+    title: 'Thunderbird set-up (CNAME)',
+    why: 'Thunderbird reads its mail settings from this name.',
+  },
+  autodiscover: { title: 'Outlook set-up (CNAME)', why: 'Outlook reads its mail settings from this name.' },
 };
 
 export const STATUS: Record<MappingStatus, { label: string; bg: string; text?: 'dark' }> = {
