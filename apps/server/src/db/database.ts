@@ -7,6 +7,7 @@ import type {
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
 import type { TakeoutsTable } from './takeout-tables.ts';
+import type { DeviceProfileLinksTable } from './device-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -351,6 +352,7 @@ export interface Database {
   mail_migrations: MailMigrationsTable;
   mail_migration_folders: MailMigrationFoldersTable;
   takeouts: TakeoutsTable;
+  device_profile_links: DeviceProfileLinksTable;
 }
 
 export type Db = Kysely<Database>;

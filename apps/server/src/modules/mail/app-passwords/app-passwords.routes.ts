@@ -10,10 +10,10 @@ import type { Db } from '../../../db/database.ts';
 import { principalOf } from '../../../plugins/auth-guard.ts';
 import { listAppPasswords } from './app-passwords.repository.ts';
 import {
+  appPasswordOwner,
   appPasswordView,
   createAppPassword,
   revokeAppPassword,
-  type Owner,
 } from './app-passwords.service.ts';
 import { routeOptions } from '../../../plugins/route-options.ts';
 
@@ -26,21 +26,8 @@ export const appPasswordsRoutes =
   (deps: { db: Db }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
-    const ownerOf = async (request: Parameters<typeof principalOf>[0]): Promise<Owner> => {
-      const principal = principalOf(request);
-      const user = await db
-        .selectFrom('users')
-        .select(['first_name', 'last_name'])
-        .where('id', '=', principal.userId)
-        .where('organization_id', '=', principal.organizationId)
-        .executeTakeFirstOrThrow();
-      return {
-        organizationId: principal.organizationId,
-        userId: principal.userId,
-        label: `${user.first_name} ${user.last_name}`.trim(),
-        ip: request.ip,
-      };
-    };
+    const ownerOf = (request: Parameters<typeof principalOf>[0]) =>
+      appPasswordOwner(db, principalOf(request), request.ip);
 
     app.get(
       '/api/profile/app-passwords',

@@ -24,6 +24,26 @@ export interface Owner {
   ip: string;
 }
 
+/** The signed-in user as their own app passwords' activity names them. */
+export async function appPasswordOwner(
+  db: Db,
+  principal: { organizationId: string; userId: string },
+  ip: string,
+): Promise<Owner> {
+  const user = await db
+    .selectFrom('users')
+    .select(['first_name', 'last_name'])
+    .where('id', '=', principal.userId)
+    .where('organization_id', '=', principal.organizationId)
+    .executeTakeFirstOrThrow();
+  return {
+    organizationId: principal.organizationId,
+    userId: principal.userId,
+    label: `${user.first_name} ${user.last_name}`.trim(),
+    ip,
+  };
+}
+
 export const appPasswordView = (row: AppPasswordRow) => ({
   id: row.id,
   name: row.name,
@@ -47,7 +67,16 @@ const recordOwnActivity = (trx: DbOrTrx, owner: Owner, action: string, name: str
     details: { name },
   });
 
-export async function createAppPassword(db: Db, owner: Owner, name: string) {
+/**
+ * Creates a named app password; `alsoInTransaction` does more in the same transaction (a device
+ * set-up stores its profile link), so either both happen or neither.
+ */
+export async function createAppPassword(
+  db: Db,
+  owner: Owner,
+  name: string,
+  alsoInTransaction?: (trx: DbOrTrx, created: AppPasswordRow, password: string) => Promise<void>,
+) {
   const raw = randomBase32(20);
   const passwordHash = await hashPassword(raw);
   const created = await db.transaction().execute(async (trx) => {
@@ -69,6 +98,7 @@ export async function createAppPassword(db: Db, owner: Owner, name: string) {
       throw error;
     });
     await recordOwnActivity(trx, owner, 'user.app_password_created', name);
+    await alsoInTransaction?.(trx, row, formatPassword(raw));
     return row;
   });
   return { appPassword: appPasswordView(created), password: formatPassword(raw) };
