@@ -7,6 +7,7 @@ import { PasskeysSection } from '../../features/auth/components/passkeys-section
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
+import { DeviceSetup } from '../../features/devices/components/device-setup.tsx';
 import type { ReactNode } from 'react';
 
 /** One card of the profile, named by its heading; `fill`: as tall as the row. */
@@ -37,7 +38,7 @@ export default function ProfilePage() {
     <>
       <PageHeader
         title="Profile"
-        description="Your name, e-mail address, password, sign-in with an authenticator app, active sessions and app passwords for mail."
+        description="Your name, e-mail address, password, sign-in with an authenticator app, active sessions, devices and app passwords for mail."
       />
       <div className="card atrium-card mb-4">
         <div className="card-body d-flex align-items-center gap-3 p-4">
@@ -66,6 +67,9 @@ export default function ProfilePage() {
         </ProfileSection>
         <ProfileSection id="trusted-browsers" title="Trusted browsers" className="col-12">
           <TrustedBrowsersSection />
+        </ProfileSection>
+        <ProfileSection id="devices" title="Set up a device" className="col-12">
+          <DeviceSetup />
         </ProfileSection>
         <ProfileSection id="app-passwords" title="App passwords for mail" className="col-12">
           <AppPasswords email={user.email} />

@@ -8,6 +8,7 @@ import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import { CodeField } from '../../../components/code-field.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { QrCode } from '../../../components/qr-code.tsx';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { useConfirmEnrolment } from '../api/authenticator.ts';
@@ -57,13 +58,7 @@ export function AuthenticatorSetup({
   return (
     <div className="row g-4 align-items-start">
       <div className={stacked ? 'col-12 text-center' : 'col-12 col-md-auto text-center'}>
-        <img
-          src={enrolment.qrCode}
-          alt="QR code to scan with your authenticator app"
-          width={200}
-          height={200}
-          className="atrium-qr-code border rounded"
-        />
+        <QrCode src={enrolment.qrCode} alt="QR code to scan with your authenticator app" />
       </div>
       <div className={stacked ? 'col-12' : 'col-12 col-md'}>
         <ol className="small ps-3 mb-3">
