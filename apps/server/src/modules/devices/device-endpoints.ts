@@ -26,6 +26,8 @@ export interface DeviceEndpoints {
   smtp: DeviceSettings['smtp'];
   /** `https://<MAIL_HOST>/dav/`. */
   davUrl: string;
+  /** Its host and port, for clients that ask for them apart (Apple's CalDAV/CardDAV payloads). */
+  dav: { host: string; port: number };
 }
 
 export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoints {
@@ -35,6 +37,7 @@ export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoin
     imap: { host, port: IMAPS_PORT, security: 'SSL' },
     smtp: { host, port: SUBMISSION_PORT, security: 'STARTTLS' },
     davUrl: `https://${host}${DAV_PATH}`,
+    dav: { host, port: DAV_PORT },
   };
 }
 

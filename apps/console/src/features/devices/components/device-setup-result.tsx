@@ -34,7 +34,10 @@ export function DeviceSetupResult(props: {
     <Alert variant="light" className="border mt-4 mb-0" data-testid="device-setup-result">
       <Alert.Heading as="h3" className="h6 d-flex align-items-center gap-2">
         <KeyRound size={18} aria-hidden="true" />
-        {result.appPassword.name} ({DEVICE_LABELS[kind]}) is ready to set up
+        {result.appPassword.name === DEVICE_LABELS[kind]
+          ? result.appPassword.name
+          : `${result.appPassword.name} (${DEVICE_LABELS[kind]})`}{' '}
+        is ready to set up
       </Alert.Heading>
       <p className="small mb-3">
         An app password named {result.appPassword.name} was made for it. It is shown only now; revoke it under

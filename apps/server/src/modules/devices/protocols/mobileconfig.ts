@@ -55,8 +55,7 @@ export function mobileconfigXml(account: ProfileAccount, endpoints: DeviceEndpoi
     };
   };
   const { imap, smtp } = endpoints;
-  const dav = new URL(endpoints.davUrl);
-  const davPort = Number(dav.port || (dav.protocol === 'https:' ? 443 : 80));
+  const { dav } = endpoints;
   const who = `${account.email} (${account.organizationName})`;
   const profile = {
     PayloadType: 'Configuration',
@@ -89,19 +88,19 @@ export function mobileconfigXml(account: ProfileAccount, endpoints: DeviceEndpoi
       }),
       payload('com.apple.caldav.account', 'Calendar', {
         CalDAVAccountDescription: who,
-        CalDAVHostName: dav.hostname,
-        CalDAVPort: davPort,
+        CalDAVHostName: dav.host,
+        CalDAVPort: dav.port,
         CalDAVPrincipalURL: endpoints.davUrl,
-        CalDAVUseSSL: dav.protocol === 'https:',
+        CalDAVUseSSL: true,
         CalDAVUsername: account.email,
         CalDAVPassword: account.password,
       }),
       payload('com.apple.carddav.account', 'Contacts', {
         CardDAVAccountDescription: who,
-        CardDAVHostName: dav.hostname,
-        CardDAVPort: davPort,
+        CardDAVHostName: dav.host,
+        CardDAVPort: dav.port,
         CardDAVPrincipalURL: endpoints.davUrl,
-        CardDAVUseSSL: dav.protocol === 'https:',
+        CardDAVUseSSL: true,
         CardDAVUsername: account.email,
         CardDAVPassword: account.password,
       }),
