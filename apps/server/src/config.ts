@@ -128,6 +128,18 @@ const envSchema = z.object({
     .trim()
     .regex(roundcubeHost, 'expected [tls://]host:port such as 127.0.0.1:587')
     .default('127.0.0.1:587'),
+  // Apple configuration profiles from "Set up a device" are signed with this certificate (PEM, its
+  // chain after it) and key when both are given; unsigned otherwise (docs/devices.md).
+  DEVICE_PROFILE_SIGNING_CERT: z
+    .string()
+    .trim()
+    .regex(/^\//, 'expected an absolute path of a PEM file')
+    .optional(),
+  DEVICE_PROFILE_SIGNING_KEY: z
+    .string()
+    .trim()
+    .regex(/^\//, 'expected an absolute path of a PEM file')
+    .optional(),
   TRUST_PROXY: z.string().trim().default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -194,6 +206,8 @@ export interface Config {
    * Mail app served at `https://<site>.<SITE_BASE_DOMAIN>/webmail`. Undefined: nothing written.
    */
   webmail?: { configDir: string; imapHost: string; smtpHost: string } | undefined;
+  /** Certificate and key that sign Apple configuration profiles; undefined: profiles are unsigned. */
+  deviceProfileSigning?: { cert: string; key: string } | undefined;
   /**
    * Mail migration may reach loopback, private and this host's addresses (MIGRATION_PRIVATE_HOSTS;
    * lib/network-policy.ts).
@@ -246,6 +260,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (s.PLAN_CATALOG && !existsSync(s.PLAN_CATALOG)) {
     throw new ConfigError('PLAN_CATALOG', `file ${s.PLAN_CATALOG} does not exist`);
   }
+  for (const [setting, other] of [
+    ['DEVICE_PROFILE_SIGNING_CERT', 'DEVICE_PROFILE_SIGNING_KEY'],
+    ['DEVICE_PROFILE_SIGNING_KEY', 'DEVICE_PROFILE_SIGNING_CERT'],
+  ] as const) {
+    const file = s[setting];
+    if (file && !s[other]) throw new ConfigError(other, `is required with ${setting}`);
+    if (file && !existsSync(file)) throw new ConfigError(setting, `file ${file} does not exist`);
+  }
   if (s.SUBSCRIPTION_WEBHOOK_URL && !s.SUBSCRIPTION_WEBHOOK_SECRET) {
     throw new ConfigError('SUBSCRIPTION_WEBHOOK_SECRET', 'is required with SUBSCRIPTION_WEBHOOK_URL');
   }
@@ -287,6 +309,10 @@ export function loadConfig(env: Env = process.env): Config {
     webmail: s.WEBMAIL_CONFIG_DIR
       ? { configDir: s.WEBMAIL_CONFIG_DIR, imapHost: s.WEBMAIL_IMAP_HOST, smtpHost: s.WEBMAIL_SMTP_HOST }
       : undefined,
+    deviceProfileSigning:
+      s.DEVICE_PROFILE_SIGNING_CERT && s.DEVICE_PROFILE_SIGNING_KEY
+        ? { cert: s.DEVICE_PROFILE_SIGNING_CERT, key: s.DEVICE_PROFILE_SIGNING_KEY }
+        : undefined,
     migrationPrivateHosts: s.MIGRATION_PRIVATE_HOSTS,
     trustProxy: trustProxyOf(s.TRUST_PROXY),
     logLevel: s.LOG_LEVEL,

@@ -61,6 +61,8 @@ export const setUpDeviceResponse = z.object({
       /** An SVG data URL, for an <img>. */
       qrCode: z.string(),
       expiresAt: z.string(),
+      /** Signed with the operator's certificate; unsigned profiles show as "Unverified". */
+      signed: z.boolean(),
     })
     .nullable(),
 });

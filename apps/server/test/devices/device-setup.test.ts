@@ -3,6 +3,7 @@ import type { SetUpDeviceResponse } from '@atrium/contracts/devices';
 import { describe, expect, it } from 'vitest';
 import { verifyAppPassword } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
 import { useAdminWorld } from '../support/admin-world.ts';
+import { requestMobileconfig } from './helpers.ts';
 
 const t = useAdminWorld({
   env: { PUBLIC_URL: 'https://atrium.test', MAIL_HOST: 'mail.atrium.test' },
@@ -50,6 +51,7 @@ describe('Set up a device', () => {
     const profile = created.profile!;
     expect(profile.url).toMatch(/^https:\/\/atrium\.test\/api\/device-profiles\/[\w-]{32}$/);
     expect(profile.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(profile.signed).toBe(false);
     expect(Buffer.from(profile.qrCode.split(',')[1]!, 'base64').toString()).toContain('<svg');
 
     // The phone that opens the link has no session.
@@ -149,14 +151,7 @@ describe('Set up a device', () => {
   });
 
   it('answers the signed-in user a profile at once from the authenticated endpoint', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/profile/devices/mobileconfig',
-      headers: t.adminSession.headers,
-      payload: { name: 'Work Mac' },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(response.headers['content-type']).toBe('application/x-apple-aspen-config');
+    const response = await requestMobileconfig(t, 'Work Mac');
     const { payloads } = readWithPlistlib(response.body);
     expect(payloads.map((p) => p.type)).toEqual([
       'com.apple.mail.managed',

@@ -20,10 +20,10 @@ const route = routeOptions({
 });
 
 /**
- * The profile is unsigned unless the operator gives a certificate (docs/devices.md): devices then
- * show it as "Unverified", which is expected. It holds a password: never cached.
+ * The profile: signed (DER) when the operator gives a certificate, else the plist, which devices
+ * show as "Unverified" (docs/devices.md). It holds a password: never cached.
  */
-const sendProfile = (reply: FastifyReply, plist: string) =>
+const sendProfile = (reply: FastifyReply, plist: string | Buffer) =>
   reply
     .header('cache-control', 'no-store')
     .header('content-disposition', 'attachment; filename="atrium.mobileconfig"')

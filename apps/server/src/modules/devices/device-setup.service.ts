@@ -8,6 +8,7 @@ import { createAppPassword, type Owner } from '../mail/app-passwords/app-passwor
 import { deviceEndpoints, deviceSettings } from './device-endpoints.ts';
 import { deviceOwnerRow, insertProfileLink, takeProfileLink } from './devices.repository.ts';
 import { mobileconfigXml, type ProfileAccount } from './protocols/mobileconfig.ts';
+import { signProfile } from './protocols/profile-signing.ts';
 
 /** Where a one-time profile link is opened (public: the phone that scans it has no session). */
 export const PROFILE_LINK_PATH = '/api/device-profiles';
@@ -53,21 +54,28 @@ export async function setUpDevice(db: Db, config: Config, owner: Owner, body: Se
     ...created,
     settings: deviceSettings(config, user.email),
     profile:
-      body.kind === 'apple' ? { url, qrCode: qrCodeDataUrl(url), expiresAt: expiresAt.toISOString() } : null,
+      body.kind === 'apple'
+        ? {
+            url,
+            qrCode: qrCodeDataUrl(url),
+            expiresAt: expiresAt.toISOString(),
+            signed: config.deviceProfileSigning !== undefined,
+          }
+        : null,
   };
 }
 
 /** The signed-in user's profile, made at once with a new app password named `name`. */
-export async function ownMobileconfig(db: Db, config: Config, owner: Owner, name: string): Promise<string> {
+export async function ownMobileconfig(db: Db, config: Config, owner: Owner, name: string) {
   const user = await deviceOwnerRow(db, owner);
   const { password } = await createAppPassword(db, owner, name);
-  return mobileconfigXml(accountOf(user, password), deviceEndpoints(config));
+  return signProfile(config, mobileconfigXml(accountOf(user, password), deviceEndpoints(config)));
 }
 
 /** A one-time link's profile; gone, expired, revoked or its user suspended: 404, all alike. */
-export async function profileFromLink(db: Db, config: Config, token: string): Promise<string> {
+export async function profileFromLink(db: Db, config: Config, token: string) {
   const link = await takeProfileLink(db, sha256(token));
   if (!link) throw notFound('Device profile (the link works once, for a short time)');
   const password = decryptSecret(linkKey(config), link.passwordSealed);
-  return mobileconfigXml(accountOf(link, password), deviceEndpoints(config));
+  return signProfile(config, mobileconfigXml(accountOf(link, password), deviceEndpoints(config)));
 }

@@ -67,8 +67,8 @@ export function DeviceSetupResult(props: {
               Download the profile
             </a>
             <p className="small text-body-secondary mt-2 mb-0">
-              The link works once, until {dateTime(profile.expiresAt)}. The profile is not signed, so the
-              device shows it as unverified.
+              The link works once, until {dateTime(profile.expiresAt)}.{' '}
+              {profile.signed ? null : 'The profile is not signed, so the device shows it as unverified.'}
             </p>
           </div>
         </div>
