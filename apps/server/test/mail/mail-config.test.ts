@@ -71,6 +71,8 @@ describe('mail-config', () => {
     const dovecot = read('dovecot/dovecot.conf');
     expect(dovecot).toContain('args = /etc/dovecot/atrium-oauth2-token.conf.ext');
     expect(dovecot).toContain('ssl = required');
+    // IMAP with TLS from the first byte on 993, as discovery and device set-up tell devices.
+    expect(dovecot).toMatch(/inet_listener imaps {\n\s*port = 993\n/);
     expect(dovecot).toContain('mail_home = /var/vmail/%{userdb:organization}/%{userdb:mailbox}');
     // Each mailbox's usage goes to Atrium's dict socket (Mail Settings' mailboxes).
     expect(dovecot).toMatch(/^mail_plugins = \$mail_plugins quota quota_clone$/m);

@@ -1,6 +1,7 @@
 import { POSTFIX_MAPS } from '../lookups/postfix-maps.ts';
 import type { MailClient } from '../mail-client.ts';
 import { MASTER_SEPARATOR, MASTER_USER, masterPasswdFile } from './mail-master-user.ts';
+import { IMAPS_PORT } from '../../devices/device-endpoints.ts';
 
 /**
  * The Postfix and Dovecot configuration of this deployment (`npm run atrium -- mail-config`).
@@ -279,8 +280,10 @@ service imap-login {
   inet_listener imap {
     port = ${o.ports.imap}
   }
+  # With a certificate, also IMAP with TLS from the first byte, where devices are told to connect
+  # (modules/devices/device-endpoints.ts, _imaps._tcp); without one, IMAP stays on loopback only.
   inet_listener imaps {
-    port = 0
+    port = ${o.tls ? IMAPS_PORT : 0}
   }
 }
 service lmtp {
