@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { SCREENSHOTS } from './support/screenshots.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 
 test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and cannot delete it while a user uses it', async ({
@@ -57,6 +59,7 @@ test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and 
     .filter({ has: page.getByRole('heading', { name: 'IMAP server (SRV)' }) });
   await expect(imaps.getByText(`_imaps._tcp.${name}`)).toBeVisible();
   await expect(imaps.getByText('As fields')).toBeVisible();
+  await imaps.screenshot({ path: path.join(SCREENSHOTS, 'domain-mapping-srv-record.png') });
   const mx = mapping
     .getByRole('listitem')
     .filter({ has: page.getByRole('heading', { name: 'Mail exchanger (MX)' }) });
