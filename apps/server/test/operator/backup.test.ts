@@ -52,6 +52,8 @@ let outbox: Mailbox;
 let databaseUrl: string | undefined;
 let secret: string;
 let registered: { clientId: string; clientSecret: string };
+/** An app of the other organisation, whose admin signs in to it with password and e-mailed code. */
+let otherApp: { clientId: string; clientSecret: string };
 let adaSession: TestSession;
 let authenticatorSecret: string;
 let usedStep: number;
@@ -102,12 +104,13 @@ beforeAll(async () => {
     subscription: { planKey: 'enterprise', seats: 5000, status: 'active' },
   });
   const bob = await createUser(db, org.id, { email: `bob@${domain}`, passwordHash });
-  await createOrganizationWithAdmin(db, {
+  const other = await createOrganizationWithAdmin(db, {
     siteName: `other${randomBytes(3).toString('hex')}`,
     adminEmail: `cy@${otherDomain}`,
     passwordHash,
   });
   registered = await registerTestClient(db, config, { organizationId: org.id, redirectUri: REDIRECT });
+  otherApp = await registerTestClient(db, config, { organizationId: other.id, redirectUri: REDIRECT });
   await insertVerifiedDomainWithKey(db, org.id, domain, secret);
   adaSession = await signInAs(db, org.admin);
   const bobSession = await signInAs(db, bob);
@@ -338,6 +341,13 @@ describe('backup and restore', () => {
         now > usedStep ? now : usedStep + 1,
       );
       expect(withCode.claims()?.email).toBe(admin);
+      const cy = `cy@${otherDomain}`;
+      const otherRp = await deployment.app(otherApp);
+      const withEmailedCode = await deployment.signInWithEmailedCode(otherRp, REDIRECT, outbox, {
+        email: cy,
+        password: PASSWORD,
+      });
+      expect(withEmailedCode.claims()?.email).toBe(cy);
       expect((await deployment.signInWithPasskey(rp, REDIRECT, passkey)).claims()?.email).toBe(
         `bob@${domain}`,
       );
