@@ -232,7 +232,13 @@ describe('backup and restore', () => {
           });
         }
       })();
-      await new Promise((r) => setTimeout(r, 3000));
+      // The backup starts once the writers have had writes acknowledged, however busy the machine.
+      await expect
+        .poll(() => added.length >= 20 && subjectsOnDisk(host).some((x) => x.startsWith('Arrival')), {
+          timeout: 120_000,
+          interval: 200,
+        })
+        .toBe(true);
       const startedAt = Date.now();
       deliveredSubjects = subjectsOnDisk(host).filter((s) => s.startsWith('Arrival'));
       const backup = await cliInBackground(host, ['backup']);
@@ -243,7 +249,7 @@ describe('backup and restore', () => {
         `while backing up: ${added.length} users added (${ackedUsers.length} before it started), ` +
           `${subjectsOnDisk(host).filter((x) => x.startsWith('Arrival')).length} messages delivered (${deliveredSubjects.length} before)`,
       );
-      expect(ackedUsers.length).toBeGreaterThan(20);
+      expect(ackedUsers.length).toBeGreaterThanOrEqual(20);
       expect(deliveredSubjects.length).toBeGreaterThan(0);
       expect(added.length).toBeGreaterThan(ackedUsers.length);
 
