@@ -146,8 +146,14 @@ test.describe('Roundcube as the Mail app', () => {
       `sasl_method=XOAUTH2, sasl_username=${user.email}`,
     );
 
-    await page.goto(`${roundcubeUrl}/?_task=mail&_mbox=INBOX`);
-    await expect(page.locator('#messagelist').getByText('Sent from Roundcube')).toBeVisible();
+    // After sending, Roundcube leaves the compose screen on its own: a navigation started while
+    // that one runs is aborted (net::ERR_ABORTED), so the inbox is opened again until it shows.
+    await expect(async () => {
+      await page.goto(`${roundcubeUrl}/?_task=mail&_mbox=INBOX`);
+      await expect(page.locator('#messagelist').getByText('Sent from Roundcube')).toBeVisible({
+        timeout: 5000,
+      });
+    }).toPass({ timeout: 60_000 });
   });
 
   test('opened from Atrium’s apps page, Mail shows the inbox without signing in again; its Logout stays in Roundcube', async ({
