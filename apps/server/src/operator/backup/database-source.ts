@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import { connectDatabase } from '../../db/connect.ts';
 import { dumpDatabase, formatDump } from '../../db/logical-dump.ts';
 import type { HostLayout } from '../host-layout.ts';
+import { localServerUrl } from '../local-server.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { serviceCommand } from '../doctor/service-commands.ts';
 
@@ -40,12 +41,6 @@ async function directDump(config: Config): Promise<string> {
   } finally {
     await db.destroy();
   }
-}
-
-/** The address of this host's Atrium process (PORT on loopback when it listens on every address). */
-export function localServerUrl(config: Config, pathname: string): string {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}${pathname}`;
 }
 
 /**

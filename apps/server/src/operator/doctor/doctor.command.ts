@@ -16,6 +16,7 @@ import { driftChecks } from './drift-checks.ts';
 import { expectedHost, reinstallCommand } from './install-drift.ts';
 import { modeChecks } from './mode-checks.ts';
 import { publicUrlTarget, serverChecks } from './server-checks.ts';
+import { localServerUrl } from '../local-server.ts';
 import { serviceCommand, serviceLog } from './service-commands.ts';
 
 export const DOCTOR_USAGE = '  npm run atrium -- doctor [--root <dir>] [--json]';
@@ -126,8 +127,7 @@ function hostChecks(
 
 /** The server's own checks, from its operator endpoint; or, with it down, what can be read without it. */
 async function serverOutcomes(layout: HostLayout, config: Config): Promise<CheckOutcome[]> {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/api/operator/status`;
+  const url = localServerUrl(config, '/api/operator/status');
   const start = serviceCommand(layout.root, 'atrium', 'restart');
   const atrium = (ok: boolean, detail: string, fix?: string): CheckOutcome => ({
     name: 'Atrium',
