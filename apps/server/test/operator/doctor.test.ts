@@ -354,6 +354,11 @@ describe('npm run atrium -- doctor', () => {
       expect(run.stdout).toContain('✗ Dovecot running');
     } finally {
       startDovecot();
+      // The next test counts ✗ lines: Dovecot must answer again first, not a moment later.
+      await until(
+        () => accepts(Number(readSettingsFile(layout.settingsFile)!.ATRIUM_INSTALL_IMAP_PORT)),
+        'Dovecot listening again',
+      );
     }
   }, 60_000);
 
