@@ -13,6 +13,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          globalSetup: ['test/support/pglite-template.setup.ts'],
         },
       },
       {

@@ -17,13 +17,15 @@ const INT8_OID = 20;
 // Counts and bigserials as numbers on both drivers; they stay far below 2^53.
 const parseInt8 = (value: string) => Number(value);
 /** Counts as numbers, and pg_trgm for the user search's trigram index (a migration creates it). */
-const PGLITE_OPTIONS: PGliteOptions = { parsers: { [INT8_OID]: parseInt8 }, extensions: { pg_trgm } };
+export const PGLITE_OPTIONS: PGliteOptions = { parsers: { [INT8_OID]: parseInt8 }, extensions: { pg_trgm } };
 
 export interface DatabaseTarget {
   /** A PostgreSQL server; otherwise PGlite. */
   databaseUrl?: string | undefined;
   /** PGlite data directory; `memory://` keeps it in memory (tests). */
   pgliteDir?: string;
+  /** An in-memory database starts from this dump of a data directory (tests: a migrated one). */
+  pgliteTemplate?: Blob | undefined;
   /**
    * A pooled PostgreSQL connection failed outside a query (the server restarted, or an
    * administrator ended the backend). The pool drops it and opens a new one when needed; this
@@ -79,7 +81,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Kysely<Da
   }
   const dir = target.pgliteDir ?? 'memory://';
   if (dir.startsWith('memory://')) {
-    const pglite = await PGlite.create(dir, PGLITE_OPTIONS);
+    const pglite = await PGlite.create(dir, { ...PGLITE_OPTIONS, loadDataDir: target.pgliteTemplate });
     return onPGlite(pglite);
   }
   mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { connectDatabase } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { migratedTemplate } from './pglite-template.ts';
 
 export interface TestDatabase {
   db: Kysely<Database>;
@@ -19,7 +20,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const db = await connectDatabase({ pgliteDir: 'memory://' });
+    const db = await connectDatabase({ pgliteDir: 'memory://', pgliteTemplate: migratedTemplate() });
+    // Without the template (Playwright's server) this migrates; with it, it finds nothing to do.
     await migrateToLatest(db);
     return { db, url: undefined, drop: () => db.destroy() };
   }
