@@ -112,7 +112,7 @@ const autodiscoverRequest = (email: string) => `<?xml version="1.0" encoding="ut
 </Autodiscover>`;
 
 describe('Outlook Autodiscover (POX)', () => {
-  it('answers the 2006a schema with IMAP and SMTP for an address of a verified domain', async () => {
+  it('answers the 2006a schema with IMAP, SMTP, CalDAV and CardDAV for an address of a verified domain', async () => {
     for (const url of ['/autodiscover/autodiscover.xml', '/Autodiscover/Autodiscover.xml']) {
       const response = await t.app.inject({
         method: 'POST',
@@ -130,7 +130,8 @@ describe('Outlook Autodiscover (POX)', () => {
         'http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a',
       );
       expect(Response.Account).toMatchObject({ AccountType: 'email', Action: 'settings' });
-      const [imap, smtp] = Response.Account.Protocol;
+      const [imap, smtp, caldav, carddav] = Response.Account.Protocol;
+      expect(Response.Account.Protocol).toHaveLength(4);
       expect(imap).toMatchObject({
         Type: 'IMAP',
         Server: 'mail.atrium.test',
@@ -147,6 +148,17 @@ describe('Outlook Autodiscover (POX)', () => {
         Encryption: 'TLS',
         AuthRequired: 'on',
       });
+      for (const [dav, type] of [
+        [caldav, 'CalDAV'],
+        [carddav, 'CardDAV'],
+      ]) {
+        expect(dav).toEqual({
+          Type: type,
+          Server: 'https://mail.atrium.test/dav/',
+          DomainRequired: 'off',
+          LoginName: 'ada@acme.example',
+        });
+      }
     }
   });
 

@@ -50,7 +50,12 @@ export function parseAutodiscoverRequest(xml: string): AutodiscoverRequest {
   return { ok: true, email, acceptableSchema: typeof schema === 'string' ? schema : undefined };
 }
 
-/** The Outlook (2006a) answer: one e-mail account with its IMAP and SMTP servers. */
+/**
+ * The Outlook (2006a) answer: one e-mail account with its IMAP and SMTP servers, then CalDAV and
+ * CardDAV. The schema names no DAV types; Outlook skips protocols it does not know, and clients
+ * that read Autodiscover for calendars (eM Client, as mailcow serves them) take the URL from
+ * <Server>.
+ */
 export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): string {
   const protocol = (type: string, s: DeviceEndpoints['imap']) => [
     '      <Protocol>',
@@ -70,6 +75,16 @@ export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): stri
     }),
     '      </Protocol>',
   ];
+  const dav = (type: string) => [
+    '      <Protocol>',
+    ...xmlElements('        ', {
+      Type: type,
+      Server: endpoints.davUrl,
+      DomainRequired: 'off',
+      LoginName: email,
+    }),
+    '      </Protocol>',
+  ];
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<Autodiscover xmlns="${AUTODISCOVER_ENVELOPE}">`,
@@ -78,6 +93,8 @@ export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): stri
     ...xmlElements('      ', { AccountType: 'email', Action: 'settings' }),
     ...protocol('IMAP', endpoints.imap),
     ...protocol('SMTP', endpoints.smtp),
+    ...dav('CalDAV'),
+    ...dav('CardDAV'),
     '    </Account>',
     '  </Response>',
     '</Autodiscover>',
