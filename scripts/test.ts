@@ -1,8 +1,8 @@
-// The whole test suite: builds the console, runs unit and server tests (Vitest) and, at the same
-// time, browser tests (Playwright on Debian's Chromium) against the real server, and ends with one
-// summary line.
-import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+// The whole test suite: builds the console, runs unit and server tests (Vitest), then browser tests
+// (Playwright on Debian's Chromium) against the real server, and ends with a summary: the counts,
+// the time of each, and the name of every failed test.
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { VitestSummary } from './vitest-summary-reporter.ts';
 
@@ -185,71 +185,87 @@ if (run('npm', ['run', 'build']) !== 0) {
   process.exit(1);
 }
 
-/** Starts a command; with `logFile`, its output goes there (shown when it ends), else here. */
-function start(command: string, args: string[], env: NodeJS.ProcessEnv, logFile?: string): Promise<number> {
-  console.log(
-    `\n$ ${command} ${args.join(' ')}${logFile ? `  (output: ${path.relative(root, logFile)})` : ''}`,
-  );
-  const out = logFile ? openSync(logFile, 'w') : undefined;
-  const child = spawn(command, args, {
-    cwd: root,
-    env,
-    stdio: out === undefined ? 'inherit' : ['ignore', out, out],
-  });
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      if (out !== undefined) closeSync(out);
-      resolve(code ?? 1);
-    });
-  });
-}
-
-// The two mostly wait (on databases, mail servers, the browser), so together they take little
-// longer than the longer of them alone; each counts its own tests below.
+// One after the other, each with the whole machine: run side by side on these 2-core machines they
+// took 48 min (Vitest on its default single worker, slowed by the browser and its server); apart,
+// Vitest on two workers takes about 11 min and Playwright about 15.
 const vitestJson = path.join(results, 'vitest-summary.json');
 const e2eJson = path.join(results, 'e2e.json');
-const e2eLog = path.join(results, 'e2e.log');
-await Promise.all([
-  start('npx', ['vitest', 'run', '--reporter=default', '--reporter=./scripts/vitest-summary-reporter.ts'], {
-    ...process.env,
-    VITEST_SUMMARY_FILE: vitestJson,
-  }),
-  start(
-    'npx',
-    ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'],
-    { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
-    e2eLog,
-  ),
-]);
-console.log('\n=== Browser tests (Playwright) ===');
-if (existsSync(e2eLog)) process.stdout.write(readFileSync(e2eLog));
+const vitestStarted = Date.now();
+run(
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--maxWorkers=2',
+    '--reporter=default',
+    '--reporter=./scripts/vitest-summary-reporter.ts',
+  ],
+  { env: { ...process.env, VITEST_SUMMARY_FILE: vitestJson } },
+);
+const playwrightStarted = Date.now();
+run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
+  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
+});
+const minutes = (from: number, to: number) => `${((to - from) / 60_000).toFixed(1)} min`;
+const durations = `Vitest ${minutes(vitestStarted, playwrightStarted)}, Playwright ${minutes(playwrightStarted, Date.now())}`;
 
 interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Names of the failed tests, repeated at the end so that the run's last lines hold them. */
+  failedTests: string[];
 }
 
 function vitestCounts(): Counts {
   // No summary means Vitest itself did not get to the end: that is a failure, not "no tests".
-  if (!existsSync(vitestJson)) return { passed: 0, failed: 1, skipped: 0 };
+  if (!existsSync(vitestJson))
+    return { passed: 0, failed: 1, skipped: 0, failedTests: ['Vitest did not finish (no summary)'] };
   const summary = JSON.parse(readFileSync(vitestJson, 'utf8')) as VitestSummary;
   if (summary.setUpFailures.length > 0) {
     console.error('\nSet-up failed (the tests under it count as failed):');
     for (const line of summary.setUpFailures) console.error(`  ${line}`);
   }
-  return { passed: summary.passed, failed: summary.failed, skipped: summary.skipped };
+  return {
+    passed: summary.passed,
+    failed: summary.failed,
+    skipped: summary.skipped,
+    failedTests: summary.failedTests,
+  };
 }
 
 function playwrightCounts(): Counts {
-  if (!existsSync(e2eJson)) return { passed: 0, failed: 1, skipped: 0 };
-  const r = JSON.parse(readFileSync(e2eJson, 'utf8'));
-  const errors = (r.errors ?? []).length;
+  if (!existsSync(e2eJson))
+    return { passed: 0, failed: 1, skipped: 0, failedTests: ['Playwright did not finish (no report)'] };
+  const r = JSON.parse(readFileSync(e2eJson, 'utf8')) as PlaywrightReport;
+  const errors = (r.errors ?? []).map((e) => `Playwright error: ${e.message ?? 'unknown'}`);
   return {
     passed: r.stats.expected,
-    failed: r.stats.unexpected + r.stats.flaky + errors,
+    failed: r.stats.unexpected + r.stats.flaky + errors.length,
     skipped: r.stats.skipped,
+    failedTests: [...failedSpecs(r.suites ?? []), ...errors],
   };
+}
+
+interface PlaywrightSuite {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; ok: boolean; tests: { projectName: string }[] }[];
+}
+interface PlaywrightReport {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  errors?: { message?: string }[];
+  suites?: PlaywrightSuite[];
+}
+
+function failedSpecs(suites: PlaywrightSuite[], parents: string[] = []): string[] {
+  return suites.flatMap((suite) => {
+    const titles = [...parents, suite.title];
+    const own = (suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => [...titles, spec.title].join(' > '));
+    return [...own, ...failedSpecs(suite.suites ?? [], titles)];
+  });
 }
 
 const unit = vitestCounts();
@@ -263,6 +279,8 @@ const database = process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded
 console.log(`\nUnit and server tests: ${unit.passed} passed, ${unit.failed} failed`);
 console.log(`Browser tests: ${e2e.passed} passed, ${e2e.failed} failed`);
 console.log(`Database: ${database}`);
+console.log(`Time: ${durations}`);
+for (const name of [...unit.failedTests, ...e2e.failedTests]) console.log(`Failed: ${name}`);
 console.log(
   `tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,
 );

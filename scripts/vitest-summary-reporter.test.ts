@@ -7,7 +7,7 @@ import type { VitestSummary } from './vitest-summary-reporter.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-it('counts the tests of a suite whose set-up failed as failed, and names the error', () => {
+it('counts the tests of a suite whose set-up failed as failed, and names the error and each failed test', () => {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'vitest-summary-')), 'summary.json');
   const config = path.join('scripts', 'fixtures', 'set-up-failure', 'vitest.config.ts');
   const run = spawnSync(
@@ -17,8 +17,11 @@ it('counts the tests of a suite whose set-up failed as failed, and names the err
   );
   expect(run.status).not.toBe(0);
   const summary = JSON.parse(readFileSync(file, 'utf8')) as VitestSummary;
-  // Two tests under the failed beforeAll, plus the file that could not load.
-  expect(summary).toMatchObject({ passed: 1, failed: 3, skipped: 0 });
+  // Two tests under the failed beforeAll, the file that could not load, and one failing test.
+  expect(summary).toMatchObject({ passed: 1, failed: 4, skipped: 0 });
+  expect(summary.failedTests).toEqual([
+    expect.stringMatching(/failing-test\.fixture\.ts > a suite > a test that fails$/),
+  ]);
   expect(summary.setUpFailures).toEqual(
     expect.arrayContaining([
       expect.stringMatching(

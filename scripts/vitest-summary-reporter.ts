@@ -11,6 +11,8 @@ export interface VitestSummary {
   skipped: number;
   /** One line per suite or file whose set-up failed, or per error outside any test. */
   setUpFailures: string[];
+  /** `file > suite > test` of each failed test, for the last lines of a run. */
+  failedTests: string[];
 }
 
 type Scope = TestModule | TestSuite;
@@ -25,7 +27,7 @@ export default class SummaryReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<{ message?: string }>,
   ): void {
-    const summary: VitestSummary = { passed: 0, failed: 0, skipped: 0, setUpFailures: [] };
+    const summary: VitestSummary = { passed: 0, failed: 0, skipped: 0, setUpFailures: [], failedTests: [] };
     for (const testModule of testModules) {
       const broken = new Set<Scope>();
       for (const scope of [testModule, ...testModule.children.allSuites()]) {
@@ -44,8 +46,13 @@ export default class SummaryReporter implements Reporter {
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') summary.passed += 1;
-        else if (state === 'failed' || inBrokenScope(test.parent, broken)) summary.failed += 1;
-        else summary.skipped += 1;
+        else if (state === 'failed' || inBrokenScope(test.parent, broken)) {
+          summary.failed += 1;
+          if (state === 'failed')
+            summary.failedTests.push(
+              `${path.relative(process.cwd(), testModule.moduleId)} > ${test.fullName}`,
+            );
+        } else summary.skipped += 1;
       }
     }
     for (const error of unhandledErrors) {
