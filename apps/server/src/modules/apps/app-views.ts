@@ -1,5 +1,6 @@
 import type { AppDetail, AppMenuItem, AppTemplate, InstalledApp } from '@atrium/contracts/apps';
 import type { Config } from '../../config.ts';
+import { deviceEndpoints } from '../devices/device-endpoints.ts';
 import type { AppGroupRef, AppRow } from './apps.repository.ts';
 import { fillPlaceholders, type AppCatalog, type CatalogTemplate } from './catalog.ts';
 
@@ -74,7 +75,7 @@ export function templateView(
       postLogoutRedirectUri: filled(template.postLogoutRedirectUris)[0] ?? '',
       backchannelLogoutUri: '',
       launchUrl,
-      mailHost: config.mailHost,
+      ...deviceValues(config),
     }),
     configSnippetLanguage: template.configSnippet.language,
   };
@@ -94,6 +95,12 @@ export function installedAppView(catalog: AppCatalog, row: AppRow, groups: AppGr
     groups: row.open_to_everyone ? [] : groups,
     createdAt: row.created_at.toISOString(),
   };
+}
+
+/** Where devices reach mail, calendars and contacts: the values /profile's "Set up a device" shows. */
+function deviceValues(config: Pick<Config, 'mailHost'>) {
+  const { mailHost, imap, smtp, davUrl } = deviceEndpoints(config);
+  return { mailHost, imapPort: String(imap.port), submissionPort: String(smtp.port), davUrl };
 }
 
 /** The provider's addresses an app is configured with (oidc-provider's default routes under /oidc). */
@@ -137,7 +144,7 @@ export function appDetailView(
       postLogoutRedirectUri: row.post_logout_redirect_uris[0] ?? '',
       backchannelLogoutUri: row.backchannel_logout_uri ?? '',
       launchUrl: row.launch_url,
-      mailHost: config.mailHost,
+      ...deviceValues(config),
     }),
     configSnippetLanguage: template.configSnippet.language,
   };

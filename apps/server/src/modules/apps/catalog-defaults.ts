@@ -5,7 +5,8 @@ import type { CatalogTemplate } from './catalog.ts';
  * - launchUrl / redirectUris / postLogoutRedirectUris: `{siteUrl}` (the organisation's site) and
  *   `{launchUrl}` (what the admin entered, without a trailing slash);
  * - configSnippet: `{issuer}`, `{discoveryUrl}`, `{clientId}`, `{clientSecret}`, `{redirectUri}`,
- *   `{postLogoutRedirectUri}`, `{backchannelLogoutUri}`, `{endSessionEndpoint}`, `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`.
+ *   `{postLogoutRedirectUri}`, `{backchannelLogoutUri}`, `{endSessionEndpoint}`, `{launchUrl}`, `{authorizationEndpoint}`, `{tokenEndpoint}`, `{userinfoEndpoint}`,
+ *   and where devices reach mail, calendars and contacts (device-endpoints.ts): `{mailHost}`, `{imapPort}`, `{submissionPort}`, `{davUrl}`.
  * Snippets name each product's real OIDC settings so an admin can paste them as they are.
  */
 export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
@@ -194,6 +195,41 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
         'OPENPROJECT_OPENID__CONNECT_ATRIUM_AUTHORIZATION__ENDPOINT={authorizationEndpoint}',
         'OPENPROJECT_OPENID__CONNECT_ATRIUM_TOKEN__ENDPOINT={tokenEndpoint}',
         'OPENPROJECT_OPENID__CONNECT_ATRIUM_USERINFO__ENDPOINT={userinfoEndpoint}',
+      ].join('\n'),
+    },
+  },
+  {
+    key: 'calendar-contacts',
+    title: 'Calendar & Contacts',
+    description: 'Calendars and address books for everyone, on phones, desktops and the web.',
+    image: '/apps/calendar-contacts.svg',
+    color: '#0d9488',
+    launchUrl: '',
+    redirectUris: ['{launchUrl}/oidc/callback'],
+    postLogoutRedirectUris: ['{launchUrl}/'],
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    offlineAccess: true,
+    requirePkce: true,
+    setupInstructions: [
+      'Atrium serves calendars and contacts itself (CalDAV and CardDAV, docs/devices.md): there is nothing to install for phones and desktops.',
+      'Each person sets up a device from Profile → Set up a device: an Apple profile, or the values below with a fresh app password.',
+      'Clients that only know the e-mail address find the server through the domain (/.well-known/caldav, SRV records, autoconfig).',
+      'Install this entry for a web calendar that signs people in with Atrium: it sends the access token as a Bearer token to the CalDAV address.',
+    ].join('\n'),
+    configSnippet: {
+      language: 'env',
+      template: [
+        'CALDAV_URL={davUrl}',
+        'CARDDAV_URL={davUrl}',
+        '# Devices: user name the e-mail address, password an app password (Profile → Set up a device)',
+        'IMAP={mailHost}:{imapPort} (TLS)',
+        'SMTP={mailHost}:{submissionPort} (STARTTLS)',
+        '# A web calendar signing people in with Atrium:',
+        'OIDC_ISSUER={issuer}',
+        'OIDC_CLIENT_ID={clientId}',
+        'OIDC_CLIENT_SECRET={clientSecret}',
+        'OIDC_REDIRECT_URI={redirectUri}',
+        'OIDC_SCOPES="openid email profile"',
       ].join('\n'),
     },
   },

@@ -22,6 +22,7 @@ describe('app catalog', () => {
       'office',
       'wiki',
       'project-management',
+      'calendar-contacts',
       'custom',
     ]);
     expect(catalog.find('cloud-storage')?.launchUrl).toBe('{siteUrl}');
