@@ -12,6 +12,7 @@ import { loadAppCatalog } from './modules/apps/catalog.ts';
 import { groupsRoutes } from './modules/groups/groups.routes.ts';
 import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
+import { registerDav } from './modules/dav/dav.plugin.ts';
 import { registerDevices } from './modules/devices/devices.plugin.ts';
 import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -113,7 +114,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(operatorStatusRoutes({ db, config }));
   await app.register(databaseDumpRoutes({ db, config }));
   await app.register(domainsRoutes({ db, config, runJobs: deps.runJobs ?? false }));
-  await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
+  const provider = await registerIdentity(app, { db, config, mailer, runJobs: deps.runJobs ?? false });
   await app.register(usersRoutes({ db, mailer, config, jobs }));
   await app.register(groupsRoutes({ db }));
   await app.register(invitationsRoutes({ db, config, mailer }));
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerMail(app, { db, config });
   registerWebmail(app, { db, config, catalog: appCatalog });
   await registerDevices(app, { db, config });
+  await registerDav(app, { db, config, provider });
 
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.

@@ -115,6 +115,16 @@ const envSchema = z.object({
     .trim()
     .regex(/^[\w.-]+:\d{1,5}$|^\[[\d:a-f]+\]:\d{1,5}$/i, 'expected host:port such as 127.0.0.1:143')
     .optional(),
+  // Radicale on this host (docs/dav.md): Atrium creates each user's default calendar and address
+  // book there and removes a deleted user's collections. Unset: neither happens.
+  DAV_RADICALE_ADDRESS: z
+    .string()
+    .trim()
+    .regex(
+      /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):\d{1,5}$/,
+      'expected a loopback ip:port such as 127.0.0.1:5232',
+    )
+    .optional(),
   // Roundcube served on this host (docs/mail.md, "Roundcube: the Mail app"): where Atrium writes
   // its per-host configuration, and where that Roundcube reaches IMAP and submission.
   WEBMAIL_CONFIG_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
@@ -206,6 +216,8 @@ export interface Config {
    * Mail app served at `https://<site>.<SITE_BASE_DOMAIN>/webmail`. Undefined: nothing written.
    */
   webmail?: { configDir: string; imapHost: string; smtpHost: string } | undefined;
+  /** Radicale's loopback address (DAV_RADICALE_ADDRESS), which Atrium reaches without Caddy. */
+  davRadicale?: { host: string; port: number } | undefined;
   /** Certificate and key that sign Apple configuration profiles; undefined: profiles are unsigned. */
   deviceProfileSigning?: { cert: string; key: string } | undefined;
   /**
@@ -306,6 +318,7 @@ export function loadConfig(env: Env = process.env): Config {
       opendkimDir: s.MAIL_DKIM_OPENDKIM_DIR || s.MAIL_DKIM_DIR,
       imap: hostAndPort(s.MAIL_IMAP_ADDRESS ?? '127.0.0.1:143', 'MAIL_IMAP_ADDRESS'),
     },
+    davRadicale: hostAndPort(s.DAV_RADICALE_ADDRESS, 'DAV_RADICALE_ADDRESS'),
     webmail: s.WEBMAIL_CONFIG_DIR
       ? { configDir: s.WEBMAIL_CONFIG_DIR, imapHost: s.WEBMAIL_IMAP_HOST, smtpHost: s.WEBMAIL_SMTP_HOST }
       : undefined,

@@ -37,3 +37,17 @@ export function spawnDaemon(
   child.once('exit', () => (exited = true));
   return { child, output: () => output, exited: () => exited };
 }
+
+/** Ends the daemons a test started (SIGTERM) and waits until each has exited. */
+export async function stopChildren(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+}

@@ -21,6 +21,7 @@ import {
   webmailPhpFpmPool,
   type WebmailPaths,
 } from '../../src/operator/install/webmail-files.ts';
+import { stopChildren } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
 const PHP = '/usr/bin/php';
@@ -246,16 +247,7 @@ export class TestWebmailHost {
   async close(): Promise<void> {
     const children = this.children;
     this.children = [];
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
+    await stopChildren(children);
     rmSync(this.root, { recursive: true, force: true });
   }
 }

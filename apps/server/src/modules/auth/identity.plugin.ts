@@ -1,3 +1,4 @@
+import type Provider from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
@@ -31,7 +32,7 @@ import { trustedBrowsersRoutes } from './factors/trusted-browsers/trusted-browse
 export async function registerIdentity(
   app: FastifyInstance,
   deps: { db: Db; config: Config; mailer: Mailer; runJobs?: boolean },
-): Promise<void> {
+): Promise<Provider> {
   const { db, config, mailer } = deps;
   if (config.secureCookies && !config.cookieDomain) {
     // config.ts found no registrable domain (an IP address, a public suffix): host-only cookies.
@@ -70,4 +71,6 @@ export async function registerIdentity(
   await app.register(trustedBrowsersRoutes({ db }));
   await app.register(passkeysRoutes({ db, config, mailer }));
   if (deps.runJobs) schedulePurge(app, db);
+  // Calendars and contacts accept the provider's access tokens (modules/dav).
+  return provider;
 }

@@ -18,6 +18,7 @@ import {
 import type { Actor } from '../organizations/actor.ts';
 import type { UsersDeps } from './users.deps.ts';
 import { notifyPasswordChanged } from '../notifications/notify.ts';
+import { queueDavCollectionsRemoval } from '../dav/dav-collections.job.ts';
 import { endConsoleSession } from '../auth/console-client/end-console-session.ts';
 
 const LAST_ADMIN = (verb: string) =>
@@ -80,6 +81,7 @@ export async function removeUser(db: Db, actor: Actor, userId: string): Promise<
     if (!(await lockUser(trx, actor.organizationId, userId))) throw notFound('User');
     await endUserAccess(trx, userId);
     await deleteUser(trx, actor.organizationId, userId);
+    await queueDavCollectionsRemoval(trx, { organizationId: actor.organizationId, userId });
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: { userId: actor.userId, label },

@@ -20,6 +20,8 @@ export interface CaddyfileOptions {
   httpsPort?: number;
   /** Caddy routes serving webmail on every site (webmail-files.ts); undefined: no webmail. */
   webmailRoutes?: string;
+  /** Caddy routes for CalDAV/CardDAV at /dav/ on MAIL_HOST (dav-files.ts); undefined: none. */
+  davRoutes?: string;
 }
 
 const HEADER = '# Written by `npm run atrium -- install`; run it again rather than editing.\n';
@@ -37,6 +39,7 @@ export function caddyfile(o: CaddyfileOptions): string {
   const issuer = o.internalTls ? ' internal' : '';
   const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : `\ttls${issuer} {\n\t\ton_demand\n\t}\n`;
   const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
+  const dav = o.davRoutes ? indent(o.davRoutes) : '';
   return `${HEADER}{
 ${global.join('\n')}
 }
@@ -48,7 +51,7 @@ ${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : o.internalTls ? '\ttls internal
 
 # Organisations' sites and own domains; Caddy asks Atrium before each new certificate.
 https:// {
-${tls}${webmail}\treverse_proxy ${upstream}
+${tls}${dav}${webmail}\treverse_proxy ${upstream}
 }
 `;
 }
