@@ -171,12 +171,39 @@ function ensureRoundcube(): void {
   process.exit(1);
 }
 
+/**
+ * The DAV tests run Debian's Radicale behind Caddy (as install sets them up) and sign in with
+ * Debian's CalDAV/CardDAV clients: vdirsyncer syncs, khal and khard read what it synced.
+ */
+function ensureDav(): void {
+  const needed = ['/usr/bin/radicale', '/usr/bin/vdirsyncer', '/usr/bin/khal', '/usr/bin/khard'];
+  if (needed.every((file) => existsSync(file))) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log(
+      "Radicale or its clients are missing: installing Debian's radicale, vdirsyncer, khal and khard.",
+    );
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'radicale', 'vdirsyncer', 'khal', 'khard'], { env }) === 0
+    ) {
+      spawnSync('service', ['radicale', 'stop'], { stdio: 'ignore' });
+      return;
+    }
+  }
+  console.error(
+    'The DAV tests need Radicale, vdirsyncer, khal and khard: install them (sudo apt-get install radicale vdirsyncer khal khard).',
+  );
+  process.exit(1);
+}
+
 ensureChromium();
 ensureBind();
 ensureMailServers();
 ensureDkimSigner();
 ensureRestic();
 ensureRoundcube();
+ensureDav();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
