@@ -39,6 +39,8 @@ export interface HostLayout {
   caddyfile: string;
   roundcubeDir: string;
   phpFpmPoolDir: string;
+  /** Radicale's configuration file (Debian's radicale reads it). */
+  radicaleConfig: string;
   /** Log of what install, update and the sync changed. */
   logDir: string;
 }
@@ -77,6 +79,7 @@ export function hostLayout(root = '/'): HostLayout {
     caddyfile: at('/etc/caddy/Caddyfile'),
     roundcubeDir: at('/etc/roundcube'),
     phpFpmPoolDir: at('/etc/php/8.2/fpm/pool.d'),
+    radicaleConfig: at('/etc/radicale/config'),
     logDir: at('/var/log/atrium'),
   };
 }

@@ -1,7 +1,12 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { davCredentials, pathBelongsTo } from '../../src/modules/dav/dav-auth.service.ts';
 import { caddyfile } from '../../src/operator/install/caddyfile.ts';
 import { davCaddyRoutes, radicaleConfig } from '../../src/operator/install/dav-files.ts';
+import { webmailCaddyRoutes } from '../../src/operator/install/webmail-files.ts';
 
 describe('the written Radicale and Caddy configuration', () => {
   it('has Radicale trust X-Remote-User on loopback only, with owner-only rights and no web interface', () => {
@@ -35,6 +40,26 @@ describe('the written Radicale and Caddy configuration', () => {
     // Before the catch-all proxy to Atrium, which answers /.well-known/caldav and carddav.
     expect(site.indexOf('route @dav')).toBeLessThan(site.indexOf('\treverse_proxy 127.0.0.1:3000\n'));
     expect(caddyfile({ publicHost: 'console.example.com', atriumPort: 3000 })).not.toContain('/dav');
+  });
+
+  it("is a Caddyfile Debian's Caddy accepts, beside webmail's routes", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-dav-caddyfile-'));
+    const file = path.join(dir, 'Caddyfile');
+    writeFileSync(
+      file,
+      caddyfile({
+        publicHost: 'console.example.com',
+        atriumPort: 8080,
+        webmailRoutes: webmailCaddyRoutes({ socket: '/run/php/atrium-webmail.sock' }),
+        davRoutes: davCaddyRoutes({ mailHost: 'mail.example.com', atriumPort: 8080 }),
+      }),
+    );
+    const adapted = spawnSync('/usr/bin/caddy', ['adapt', '--config', file, '--adapter', 'caddyfile'], {
+      encoding: 'utf8',
+    });
+    rmSync(dir, { recursive: true, force: true });
+    expect(adapted.status, adapted.stderr).toBe(0);
+    expect(adapted.stdout).toContain('"X-Remote-User"');
   });
 });
 

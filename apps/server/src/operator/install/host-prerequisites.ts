@@ -13,6 +13,8 @@ export function requiredPackages(o: { mail: boolean; webmail: boolean }, systemd
     // Without systemd's timer and path unit, cron runs the daily backup and the DKIM sync.
     ...(!systemd ? ['cron'] : []),
     ...(o.mail ? ['postfix', 'dovecot-imapd', 'dovecot-lmtpd', 'opendkim', 'opendkim-tools'] : []),
+    // Calendars and contacts come with mail: same host name, same app passwords (docs/dav.md).
+    ...(o.mail ? ['radicale'] : []),
     ...(o.mail && o.webmail ? ['roundcube-core', 'roundcube-sqlite3', 'php8.2-fpm', 'php8.2-sqlite3'] : []),
   ];
 }

@@ -15,6 +15,7 @@ import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
 import { backupCron, backupServiceUnit, backupTimerUnit } from './backup-units.ts';
 import { caddyfile } from './caddyfile.ts';
+import { davCaddyRoutes, RADICALE_PORT, radicaleConfig } from './dav-files.ts';
 import {
   debianDatabaseConfigured,
   newDesKey,
@@ -41,7 +42,7 @@ const SETTINGS_HEADER =
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
 const MANAGED =
-  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|ATRIUM_INSTALL_.*)$/;
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
@@ -72,6 +73,8 @@ export function installSettings(
       MAIL_DKIM_DIR: layout.dkimDir,
       MAIL_DKIM_OPENDKIM_DIR: layout.opendkimKeysDir,
       MAIL_IMAP_ADDRESS: `127.0.0.1:${o.ports.imap}`,
+      // Where Atrium makes default calendars and removes deleted users' (docs/dav.md).
+      DAV_RADICALE_ADDRESS: `127.0.0.1:${RADICALE_PORT}`,
     });
   }
   if (o.mail && o.webmail) {
@@ -181,6 +184,7 @@ export function installPlan(
         internalTls: o.internalTls,
         adminOff: layout.root !== '/',
         webmailRoutes: o.mail && o.webmail ? webmailCaddyRoutes(webmailPaths(layout)) : undefined,
+        davRoutes: o.mail ? davCaddyRoutes({ mailHost: o.mailHost, atriumPort: o.ports.atrium }) : undefined,
       }),
       'root',
       'caddy',
@@ -198,6 +202,8 @@ export function installPlan(
     file(path.join(layout.systemdDir, 'atrium-dkim.service'), dkimServiceUnit(layout), 'root', 'root', 0o644),
     file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
     file(layout.opendkimDefaults, opendkimDefaults(o.ports.dkim), 'root', 'root', 0o644, ['opendkim']),
+    // Read by Radicale, which runs as the package's radicale user.
+    file(layout.radicaleConfig, radicaleConfig(), 'root', 'radicale', 0o640, ['radicale']),
   );
   if (o.webmail) items.push(...webmailItems(layout));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {

@@ -125,7 +125,7 @@ function startServices(
   }
   const systemd = hasSystemd();
   const daemons = [
-    ...(o.mail ? ['opendkim', 'dovecot', 'postfix'] : []),
+    ...(o.mail ? ['opendkim', 'dovecot', 'postfix', 'radicale'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
     // Without systemd: Caddy through install's own init script, and cron runs the backup and DKIM sync.
     systemd ? 'caddy' : 'atrium-caddy',
