@@ -7,6 +7,7 @@ import { TestDavHost } from '../support/dav-host.ts';
 import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
 import { registerTestClient } from '../identity/support/clients.ts';
 import { createTestApp } from '../support/test-app.ts';
+import { khalList, khardList } from '../support/khal-khard.ts';
 import { useStarted } from '../support/use-started.ts';
 import { VdirsyncerClient } from '../support/vdirsyncer.ts';
 
@@ -59,12 +60,15 @@ async function createDavWorld() {
 describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
   const world = useStarted(createDavWorld);
   const client = (username: string, password: string) =>
-    new VdirsyncerClient({
-      url: world.dav.davUrl(MAIL_HOST),
-      username,
-      password,
-      caCertificate: world.dav.caCertificate,
-    });
+    new VdirsyncerClient(
+      {
+        url: world.dav.davUrl(MAIL_HOST),
+        username,
+        password,
+        caCertificate: world.dav.caCertificate,
+      },
+      world.dav.root,
+    );
   /** The organisation's admin changes a user through the API, which must succeed. */
   async function asAdmin(method: 'POST' | 'DELETE', url: string) {
     const { headers } = await signInAs(world.server.db, world.org.admin);
@@ -108,6 +112,9 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
     expect(pulled.ok, pulled.output).toBe(true);
     expect(second.items('calendars', 'calendar').join()).toContain('SUMMARY:Board meeting');
     expect(second.items('contacts', 'contacts').join()).toContain('FN:Grace Hopper');
+    // What the second client synced is what khal and khard show.
+    expect(khalList(second.dir, 'calendar', '2026-12-01')).toMatch(/09:00(:00)?-10:00(:00)? Board meeting/);
+    expect(khardList(second.dir, 'contacts')).toMatch(/Grace Hopper\s+internet: grace@example\.com/);
   });
 
   it("gives a user of another organisation 403 or 404 on every path of the first one's collections", async () => {

@@ -8,10 +8,16 @@ import path from 'node:path';
  * calendars and address books into local directories (one per collection, one file per item).
  */
 export class VdirsyncerClient {
-  readonly dir = mkdtempSync(path.join(tmpdir(), 'atrium-vdirsyncer-'));
-  private readonly config = path.join(this.dir, 'config');
+  readonly dir: string;
+  private readonly config: string;
 
-  constructor(account: { url: string; username: string; password: string; caCertificate: string }) {
+  /** `parent`: where its directory goes (removed with it); the system's temporary one by default. */
+  constructor(
+    account: { url: string; username: string; password: string; caCertificate: string },
+    parent = tmpdir(),
+  ) {
+    this.dir = mkdtempSync(path.join(parent, 'vdirsyncer-'));
+    this.config = path.join(this.dir, 'config');
     // Made here, so that vdirsyncer has no question to ask about them.
     for (const kind of ['calendars', 'contacts', 'status']) mkdirSync(path.join(this.dir, kind));
     const remote = (type: string) =>
