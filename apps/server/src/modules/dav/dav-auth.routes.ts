@@ -7,6 +7,7 @@ import { routeOptions } from '../../plugins/route-options.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from '../auth/sign-in/throttle.ts';
 import { davCredentials, davUserOf, pathBelongsTo, radicaleUser } from './dav-auth.service.ts';
 import { ensureDefaultCollections } from './radicale-client.ts';
+import { VerifiedAppPasswords } from './verified-app-passwords.ts';
 
 /** The header Caddy copies from this answer to Radicale (`[auth] type = http_x_remote_user`). */
 export const REMOTE_USER_HEADER = 'x-remote-user';
@@ -36,6 +37,7 @@ export const davAuthRoutes =
   (deps: { db: Db; config: Config; provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db, config } = deps;
+    const verified = new VerifiedAppPasswords();
     // Per process: a user whose defaults exist (or are being made) is not looked at again.
     const provisioned = new Map<string, Promise<void>>();
     const provision = (user: string) => {
@@ -62,7 +64,7 @@ export const davAuthRoutes =
         const identifier = credentials.kind === 'basic' ? `dav:${credentials.email}` : undefined;
         const throttle = identifier ? await throttleState(db, identifier, request.ip) : undefined;
         if (throttle?.blocked) throw throttleError(throttle.blocked);
-        const user = await davUserOf(deps, credentials);
+        const user = await davUserOf({ ...deps, verified }, credentials);
         if (!user) {
           if (identifier) await recordFailure(db, identifier, request.ip);
           return refuse(reply);

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { Db } from '../../db/database.ts';
-import { verifyAppPassword } from '../mail/app-passwords/app-passwords.service.ts';
+import { checkAppPassword } from '../mail/app-passwords/app-passwords.service.ts';
 import { DAV_PATH } from '../devices/device-endpoints.ts';
-import { findActiveDavUser, type DavUser } from './dav.repository.ts';
+import { findActiveDavUser, findAppPasswordOwner, type DavUser } from './dav.repository.ts';
+import { VerifiedAppPasswords } from './verified-app-passwords.ts';
 
 export type DavCredentials =
   { kind: 'basic'; email: string; password: string } | { kind: 'bearer'; token: string } | { kind: 'none' };
@@ -27,21 +28,32 @@ export function davCredentials(header: string | undefined): DavCredentials {
 
 /**
  * The active user these credentials sign in, or undefined. An app password is checked as the
- * mail directory checks it (one argon2 verification whether the user exists or not); an access
+ * mail directory checks it (one argon2 verification whether the user exists or not), then
+ * remembered a while (verified-app-passwords.ts); an access
  * token must be live (unexpired, not revoked: the provider's own lookup) and its user active.
  */
 export async function davUserOf(
-  deps: { db: Db; provider: Provider },
+  deps: { db: Db; provider: Provider; verified: VerifiedAppPasswords },
   credentials: DavCredentials,
 ): Promise<DavUser | undefined> {
   if (credentials.kind === 'basic') {
-    const email = await verifyAppPassword(deps.db, credentials.email, credentials.password);
-    return email ? findActiveDavUser(deps.db, { email }) : undefined;
+    const key = VerifiedAppPasswords.key(credentials.email, credentials.password);
+    const known = deps.verified.get(key);
+    if (known) {
+      const owner = await findAppPasswordOwner(deps.db, known);
+      // The match went with its app password or user: verify afresh, as the first time.
+      if (owner && owner.email === credentials.email) return owner;
+      deps.verified.forget(key);
+    }
+    const matched = await checkAppPassword(deps.db, credentials.email, credentials.password);
+    if (!matched) return undefined;
+    deps.verified.set(key, matched.id);
+    return findAppPasswordOwner(deps.db, matched.id);
   }
   if (credentials.kind === 'bearer') {
     const token = await deps.provider.AccessToken.find(credentials.token).catch(() => undefined);
     if (!token?.accountId || token.isExpired) return undefined;
-    return findActiveDavUser(deps.db, { id: token.accountId });
+    return findActiveDavUser(deps.db, token.accountId);
   }
   return undefined;
 }

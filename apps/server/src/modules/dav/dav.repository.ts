@@ -7,17 +7,23 @@ export interface DavUser {
   email: string;
 }
 
-/** The active user with this id or address; undefined for a suspended, invited or unknown one. */
-export async function findActiveDavUser(
-  db: Db,
-  by: { id: string } | { email: string },
-): Promise<DavUser | undefined> {
+/** The active user with this id; undefined for a suspended, invited or unknown one. */
+export async function findActiveDavUser(db: Db, userId: string): Promise<DavUser | undefined> {
   const row = await db
     .selectFrom('users')
     .select(['id', 'organization_id', 'email'])
+    .where('id', '=', userId)
     .where('status', '=', 'active')
-    .$if('id' in by, (q) => q.where('id', '=', (by as { id: string }).id))
-    .$if('email' in by, (q) => q.where('email', '=', (by as { email: string }).email))
     .executeTakeFirst();
   return row && { userId: row.id, organizationId: row.organization_id, email: row.email };
+}
+
+/** The active user who owns this app password; undefined once it is revoked or they are not active. */
+export async function findAppPasswordOwner(db: Db, appPasswordId: string): Promise<DavUser | undefined> {
+  const row = await db
+    .selectFrom('app_passwords')
+    .select('user_id')
+    .where('id', '=', appPasswordId)
+    .executeTakeFirst();
+  return row && findActiveDavUser(db, row.user_id);
 }

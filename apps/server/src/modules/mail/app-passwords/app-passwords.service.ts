@@ -117,14 +117,26 @@ export async function revokeAppPassword(db: Db, owner: Owner, id: string): Promi
  * passwords. Unknown, suspended and wrong all cost one argon2 verification and answer null.
  */
 export async function verifyAppPassword(db: Db, email: string, typed: string): Promise<string | null> {
+  return (await checkAppPassword(db, email, typed))?.email ?? null;
+}
+
+/** verifyAppPassword, also naming the app password that matched (calendars cache it: modules/dav). */
+export async function checkAppPassword(
+  db: Db,
+  email: string,
+  typed: string,
+): Promise<{ id: string; email: string } | null> {
   const password = normalize(typed);
   const candidates = await appPasswordCandidates(db, email.toLowerCase(), password.slice(0, LOOKUP_LENGTH));
   if (candidates.length === 0) return verifyAgainstDummy(password).then(() => null);
   for (const candidate of candidates) {
     if (await verifyPassword(candidate.password_hash, password)) {
       await markAppPasswordUsed(db, candidate.id);
-      return candidate.email;
+      return { id: candidate.id, email: candidate.email };
     }
   }
   return null;
 }
+
+/** An app password as users may type it, reduced to what is stored (for a cache's key). */
+export const normalizedAppPassword = (typed: string) => normalize(typed);
