@@ -147,6 +147,10 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
         expect([403, 404], `${method} ${davPath}: ${answer.status} ${answer.body}`).toContain(answer.status);
       }
     }
+    // The DAV root, which everyone may list, does not name the owner to the stranger.
+    const root = await propfind(stranger.email, password, '/dav/');
+    expect(root.status).toBe(207);
+    expect(root.body).not.toContain(owner.id);
     // Claiming to be the owner changes nothing: Caddy drops the header, Atrium names the caller.
     const forged = await propfind(stranger.email, password, `/dav/${owner.id}/`, {
       'x-remote-user': owner.id,
