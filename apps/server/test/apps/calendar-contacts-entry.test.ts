@@ -27,7 +27,7 @@ describe('the catalog’s Calendar & Contacts entry', () => {
     });
     expect(device.statusCode, device.body).toBe(201);
     const { davUrl, imap, smtp } = device.json<SetUpDeviceResponse>().settings;
-    expect(entry.configSnippet.split('\n')).toEqual(
+    expect(entry.configSnippet!.split('\n')).toEqual(
       expect.arrayContaining([
         `CALDAV_URL=${davUrl}`,
         `CARDDAV_URL=${davUrl}`,
