@@ -7,7 +7,7 @@ import type {
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
 import type { TakeoutsTable } from './takeout-tables.ts';
-import type { DeviceProfileLinksTable } from './device-tables.ts';
+import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -353,6 +353,7 @@ export interface Database {
   mail_migration_folders: MailMigrationFoldersTable;
   takeouts: TakeoutsTable;
   device_profile_links: DeviceProfileLinksTable;
+  dav_accounts: DavAccountsTable;
 }
 
 export type Db = Kysely<Database>;

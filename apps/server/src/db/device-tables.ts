@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { Timestamp } from './database.ts';
 
-// Devices' table (modules/devices, 2026_12_03_0100); listed in Database.
+// Devices' tables (modules/devices, 2026_12_03_0100; modules/dav, 2026_12_04_0100); listed in Database.
 
 /** A one-time link to an Apple configuration profile; the app password inside it is sealed. */
 export interface DeviceProfileLinksTable {
@@ -13,4 +13,11 @@ export interface DeviceProfileLinksTable {
   password_sealed: string;
   created_at: Timestamp;
   expires_at: Date;
+}
+
+/** A user whose calendars and address books Radicale holds (modules/dav, 2026_12_04_0100). */
+export interface DavAccountsTable {
+  user_id: string;
+  organization_id: string;
+  created_at: Timestamp;
 }

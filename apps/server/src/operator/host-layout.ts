@@ -41,6 +41,8 @@ export interface HostLayout {
   phpFpmPoolDir: string;
   /** Radicale's configuration file (Debian's radicale reads it). */
   radicaleConfig: string;
+  /** Its rights file, which the configuration names. */
+  radicaleRights: string;
   /** Log of what install, update and the sync changed. */
   logDir: string;
 }
@@ -80,6 +82,7 @@ export function hostLayout(root = '/'): HostLayout {
     roundcubeDir: at('/etc/roundcube'),
     phpFpmPoolDir: at('/etc/php/8.2/fpm/pool.d'),
     radicaleConfig: at('/etc/radicale/config'),
+    radicaleRights: at('/etc/radicale/atrium-rights'),
     logDir: at('/var/log/atrium'),
   };
 }

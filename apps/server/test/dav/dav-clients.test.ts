@@ -59,10 +59,10 @@ async function createDavWorld() {
 
 describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
   const world = useStarted(createDavWorld);
-  const client = (username: string, password: string) =>
+  const client = (username: string, password: string, url = world.dav.davUrl(MAIL_HOST)) =>
     new VdirsyncerClient(
       {
-        url: world.dav.davUrl(MAIL_HOST),
+        url,
         username,
         password,
         caCertificate: world.dav.caCertificate,
@@ -86,7 +86,7 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
     for (const service of ['caldav', 'carddav']) {
       const answer = await world.dav.fetch(MAIL_HOST, { path: `/.well-known/${service}` });
       expect(answer.status, world.dav.logs()).toBe(301);
-      expect(answer.headers.location).toBe(`https://${MAIL_HOST}/dav/`);
+      expect(answer.headers.location).toBe('/dav/');
     }
   });
 
@@ -95,12 +95,14 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
     const phone = await createAppPassword(world.server, user, 'Phone');
     const laptop = await createAppPassword(world.server, user, 'Laptop');
 
-    const first = client(user.email, phone.password);
+    // The first finds the server from the host name alone, through /.well-known.
+    const first = client(user.email, phone.password, world.dav.hostUrl(MAIL_HOST));
     const discovered = await first.run('discover');
     expect(discovered.ok, `${discovered.output}\n${world.dav.logs()}`).toBe(true);
     // Atrium made the default calendar and address book on the user's first request.
     expect(first.collections('calendars')).toEqual(['calendar']);
-    expect(first.collections('contacts')).toEqual(['contacts']);
+    // …and the organisation's address book is there too (the next test).
+    expect(first.collections('contacts').sort()).toEqual(['contacts', 'directory']);
     first.write('calendars', 'calendar', 'board-meeting-1.ics', EVENT);
     first.write('contacts', 'contacts', 'grace-hopper-1.vcf', CONTACT);
     const synced = await first.run('sync');
@@ -115,6 +117,60 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
     // What the second client synced is what khal and khard show.
     expect(khalList(second.dir, 'calendar', '2026-12-01')).toMatch(/09:00(:00)?-10:00(:00)? Board meeting/);
     expect(khardList(second.dir, 'contacts')).toMatch(/Grace Hopper\s+internet: grace@example\.com/);
+  });
+
+  it("keeps the organisation's address book in every account, read only, within seconds of a change", async () => {
+    const user = await createUser(world.server.db, world.org.id, { firstName: 'Ada', lastName: 'Lovelace' });
+    const phone = client(user.email, (await createAppPassword(world.server, user, 'Phone')).password);
+    expect((await phone.run('discover')).ok).toBe(true);
+    expect((await phone.run('sync')).ok).toBe(true);
+    const directory = () => phone.items('contacts', 'directory').join('\n');
+    expect(directory()).toContain(`EMAIL;TYPE=INTERNET,WORK,PREF:${user.email}`);
+    expect(directory()).toContain(`EMAIL;TYPE=INTERNET,WORK,PREF:${world.org.admin.email}`);
+    expect(directory()).not.toContain(world.other.admin.email);
+    const listed = khardList(phone.dir, 'directory').split('\n');
+    expect(listed.find((line) => line.includes('Ada Lovelace'))).toContain(`pref: ${user.email}`);
+
+    // A colleague added a moment ago appears without the user doing anything but sync…
+    const newcomer = await createUser(world.server.db, world.org.id, {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+    });
+    const synced = async () => {
+      const run = await phone.run('sync');
+      expect(run.ok, run.output).toBe(true);
+      return directory();
+    };
+    await expect.poll(synced, { timeout: 30_000, interval: 500 }).toContain(newcomer.email);
+    // …and is gone once deleted.
+    await asAdmin('DELETE', `/api/users/${newcomer.id}`);
+    await expect.poll(synced, { timeout: 30_000, interval: 500 }).not.toContain(newcomer.email);
+
+    // Read only: a change made in the address book is refused.
+    const auth = {
+      authorization: basic(user.email, (await createAppPassword(world.server, user, 'Mac')).password),
+    };
+    const card = CONTACT.replace('grace-hopper-1', 'intruder-1');
+    for (const [method, target, body] of [
+      ['PUT', `/dav/${user.id}/directory/intruder-1.vcf`, card],
+      ['DELETE', `/dav/${user.id}/directory/`, undefined],
+      ['PROPPATCH', `/dav/${user.id}/directory/`, undefined],
+    ] as const) {
+      const answer = await world.dav.fetch(MAIL_HOST, { method, path: target, headers: auth, body });
+      expect(answer.status, `${method} ${target}: ${answer.body}`).toBe(403);
+    }
+
+    // Another organisation's account holds its own organisation's address book, not this one.
+    const stranger = await createUser(world.server.db, world.other.id);
+    const theirs = client(
+      stranger.email,
+      (await createAppPassword(world.server, stranger, 'Phone')).password,
+    );
+    expect((await theirs.run('discover')).ok).toBe(true);
+    expect((await theirs.run('sync')).ok).toBe(true);
+    const their = theirs.items('contacts', 'directory').join('\n');
+    expect(their).toContain(world.other.admin.email);
+    expect(their).not.toContain(user.email);
   });
 
   it("gives a user of another organisation 403 or 404 on every path of the first one's collections", async () => {

@@ -13,7 +13,7 @@ describe('the written Radicale and Caddy configuration', () => {
     const config = radicaleConfig();
     expect(config).toContain('hosts = 127.0.0.1:5232\n');
     expect(config).toMatch(/\[auth\]\ntype = http_x_remote_user\n/);
-    expect(config).toMatch(/\[rights\]\ntype = owner_only\n/);
+    expect(config).toMatch(/\[rights\]\ntype = from_file\nfile = \/etc\/radicale\/atrium-rights\n/);
     expect(config).toMatch(/\[storage\]\nfilesystem_folder = \/var\/lib\/radicale\/collections\n/);
     expect(config).toMatch(/\[web\]\ntype = none\n/);
     expect(radicaleConfig({ port: 6000, storage: '/srv/dav' })).toContain('hosts = 127.0.0.1:6000\n');

@@ -4,7 +4,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { caddyfile } from '../../src/operator/install/caddyfile.ts';
-import { davCaddyRoutes, radicaleConfig } from '../../src/operator/install/dav-files.ts';
+import { davCaddyRoutes, radicaleConfig, radicaleRights } from '../../src/operator/install/dav-files.ts';
 import { accepts, stopChildren, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
@@ -43,13 +43,20 @@ export class TestDavHost {
     return `https://${mailHost}:${this.httpsPort}/dav/`;
   }
 
+  /** The host alone, for clients that find the DAV server through /.well-known (RFC 6764). */
+  hostUrl(mailHost: string): string {
+    return `https://${mailHost}:${this.httpsPort}/`;
+  }
+
   async start(options: { mailHost: string; atriumPort: number }): Promise<void> {
     const radicale = uidOf('radicale');
     chmodSync(this.root, 0o711);
     mkdirSync(this.storage, { mode: 0o750 });
     chownSync(this.storage, radicale.uid, radicale.gid);
     const config = path.join(this.root, 'radicale.conf');
-    writeFileSync(config, radicaleConfig({ port: this.radicalePort, storage: this.storage }), {
+    const rightsFile = path.join(this.root, 'radicale.rights');
+    writeFileSync(rightsFile, radicaleRights(), { mode: 0o644 });
+    writeFileSync(config, radicaleConfig({ port: this.radicalePort, storage: this.storage, rightsFile }), {
       mode: 0o644,
     });
     this.spawn('/usr/bin/radicale', ['--config', config], { uid: radicale.uid, gid: radicale.gid });

@@ -6,6 +6,9 @@ import type { Db } from '../../db/database.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 import { clearFailures, recordFailure, throttleError, throttleState } from '../auth/sign-in/throttle.ts';
 import { davCredentials, davUserOf, pathBelongsTo, radicaleUser } from './dav-auth.service.ts';
+import { addressBookJob, syncAddressBook } from './dav-address-book.job.ts';
+import { enqueue } from '../jobs/jobs.repository.ts';
+import { recordDavAccount, type DavUser } from './dav.repository.ts';
 import { ensureDefaultCollections } from './radicale-client.ts';
 import { VerifiedAppPasswords } from './verified-app-passwords.ts';
 
@@ -40,15 +43,24 @@ export const davAuthRoutes =
     const verified = new VerifiedAppPasswords();
     // Per process: a user whose defaults exist (or are being made) is not looked at again.
     const provisioned = new Map<string, Promise<void>>();
-    const provision = (user: string) => {
+    const provision = (davUser: DavUser) => {
       const radicale = config.davRadicale;
       if (!radicale) return Promise.resolve();
+      const user = radicaleUser(davUser);
       let pending = provisioned.get(user);
       if (!pending) {
-        pending = ensureDefaultCollections(radicale, user).catch((error: unknown) => {
+        pending = (async () => {
+          await ensureDefaultCollections(radicale, user);
+          // A new account gets the organisation's address book now; later changes come by job.
+          if (!(await recordDavAccount(db, davUser))) return;
+          await syncAddressBook({ db, radicale }, davUser.organizationId, [user]).catch(async () => {
+            // The job writes it into every account, with retries.
+            await enqueue(db, addressBookJob(davUser.organizationId));
+          });
+        })().catch((error: unknown) => {
           // Not fatal: the request goes on, and the next one tries again.
           provisioned.delete(user);
-          app.log.warn({ err: error, user }, 'could not create the default calendar and address book');
+          app.log.warn({ err: error, user }, 'could not create the default collections or the address book');
         });
         provisioned.set(user, pending);
       }
@@ -77,7 +89,7 @@ export const davAuthRoutes =
         if (!pathBelongsTo(typeof uri === 'string' ? uri : undefined, remoteUser)) {
           return reply.status(403).type('text/plain; charset=utf-8').send('Not your collection.\n');
         }
-        await provision(remoteUser);
+        await provision(user);
         return reply.header(REMOTE_USER_HEADER, remoteUser).status(200).send();
       },
     );

@@ -60,7 +60,7 @@ export async function davUserOf(
 
 /**
  * Whether the request Caddy forwards (X-Forwarded-Uri) stays within the user's own collections:
- * the DAV root, or a path under `/dav/<user>/`. Radicale's `owner_only` rights say the same; this
+ * the DAV root, or a path under `/dav/<user>/`. Radicale's rights (radicaleRights) say the same; this
  * refuses another user's path before Radicale sees it, and a path Atrium cannot read (bad
  * escapes, `..` out of /dav) outright.
  */

@@ -7,6 +7,16 @@ import { DAV_PATH } from '../../modules/devices/device-endpoints.ts';
 /** Radicale's loopback port: only Caddy (and Atrium, for default collections) connects to it. */
 export const RADICALE_PORT = 5232;
 export const RADICALE_CONFIG = '/etc/radicale/config';
+/** Who may do what where in Radicale (`[rights] type = from_file`). */
+export const RADICALE_RIGHTS = '/etc/radicale/atrium-rights';
+/**
+ * The name Atrium gives itself when it writes the organisation's address book into each user's
+ * account. Caddy only ever passes on a user's id (a UUID) from Atrium's answer, so no client can
+ * take this name; a local process can, like any name (docs/dav.md).
+ */
+export const DIRECTORY_WRITER = 'atrium-directory';
+/** The organisation's address book in every account: `/<user>/directory/`, read only there. */
+export const DIRECTORY_COLLECTION = 'directory';
 /** Debian's storage directory, owned by the radicale user the package creates. */
 export const RADICALE_STORAGE = '/var/lib/radicale/collections';
 /** The header that names the user to Radicale; only Caddy sets it, from Atrium's answer. */
@@ -15,12 +25,13 @@ const REMOTE_USER = 'X-Remote-User';
 export interface RadicaleOptions {
   port?: number;
   storage?: string;
+  rightsFile?: string;
 }
 
 /**
  * /etc/radicale/config. Radicale believes X-Remote-User (`http_x_remote_user`), so it listens on
- * loopback only, where Caddy is the one that sets that header; `owner_only` keeps every user to
- * `/<user>/…`. The web interface is off: users manage calendars in their clients.
+ * loopback only, where Caddy is the one that sets that header; the rights file (radicaleRights)
+ * keeps every user to `/<user>/…`. The web interface is off: users manage calendars in their clients.
  */
 export function radicaleConfig(o: RadicaleOptions = {}): string {
   return [
@@ -32,7 +43,8 @@ export function radicaleConfig(o: RadicaleOptions = {}): string {
     'type = http_x_remote_user',
     '',
     '[rights]',
-    'type = owner_only',
+    'type = from_file',
+    `file = ${o.rightsFile ?? RADICALE_RIGHTS}`,
     '',
     '[storage]',
     `filesystem_folder = ${o.storage ?? RADICALE_STORAGE}`,
@@ -40,6 +52,25 @@ export function radicaleConfig(o: RadicaleOptions = {}): string {
     '[web]',
     'type = none',
     '',
+  ].join('\n');
+}
+
+/**
+ * Radicale's rights (first matching section wins; patterns match whole names): Radicale's own
+ * `owner_only` — everyone lists the root, each user owns `/<user>/` and what is below it — except
+ * that the organisation's address book is read only for its user, and only Atrium's directory
+ * writer may write it, in every account.
+ */
+export function radicaleRights(): string {
+  const section = (name: string, user: string, collection: string, permissions: string) =>
+    `[${name}]\nuser: ${user}\ncollection: ${collection}\npermissions: ${permissions}\n`;
+  return [
+    '# Written by `npm run atrium -- install` (docs/dav.md); run it again rather than editing.',
+    section('root', '.+', '', 'R'),
+    section('directory-writer', DIRECTORY_WRITER, `[^/]+/${DIRECTORY_COLLECTION}`, 'rw'),
+    section('principal', '.+', '{user}', 'RW'),
+    section('directory-read-only', '.+', `{user}/${DIRECTORY_COLLECTION}`, 'r'),
+    section('own-collections', '.+', '{user}/[^/]+', 'rw'),
   ].join('\n');
 }
 

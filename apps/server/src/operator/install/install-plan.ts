@@ -15,7 +15,7 @@ import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
 import { backupCron, backupServiceUnit, backupTimerUnit } from './backup-units.ts';
 import { caddyfile } from './caddyfile.ts';
-import { davCaddyRoutes, RADICALE_PORT, radicaleConfig } from './dav-files.ts';
+import { davCaddyRoutes, RADICALE_PORT, radicaleConfig, radicaleRights } from './dav-files.ts';
 import {
   debianDatabaseConfigured,
   newDesKey,
@@ -203,7 +203,15 @@ export function installPlan(
     file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
     file(layout.opendkimDefaults, opendkimDefaults(o.ports.dkim), 'root', 'root', 0o644, ['opendkim']),
     // Read by Radicale, which runs as the package's radicale user.
-    file(layout.radicaleConfig, radicaleConfig(), 'root', 'radicale', 0o640, ['radicale']),
+    file(
+      layout.radicaleConfig,
+      radicaleConfig({ rightsFile: layout.radicaleRights }),
+      'root',
+      'radicale',
+      0o640,
+      ['radicale'],
+    ),
+    file(layout.radicaleRights, radicaleRights(), 'root', 'radicale', 0o640, ['radicale']),
   );
   if (o.webmail) items.push(...webmailItems(layout));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
