@@ -23,9 +23,22 @@ describe('.well-known (RFC 6764)', () => {
   it('sends CalDAV and CardDAV clients to the DAV server, for GET and PROPFIND', async () => {
     for (const service of ['caldav', 'carddav']) {
       for (const method of ['GET', 'PROPFIND'] as const) {
-        const response = await t.app.inject({ method, url: `/.well-known/${service}` });
+        // Asked on an organisation's domain: MAIL_HOST's address.
+        const response = await t.app.inject({
+          method,
+          url: `/.well-known/${service}`,
+          headers: { host: 'acme.example' },
+        });
         expect(response.statusCode).toBe(301);
         expect(response.headers.location).toBe('https://mail.atrium.test/dav/');
+        // Asked on MAIL_HOST: the path, so the client keeps the port it came to.
+        const onMailHost = await t.app.inject({
+          method,
+          url: `/.well-known/${service}`,
+          headers: { host: 'mail.atrium.test:8443' },
+        });
+        expect(onMailHost.statusCode).toBe(301);
+        expect(onMailHost.headers.location).toBe('/dav/');
       }
     }
   });

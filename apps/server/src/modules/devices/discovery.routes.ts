@@ -5,7 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
-import { deviceEndpoints } from './device-endpoints.ts';
+import { DAV_PATH, deviceEndpoints } from './device-endpoints.ts';
 import { domainOfRequest, requireVerifiedMailDomain } from './discovery.service.ts';
 import { autoconfigXml } from './protocols/autoconfig.ts';
 import {
@@ -59,7 +59,10 @@ export const discoveryRoutes =
           `RFC 6764: redirects ${service === 'caldav' ? 'CalDAV' : 'CardDAV'} clients to the DAV server`,
           {},
         ),
-        handler: async (_request, reply) => reply.redirect(endpoints.davUrl, 301),
+        // On MAIL_HOST itself a path, keeping the scheme and port the client came with; on any
+        // other name (an organisation's own domain) MAIL_HOST's address.
+        handler: async (request, reply) =>
+          reply.redirect(request.hostname === endpoints.mailHost ? DAV_PATH : endpoints.davUrl, 301),
       });
     }
 
