@@ -116,7 +116,8 @@ const envSchema = z.object({
     .regex(/^[\w.-]+:\d{1,5}$|^\[[\d:a-f]+\]:\d{1,5}$/i, 'expected host:port such as 127.0.0.1:143')
     .optional(),
   // Radicale on this host (docs/dav.md): Atrium creates each user's default calendar and address
-  // book there and removes a deleted user's collections. Unset: neither happens.
+  // book there, writes the organisation's address book and removes a deleted user's collections.
+  // Unset: none of that happens.
   DAV_RADICALE_ADDRESS: z
     .string()
     .trim()
