@@ -121,6 +121,28 @@ describe('the job queue', () => {
     expect(tries).toBe(4);
   });
 
+  it('drain waits for the jobs a wake has just claimed, so they are done when it returns', async () => {
+    const worker = new JobWorker(database.db, log);
+    const done: string[] = [];
+    worker.register('test.woken', async (payload) => {
+      await new Promise((r) => setTimeout(r, 50));
+      done.push((payload as { n: string }).n);
+    });
+    worker.start();
+    try {
+      for (const n of ['one', 'two', 'three']) {
+        const id = await enqueue(database.db, { kind: 'test.woken', payload: { n } });
+        // As a route does after its commit, and then a test that wants the outcome.
+        worker.wake();
+        await worker.drain();
+        expect(await findJob(database.db, id)).toMatchObject({ status: 'done' });
+      }
+      expect(done).toEqual(['one', 'two', 'three']);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('gives up at once on a permanent error', async () => {
     const worker = new JobWorker(database.db, log);
     worker.register('test.hopeless', async () => {

@@ -54,6 +54,17 @@ async function signerReadsTables() {
   await world.mail.reloadDkim();
 }
 
+/**
+ * The next messages are signed with `selector` and verify. OpenDKIM reloads its tables on a
+ * thread of its own and says so only to syslog, so on a loaded machine the first message after a
+ * reload may still be signed with the key before: submit again until the new one is used.
+ */
+async function expectSignedWith(selector: string) {
+  await expect
+    .poll(async () => verifySignatures(await submitAndRead()), { timeout: 30_000, interval: 500 })
+    .toEqual([{ domain: world.domain, selector, result: 'pass' }]);
+}
+
 /** Publishes on the loopback DNS server exactly the DKIM records Mail Settings lists. */
 async function publishDkimRecords(session = admin) {
   const response = await world.server.app.inject({ url: '/api/mail/domains', headers: session.headers });
@@ -198,9 +209,7 @@ describe('DKIM key rotation on Mail Settings', () => {
       previous: { selector: 'atrium' },
     });
     await signerReadsTables();
-    expect(await verifySignatures(await submitAndRead())).toEqual([
-      { domain: world.domain, selector: 'atrium2', result: 'pass' },
-    ]);
+    await expectSignedWith('atrium2');
     // The old key stays published until it is retired.
     expect(await publishDkimRecords()).toEqual([
       `atrium._domainkey.${world.domain}`,
@@ -277,8 +286,6 @@ describe('OpenDKIM’s RequireSafeKeys (on, as on a mail host)', () => {
     await expect(submit(recipient)).rejects.toMatchObject({ responseCode: 451 });
     // The sync sees the wrong owner or mode, copies again and reloads.
     expect(await world.mail.reloadDkim()).toMatch(/reloaded opendkim/);
-    expect(await verifySignatures(await submitAndRead())).toEqual([
-      { domain: world.domain, selector: 'atrium2', result: 'pass' },
-    ]);
+    await expectSignedWith('atrium2');
   });
 });

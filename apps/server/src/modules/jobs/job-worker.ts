@@ -211,9 +211,13 @@ export class JobWorker {
   /** Claims and runs what is due until nothing is left (tests; the loop does the same). */
   async drain(): Promise<void> {
     for (;;) {
+      // A look that a wake started may have claimed jobs in the database and not yet started
+      // them here: they would be neither claimable nor in flight (seen on PostgreSQL, where the
+      // claim is a round trip). Wait for it first.
+      await this.ticking;
       const claimed = await this.claimBatch();
       await Promise.allSettled([...this.inFlight.values()]);
-      if (claimed === 0) return;
+      if (claimed === 0 && this.ticking === undefined && this.inFlight.size === 0) return;
     }
   }
 
