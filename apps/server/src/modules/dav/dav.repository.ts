@@ -21,12 +21,15 @@ export async function findActiveDavUser(db: Db, userId: string): Promise<DavUser
 
 /** The active user who owns this app password; undefined once it is revoked or they are not active. */
 export async function findAppPasswordOwner(db: Db, appPasswordId: string): Promise<DavUser | undefined> {
+  // One statement: every request of a sync asks it.
   const row = await db
     .selectFrom('app_passwords')
-    .select('user_id')
-    .where('id', '=', appPasswordId)
+    .innerJoin('users', 'users.id', 'app_passwords.user_id')
+    .select(['users.id', 'users.organization_id', 'users.email'])
+    .where('app_passwords.id', '=', appPasswordId)
+    .where('users.status', '=', 'active')
     .executeTakeFirst();
-  return row && findActiveDavUser(db, row.user_id);
+  return row && { userId: row.id, organizationId: row.organization_id, email: row.email };
 }
 
 /**
