@@ -50,6 +50,19 @@ RestrictRealtime=yes
 LockPersonality=yes
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
 CapabilityBoundingSet=
+PrivateMounts=yes
+RemoveIPC=yes
+# Other processes are invisible in /proc; Node reads only its own (/proc/self) and /proc/stat etc.,
+# so ProcSubset= stays (os.cpus() reads /proc/cpuinfo).
+ProtectProc=invisible
+# What a network service needs (@system-service) plus @pkey, which V8 uses to protect its JIT
+# code where the CPU has protection keys; never setuid, chown, clock or priority changes. A call
+# outside the list fails with EPERM instead of killing the process: Node raising its own limits
+# (setrlimit) or a library probing a feature falls back as it does on an older kernel.
+# No MemoryDenyWriteExecute: V8's JIT (and PGlite's WebAssembly) write code at run time.
+SystemCallFilter=@system-service @pkey
+SystemCallFilter=~@privileged @resources
+SystemCallErrorNumber=EPERM
 SystemCallArchitectures=native
 
 [Install]
