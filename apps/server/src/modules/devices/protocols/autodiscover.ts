@@ -12,13 +12,53 @@ const AUTODISCOVER_ENVELOPE = 'http://schemas.microsoft.com/exchange/autodiscove
 export type AutodiscoverRequest =
   { ok: true; email: string; acceptableSchema: string | undefined } | { ok: false; problem: string };
 
-const parser = new XMLParser({
-  removeNSPrefix: true,
-  ignoreAttributes: true,
-  processEntities: false,
-  parseTagValue: false,
-  trimValues: true,
-});
+/** An Autodiscover request is three elements deep; anything far deeper is not one, and costs work. */
+export const AUTODISCOVER_MAX_DEPTH = 16;
+
+/**
+ * Element names become keys of the parsed objects: one an object already has (`__proto__`,
+ * `constructor`, `toString`…) could reach its prototype or shadow its methods. The parser is told
+ * to rename them (so it never meets them) and the first one is remembered, to refuse the request.
+ */
+const isObjectKey = (name: string) => name in Object.prototype || name === 'prototype';
+
+function parseElements(xml: string): { document: unknown } | { problem: string } {
+  let objectKey: string | undefined;
+  const parser = new XMLParser({
+    removeNSPrefix: true,
+    ignoreAttributes: true,
+    processEntities: false,
+    parseTagValue: false,
+    trimValues: true,
+    maxNestedTags: AUTODISCOVER_MAX_DEPTH,
+    transformTagName: (name) => {
+      if (!isObjectKey(name)) return name;
+      objectKey ??= name;
+      return `#${name}`;
+    },
+  });
+  let document: unknown;
+  try {
+    document = parser.parse(xml);
+  } catch (error) {
+    // What the parser refuses (too deep, a name it will not take) is the document's fault.
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      problem: /nested/i.test(reason)
+        ? `The request nests elements more than ${AUTODISCOVER_MAX_DEPTH} deep`
+        : `The request XML could not be read: ${reason}`,
+    };
+  }
+  if (objectKey !== undefined) return { problem: `An element may not be named <${objectKey}>` };
+  return { document };
+}
+
+/** A child element by name: own keys only, so nothing is read from a prototype. */
+function child(node: unknown, name: string): unknown {
+  return typeof node === 'object' && node !== null && Object.hasOwn(node, name)
+    ? (node as Record<string, unknown>)[name]
+    : undefined;
+}
 
 /**
  * `<Autodiscover><Request><EMailAddress>…` → the address, or what is wrong with the document in
@@ -35,18 +75,18 @@ export function parseAutodiscoverRequest(xml: string): AutodiscoverRequest {
       problem: `The request is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
     };
   }
-  const document = parser.parse(xml) as { Autodiscover?: { Request?: Record<string, unknown> | string } };
-  const found = document.Autodiscover?.Request;
-  if (found === undefined) {
+  const parsed = parseElements(xml);
+  if ('problem' in parsed) return { ok: false, problem: parsed.problem };
+  const request = child(child(parsed.document, 'Autodiscover'), 'Request');
+  if (request === undefined) {
     return { ok: false, problem: 'Expected <Autodiscover><Request>…</Request></Autodiscover>' };
   }
-  // An empty element parses as its (empty) text.
-  const request = typeof found === 'object' ? found : {};
-  const email = request.EMailAddress;
+  // An empty element parses as its (empty) text, a repeated one as an array: neither is an address.
+  const email = child(request, 'EMailAddress');
   if (typeof email !== 'string' || email === '') {
     return { ok: false, problem: 'The request has no <EMailAddress>' };
   }
-  const schema = request.AcceptableResponseSchema;
+  const schema = child(request, 'AcceptableResponseSchema');
   return { ok: true, email, acceptableSchema: typeof schema === 'string' ? schema : undefined };
 }
 
