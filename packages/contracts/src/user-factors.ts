@@ -30,3 +30,13 @@ export const userPasskeyParams = userIdParamsSchema.extend({ passkeyId: z.uuid('
 export const userTrustedBrowserParams = userIdParamsSchema.extend({
   browserId: z.uuid('Not a valid trusted browser id'),
 });
+
+/**
+ * "Reset sign-in factors": the user's app passwords stay unless the admin also revokes them (a lost
+ * phone may hold one); without a body, nothing but the factors goes.
+ */
+export const resetSignInFactorsInput = z.preprocess(
+  (body) => body ?? {},
+  z.object({ revokeAppPasswords: z.boolean().default(false) }),
+);
+export type ResetSignInFactorsInput = z.output<typeof resetSignInFactorsInput>;

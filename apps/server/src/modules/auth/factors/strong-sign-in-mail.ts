@@ -93,7 +93,7 @@ export function factorChangedMail(
   config: Config,
   to: NoticeRecipient,
   change: FactorChange,
-  at: { at: Date; ip: string; byAdmin?: boolean },
+  at: { at: Date; ip: string; byAdmin?: boolean; appPasswordsRevoked?: boolean },
 ): MailMessage {
   const words = CHANGES[change];
   const byAdmin = at.byAdmin && change !== 'reset';
@@ -107,6 +107,11 @@ export function factorChangedMail(
         `Hello ${to.firstName},`,
         `${words.what} (account ${to.email} at ${to.organizationName})`,
         ...(byAdmin ? ['An administrator of your organisation made this change.'] : []),
+        ...(at.appPasswordsRevoked
+          ? [
+              'Your app passwords were revoked too: set up mail, calendars and contacts on your phone and computers again, with a new app password from your profile.',
+            ]
+          : []),
       ],
       details: [
         { label: 'When', value: utcTime(at.at) },

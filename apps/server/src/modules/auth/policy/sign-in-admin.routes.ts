@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { okSchema, userIdParamsSchema } from '@atrium/contracts/users';
 import { signInPolicy } from '@atrium/contracts/sign-in-policy';
+import { resetSignInFactorsInput } from '@atrium/contracts/user-factors';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import type { Mailer } from '../../../lib/mail.ts';
@@ -49,11 +50,18 @@ export const signInAdminRoutes =
       '/api/users/:id/reset-sign-in-factors',
       route(
         'resetUserSignInFactors',
-        'Remove the user’s authenticator app, recovery codes and trusted browsers (user e-mailed)',
-        { tags: ['users'], params: userIdParamsSchema, response: { 200: okSchema } },
+        'Remove the user’s passkeys, authenticator app, recovery codes and trusted browsers, and with revokeAppPasswords their app passwords (user e-mailed)',
+        {
+          tags: ['users'],
+          params: userIdParamsSchema,
+          body: resetSignInFactorsInput,
+          response: { 200: okSchema },
+        },
       ),
       async (request) => {
-        await resetSignInFactors(deps, await actorOf(request), request.params.id);
+        await resetSignInFactors(deps, await actorOf(request), request.params.id, {
+          revokeAppPasswords: request.body.revokeAppPasswords,
+        });
         return { ok: true as const };
       },
     );
