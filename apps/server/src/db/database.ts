@@ -172,6 +172,10 @@ export interface EmailCodesTable {
   code_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   /** When its message was last queued. */
   sent_at: Timestamp;
+  /** Asked for from a browser the account has signed in with (reset codes: outside the shared cap). */
+  known_device: Defaulted<boolean>;
+  /** How many messages carried the code (the first and its re-sends). */
+  sends: Defaulted<number>;
 }
 
 export interface SignInFailuresTable {

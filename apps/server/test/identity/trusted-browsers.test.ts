@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { enrolAuthenticator, totpCode } from './support/authenticator.ts';
+import { resetPasswordWithMailedCode } from './support/email-codes.ts';
 import { TestBrowser } from './support/browser.ts';
 import { RP_PASSWORD, useRelyingParty } from './support/relying-party.ts';
 import { uidOf } from './support/sign-in.ts';
@@ -128,19 +129,7 @@ describe('trusted browsers', () => {
 
   it('forgets every trusted browser when the password is reset with an e-mailed code', async () => {
     const { user, browser } = await trustedMember();
-    const after = world.mailbox.count;
-    const started = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/password-reset/start',
-      payload: { email: user.email },
-    });
-    expect(started.statusCode, started.body).toBe(200);
-    const code = await world.mailbox.waitForCode(user.email, { after });
-    const reset = await world.server.app.inject({
-      method: 'POST',
-      url: '/api/password-reset/complete',
-      payload: { email: user.email, code, password: NEW_PASSWORD },
-    });
+    const { done: reset } = await resetPasswordWithMailedCode(world, user.email, NEW_PASSWORD);
     expect(reset.statusCode, reset.body).toBe(200);
     expect((await passwordFrom(browser, user, NEW_PASSWORD)).state.stage).toBe('totp');
   });

@@ -12,21 +12,37 @@ export function codesDie(world: SignInWorld, email: string) {
 }
 
 /**
- * Resets the password of `email` as "Forgot password" does: asks for a code, reads it from the
- * mailbox and completes the reset with `password`. Returns the code and the answer to the reset.
+ * A browser on "Forgot password", through `inject` from `remoteAddress`: it keeps the cookies the
+ * server sets (its device cookie: a reset code works only in the browser that asked for it).
+ */
+export function resetBrowser(
+  world: SignInWorld,
+  remoteAddress = '127.0.0.1',
+  cookies: Record<string, string> = {},
+) {
+  const post = async (url: string, payload: Record<string, string>) => {
+    const res = await world.server.app.inject({ method: 'POST', url, payload, cookies, remoteAddress });
+    for (const cookie of res.cookies) cookies[cookie.name] = cookie.value;
+    return res;
+  };
+  return {
+    cookies,
+    start: (email: string) => post('/api/password-reset/start', { email }),
+    complete: (payload: { email: string; code: string; password: string }) =>
+      post('/api/password-reset/complete', payload),
+  };
+}
+
+/**
+ * Resets the password of `email` as "Forgot password" does: asks for a code in one browser, reads
+ * it from the mailbox and completes the reset there with `password`. Returns the code and the
+ * answer to the reset.
  */
 export async function resetPasswordWithMailedCode(world: SignInWorld, email: string, password: string) {
+  const browser = resetBrowser(world);
   const after = world.mailbox.count;
-  await world.server.app.inject({
-    method: 'POST',
-    url: '/api/password-reset/start',
-    payload: { email },
-  });
+  await browser.start(email);
   const code = await world.mailbox.waitForCode(email, { after, subject: /password reset/ });
-  const done = await world.server.app.inject({
-    method: 'POST',
-    url: '/api/password-reset/complete',
-    payload: { email, code, password },
-  });
+  const done = await browser.complete({ email, code, password });
   return { code, done };
 }

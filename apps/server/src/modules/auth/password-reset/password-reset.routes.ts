@@ -7,7 +7,9 @@ import {
 } from '@atrium/contracts/auth';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
+import { sha256 } from '../../../lib/crypto.ts';
 import type { Mailer } from '../../../lib/mail.ts';
+import { deviceHashOf, deviceTokenOf, keepDeviceCookie } from '../sign-in/known-devices.ts';
 import { completePasswordReset, startPasswordReset } from './password-reset.service.ts';
 import { routeOptions } from '../../../plugins/route-options.ts';
 
@@ -27,8 +29,16 @@ export const passwordResetRoutes =
         'E-mails a reset code if an account exists (the answer is the same either way)',
         { body: passwordResetStartBody, response: { 200: passwordResetStartResponse } },
       ),
-      async (request) => {
-        const { resendAvailableAt } = startPasswordReset(deps, request.body.email, request.log);
+      async (request, reply) => {
+        // The code and its tries belong to this browser (issue 38): its device cookie, set here
+        // if it had none (for every address alike, so the answer still tells nothing).
+        const device = deviceTokenOf(request);
+        keepDeviceCookie(reply, deps.config, device);
+        const { resendAvailableAt } = startPasswordReset(
+          deps,
+          { email: request.body.email, browser: sha256(device) },
+          request.log,
+        );
         return {
           message: 'If an account exists for this address, we sent a code to it.',
           resendAvailableAt: resendAvailableAt.toISOString(),
@@ -44,7 +54,11 @@ export const passwordResetRoutes =
         { body: passwordResetCompleteBody, response: { 200: z.object({ message: z.string() }) } },
       ),
       async (request) => {
-        await completePasswordReset(deps, { ...request.body, ip: request.ip });
+        await completePasswordReset(deps, {
+          ...request.body,
+          ip: request.ip,
+          browser: deviceHashOf(request),
+        });
         return { message: 'Your password was changed. Sign in with your new password.' };
       },
     );

@@ -14,6 +14,7 @@ import {
   resendLiveCode,
 } from '../sign-in/codes/email-codes.ts';
 import { revokeUserAccess } from '../revoke-user-access.ts';
+import { isKnownDevice } from '../sign-in/known-devices.ts';
 import { notifyPasswordChanged } from '../../notifications/notify.ts';
 
 interface Deps {
@@ -23,18 +24,30 @@ interface Deps {
 }
 
 /**
+ * Reset codes belong to the browser that asked (issue 38 item 4; docs/sign-in.md, "Limits"): only
+ * that browser may enter one, so someone else's requests and wrong tries end only their own codes.
+ * Browsers the account has never signed in with share this many codes an hour (5 tries each: 30
+ * guesses an hour at most, as before); each browser has `MAX_CODES_PER_HOUR` of its own, and the
+ * account's known browsers are never refused for what others asked.
+ */
+export const RESET_CODES_FOR_UNKNOWN_BROWSERS = 6;
+/** Messages one code goes out in (the first and 2 re-sends): what bounds the mail others can cause. */
+export const RESET_MAILS_PER_CODE = 3;
+
+/**
  * Answers at once and the same way whether or not the account exists; the lookup, the code
- * and the e-mail happen after the answer, so neither the reply nor its timing tells. While the
- * last code still lives, that code is sent again (same code, same expiry; once a minute at most)
- * rather than a new one: asking again never uses up the hour's codes (issue 30), and re-sending
- * gives a guesser nothing new to guess.
+ * and the e-mail happen after the answer, so neither the reply nor its timing tells. While this
+ * browser's last code still lives, that code is sent again (same code, same expiry; once a minute
+ * and `RESET_MAILS_PER_CODE` times at most) rather than a new one: asking again never uses up the
+ * hour's codes (issue 30), and re-sending gives a guesser nothing new to guess. `browser`: the
+ * sha256 of the asking browser's device cookie (the route sets one if it had none).
  */
 export function startPasswordReset(
   deps: Deps,
-  email: string,
+  input: { email: string; browser: string },
   log: FastifyBaseLogger,
 ): { resendAvailableAt: Date } {
-  const identifier = email.trim().toLowerCase();
+  const identifier = input.email.trim().toLowerCase();
   void (async () => {
     const user = await deps.db
       .selectFrom('users as u')
@@ -49,8 +62,10 @@ export function startPasswordReset(
       message: (code: string) =>
         passwordResetCodeMail({ email: identifier, organizationName: user.organizationName }, code),
     };
-    const target = { purpose: 'password-reset', identifier };
-    const again = await resendLiveCode(deps.db, deps.config, target, mail);
+    const target = { purpose: 'password-reset', identifier, context: input.browser };
+    const again = await resendLiveCode(deps.db, deps.config, target, mail, {
+      browserBound: { maxSends: RESET_MAILS_PER_CODE },
+    });
     if (again) {
       if (again.mailJob) await deps.mailer.deliverClaimed(again.mailJob);
       else if (!again.last.mailSent && again.last.mailJobId)
@@ -58,7 +73,10 @@ export function startPasswordReset(
       return;
     }
     // Queued with the code: a mail server that is down delays the message, never drops it.
-    const { mailJob } = await issueEmailCode(deps.db, deps.config, target, mail);
+    const knownDevice = await isKnownDevice(deps.db, identifier, input.browser);
+    const { mailJob } = await issueEmailCode(deps.db, deps.config, target, mail, {
+      browserBound: { knownDevice, unknownBrowsersCap: RESET_CODES_FOR_UNKNOWN_BROWSERS },
+    });
     await deps.mailer.deliverClaimed(mailJob!);
   })().catch((error: unknown) => {
     // Too early or too many re-sends end here too: the caller must not learn the difference.
@@ -74,16 +92,26 @@ const resetCodeRefused = () =>
     'code_invalid',
   );
 
-/** Checks the code, sets the password, and revokes every session, grant and token of the user. */
+/**
+ * Checks the code this browser asked for, sets the password, and revokes every session, grant and
+ * token of the user. `browser`: the sha256 of the browser's device cookie, null without one.
+ */
 export async function completePasswordReset(
   deps: Deps,
-  input: { email: string; code: string; password: string; ip: string },
+  input: { email: string; code: string; password: string; ip: string; browser: string | null },
 ): Promise<void> {
   const identifier = input.email.trim().toLowerCase();
   const problem = passwordProblem(input.password);
   if (problem) throw fieldError('password', problem);
+  // A browser without the cookie asked for no code: refused like any wrong code.
+  if (!input.browser) throw resetCodeRefused();
   try {
-    await consumeEmailCode(deps.db, deps.config, { purpose: 'password-reset', identifier, code: input.code });
+    await consumeEmailCode(deps.db, deps.config, {
+      purpose: 'password-reset',
+      identifier,
+      context: input.browser,
+      code: input.code,
+    });
   } catch (error) {
     // Wrong, expired, dead or missing all answer alike: only an account with a pending code can
     // have a wrong, expired or dead one, so telling them apart would reveal which addresses exist.
@@ -107,6 +135,14 @@ export async function completePasswordReset(
       .deleteFrom('email_codes')
       .where('purpose', '=', 'sign-in')
       .where('identifier', '=', identifier)
+      .execute();
+    // Reset codes other browsers asked for end too: none may reset the new password again.
+    await trx
+      .updateTable('email_codes')
+      .set({ consumed_at: sql`now()` })
+      .where('purpose', '=', 'password-reset')
+      .where('identifier', '=', identifier)
+      .where('consumed_at', 'is', null)
       .execute();
     const label = `${user.first_name} ${user.last_name}`.trim();
     await recordActivity(trx, {

@@ -50,6 +50,30 @@ const mailWentOut = sql<boolean>`(email_codes.mail_job_id is null or exists (
   select 1 from jobs where jobs.id = email_codes.mail_job_id and jobs.status = 'done'))`;
 /** The codes the hourly cap counts: sent, and not entered right. */
 const countsTowardCap = sql<boolean>`(${mailWentOut} and email_codes.used_at is null)`;
+/**
+ * The codes the caps of browser-bound codes count: not entered right, and guessed at or with a
+ * message sent or still on its way. Counting the ones on their way keeps concurrent requests
+ * from many browsers from all passing before the first message goes out; a message cancelled
+ * (its code replaced) or given up on reached nobody, so its code counts only if it was guessed at.
+ */
+const countsTowardBoundCaps = sql<boolean>`(email_codes.used_at is null and (email_codes.attempts > 0
+  or email_codes.mail_job_id is null or exists (select 1 from jobs where jobs.id = email_codes.mail_job_id
+    and jobs.status in ('queued', 'running', 'done'))))`;
+
+/**
+ * Codes bound to the browser that asked for them (password reset, issue 38 item 4): the code's
+ * `context` is the browser's device cookie hash, and only that browser may enter it, so tries
+ * spent by someone else end only their own codes. A new code ends only the same browser's; each
+ * browser gets `MAX_CODES_PER_HOUR`; all browsers the account has not signed in with share
+ * `unknownBrowsersCap` (what bounds guessing, as the one per-address cap did before); the
+ * account's known browsers share nothing with anyone. A code counts while it lives and for an
+ * hour after it ends, so no 60-minute window holds more counted codes than the caps.
+ */
+export interface BrowserBound {
+  /** The browser asking is one the account has signed in with (known-devices.ts). */
+  knownDevice: boolean;
+  unknownBrowsersCap: number;
+}
 
 /**
  * Issues a new code (the previous one of the same target dies) or refuses with 429 and the
@@ -66,9 +90,18 @@ export async function issueEmailCode(
    * `beyondHourlyCap`: the hourly cap does not refuse this one (a sign-in from a browser the
    * account has signed in with: the cap is there for codes that someone else asked for).
    */
-  options: { beyondHourlyCap?: boolean } = {},
+  options: { beyondHourlyCap?: boolean; browserBound?: BrowserBound } = {},
 ): Promise<{ code: string; resendAvailableAt: Date; mailJob: Job | null }> {
   const context = target.context ?? '';
+  const bound = options.browserBound;
+  // The codes the caps count, and the codes a new one ends: per address, or per browser.
+  const counted = bound ? sql`(context = ${context} and ${countsTowardBoundCaps})` : countsTowardCap;
+  const shared = bound ? sql`(not known_device and ${countsTowardBoundCaps})` : sql`false`;
+  const window = bound
+    ? sql`expires_at > now() - interval '1 hour'`
+    : sql`created_at > now() - interval '1 hour'`;
+  const sameScope = bound ? sql`context = ${context}` : sql`true`;
+  const sharedCap = bound && !bound.knownDevice ? bound.unknownBrowsersCap : null;
   const id = randomUUID();
   const code = randomDigits(6);
   const carrier = mail?.mailer.claimedJob(mail.message(code));
@@ -82,6 +115,7 @@ export async function issueEmailCode(
     // new code pointing at it, in one statement (issue 18); `refusal` below words a refusal.
     const { rows } = await sql<{
       count: number;
+      shared: number;
       last: Date | null;
       first: Date | null;
       now: Date;
@@ -89,22 +123,24 @@ export async function issueEmailCode(
       job: Job | null;
     }>`
       with sent as (
-        select (count(*) filter (where ${countsTowardCap}))::int as count,
-          -- The 60-second wait is a re-send rule, so per context; the hourly cap spans them all.
+        select (count(*) filter (where ${counted}))::int as count,
+          (count(*) filter (where ${shared}))::int as shared,
+          -- The 60-second wait is a re-send rule, so per context; the hourly cap spans them all
+          -- (browser-bound codes: the browser's own, and the cap shared by unknown browsers).
           max(created_at) filter (where context = ${context}) as last,
-          min(created_at) filter (where ${countsTowardCap}) as first,
+          min(created_at) filter (where ${counted}) as first,
           now() as now
         from email_codes
-        where purpose = ${target.purpose} and identifier = ${target.identifier}
-          and created_at > now() - interval '1 hour'
+        where purpose = ${target.purpose} and identifier = ${target.identifier} and ${window}
       ), allowed as (
         select (last is null or last + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now)
-          and (${!!options.beyondHourlyCap}::boolean or not (count >= ${MAX_CODES_PER_HOUR} and first is not null)) as ok
+          and (${!!options.beyondHourlyCap}::boolean or not (count >= ${MAX_CODES_PER_HOUR} and first is not null))
+          and (${sharedCap}::int is null or shared < ${sharedCap}::int) as ok
         from sent
       ), killed as (
         update email_codes set consumed_at = now()
         where purpose = ${target.purpose} and identifier = ${target.identifier} and consumed_at is null
-          and (select ok from allowed)
+          and ${sameScope} and (select ok from allowed)
         returning mail_job_id
       ), cancelled as (
         -- A dead code's message still waiting for the mail server would only confuse.
@@ -113,18 +149,19 @@ export async function issueEmailCode(
       ), job as (
         ${carrier ? insertClaimedJob(carrier.job, carrier.claim, sql`(select ok from allowed)`) : sql`select null::uuid as id where false`}
       ), issued as (
-        insert into email_codes (id, purpose, identifier, context, code_hash, code_sealed, mail_job_id, expires_at)
-        select ${id}, ${target.purpose}, ${target.identifier}, ${context}, ${hashCode(config, id, code)},
-          ${encryptSecret(sealKey(config), code)}, (select id from job),
+        insert into email_codes (id, purpose, identifier, context, known_device, code_hash, code_sealed, mail_job_id, expires_at)
+        select ${id}, ${target.purpose}, ${target.identifier}, ${context}, ${!!bound?.knownDevice},
+          ${hashCode(config, id, code)}, ${encryptSecret(sealKey(config), code)}, (select id from job),
           now() + make_interval(secs => ${CODE_TTL_SECONDS})
         where (select ok from allowed)
       )
-      select count, last, first, now, (select ok from allowed) as ok, (select to_jsonb(j) from job j) as job
+      select count, shared, last, first, now, (select ok from allowed) as ok, (select to_jsonb(j) from job j) as job
       from sent`.execute(trx);
     const sent = rows[0]!;
     const now = new Date(sent.now);
     // The statement decided; JavaScript's milliseconds may round a wait of under one away.
-    if (!sent.ok) throw refusal(sent, now) ?? tooManyRequests('You can ask for a new code in 1 seconds.', 1);
+    if (!sent.ok)
+      throw refusal(sent, now, sharedCap) ?? tooManyRequests('You can ask for a new code in 1 seconds.', 1);
     return {
       code,
       resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000),
@@ -134,7 +171,11 @@ export async function issueEmailCode(
 }
 
 /** Why a new code may not be sent now (the rules `issueEmailCode` applies in SQL), or nothing. */
-function refusal(sent: { count: number; last: Date | null; first: Date | null }, now: Date) {
+function refusal(
+  sent: { count: number; shared: number; last: Date | null; first: Date | null },
+  now: Date,
+  sharedCap: number | null = null,
+) {
   if (sent.last) {
     const resendAt = new Date(new Date(sent.last).getTime() + RESEND_AFTER_SECONDS * 1000);
     if (resendAt > now) {
@@ -151,6 +192,10 @@ function refusal(sent: { count: number; last: Date | null; first: Date | null },
       (until.getTime() - now.getTime()) / 1000,
     );
   }
+  // Only the reset flow meets this one, and it tells nobody (its answer is always the same).
+  if (sharedCap !== null && sent.shared >= sharedCap) {
+    return tooManyRequests('Too many codes were sent to this address. Try again later.', 60 * 60);
+  }
   return undefined;
 }
 
@@ -160,6 +205,8 @@ function refusal(sent: { count: number; last: Date | null; first: Date | null },
  * then uses up none of the hour's codes and gives a guesser no new code to guess. Its message is
  * queued again only if the last was queued at least 60 s ago (otherwise that one stands).
  * With `context`, the code moves to that sign-in (the one it was bound to no longer has it).
+ * `browserBound` (`issueEmailCode`): only the context's own code is sent again, and a code goes
+ * out in at most `maxSends` messages (then the last stands until the code ends).
  * Undefined when the target has no live code that can be sent again.
  */
 export async function resendLiveCode(
@@ -167,6 +214,7 @@ export async function resendLiveCode(
   config: Config,
   target: CodeTarget,
   mail: { mailer: Mailer; message: (code: string) => MailMessage },
+  options: { browserBound?: { maxSends: number } } = {},
 ): Promise<
   | {
       /** The message queued now, claimed here (`mailer.deliverClaimed`); null when the last stands. */
@@ -190,7 +238,10 @@ export async function resendLiveCode(
         'sent_at',
         'mail_job_id',
         sql<boolean>`${mailWentOut}`.as('mail_sent'),
-        sql<boolean>`sent_at + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now()`.as('due'),
+        sql<boolean>`sent_at + make_interval(secs => ${RESEND_AFTER_SECONDS}) <= now()
+          and (${options.browserBound?.maxSends ?? null}::int is null or sends < ${options.browserBound?.maxSends ?? null}::int)`.as(
+          'due',
+        ),
         sql<Date>`now()`.as('now'),
       ])
       .where('purpose', '=', target.purpose)
@@ -198,6 +249,7 @@ export async function resendLiveCode(
       .where('consumed_at', 'is', null)
       .where('expires_at', '>', sql<Date>`now()`)
       .where('code_sealed', 'is not', null)
+      .$if(!!options.browserBound, (q) => q.where('context', '=', target.context ?? ''))
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
@@ -212,7 +264,7 @@ export async function resendLiveCode(
       .updateTable('email_codes')
       .set({
         ...(target.context !== undefined ? { context: target.context } : {}),
-        ...(job ? { sent_at: sql<Date>`now()`, mail_job_id: job.id } : {}),
+        ...(job ? { sent_at: sql<Date>`now()`, mail_job_id: job.id, sends: sql<number>`sends + 1` } : {}),
       })
       .where('id', '=', live.id)
       .execute();
