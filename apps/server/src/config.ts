@@ -64,6 +64,7 @@ const envSchema = z.object({
   SUBSCRIPTION_WEBHOOK_SECRET: z.string().min(16, 'expected at least 16 characters').optional(),
   ATRIUM_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   OPERATOR_TOKEN: z.string().trim().min(32, 'expected at least 32 characters').optional(),
+  BACKUP_TOKEN: z.string().trim().min(32, 'expected at least 32 characters').optional(),
   ALLOW_UNVERIFIED_DOMAINS: booleanSetting.default(false),
   BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS: booleanSetting.default(false),
   // Mail migration: old providers on loopback, private or this host's addresses (tests, intranets).
@@ -181,6 +182,11 @@ export interface Config {
   secret: string;
   /** The bearer token of GET /api/operator/status (monitoring); undefined: that endpoint is off. */
   operatorToken: string | undefined;
+  /**
+   * The bearer token of GET /api/operator/database-dump, which answers only on this host
+   * (modules/operator/backup-access.ts); never handed to a monitor. Undefined: that endpoint is off.
+   */
+  backupToken: string | undefined;
   allowUnverifiedDomains: boolean;
   /**
    * Logout tokens may go to loopback, private and this host's addresses (apps on Atrium's own host
@@ -281,6 +287,10 @@ export function loadConfig(env: Env = process.env): Config {
     if (file && !s[other]) throw new ConfigError(other, `is required with ${setting}`);
     if (file && !existsSync(file)) throw new ConfigError(setting, `file ${file} does not exist`);
   }
+  // The monitors' token must not open the database dump (issue 38).
+  if (s.BACKUP_TOKEN && s.BACKUP_TOKEN === s.OPERATOR_TOKEN) {
+    throw new ConfigError('BACKUP_TOKEN', 'must differ from OPERATOR_TOKEN, which monitors are given');
+  }
   if (s.SUBSCRIPTION_WEBHOOK_URL && !s.SUBSCRIPTION_WEBHOOK_SECRET) {
     throw new ConfigError('SUBSCRIPTION_WEBHOOK_SECRET', 'is required with SUBSCRIPTION_WEBHOOK_URL');
   }
@@ -305,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
         : undefined,
     secret: s.ATRIUM_SECRET ?? readOrCreateSecret(dataDir),
     operatorToken: s.OPERATOR_TOKEN,
+    backupToken: s.BACKUP_TOKEN,
     allowUnverifiedDomains: s.ALLOW_UNVERIFIED_DOMAINS,
     backchannelLogoutPrivateNetworks: s.BACKCHANNEL_LOGOUT_PRIVATE_NETWORKS,
     accountPortalUrl: s.ACCOUNT_PORTAL_URL,

@@ -104,11 +104,11 @@ export function addedBytes(summary: string): number {
   return Number(value) * 1024 ** ['B', 'KiB', 'MiB', 'GiB'].indexOf(unit!);
 }
 
-/** The running server's dump (the same endpoint backup uses), by table. */
+/** The running server's dump (the same endpoint and token backup uses), by table. */
 export async function liveTables(host: InstalledHost) {
   const settings = readSettingsFile(host.layout.settingsFile)!;
   const response = await fetch(`${host.publicUrl}/api/operator/database-dump`, {
-    headers: { authorization: `Bearer ${settings.OPERATOR_TOKEN}` },
+    headers: { authorization: `Bearer ${settings.BACKUP_TOKEN}` },
   });
   expect(response.status).toBe(200);
   const dump = parseDump(await response.text());

@@ -8,15 +8,23 @@ import { serviceCommand } from '../doctor/service-commands.ts';
 
 /**
  * The database dump of a backup, from the running server (GET /api/operator/database-dump with
- * OPERATOR_TOKEN): the server holds the embedded database exclusively while it runs, so only it
- * can read it without stopping. A PostgreSQL database is read directly when the server is down.
+ * BACKUP_TOKEN, straight over loopback: the server refuses it through any proxy and to the
+ * monitors' OPERATOR_TOKEN): the server holds the embedded database exclusively while it runs, so
+ * only it can read it without stopping. A PostgreSQL database is read directly when the server is
+ * down.
  */
 export async function fetchDatabaseDump(layout: HostLayout, config: Config): Promise<string> {
   const url = localServerUrl(config, '/api/operator/database-dump');
+  if (!config.backupToken) {
+    // A host installed before BACKUP_TOKEN existed: install adds it and keeps everything else.
+    throw new OperatorProblem(
+      `Atrium: ${layout.settingsFile} has no BACKUP_TOKEN — run install again to add it (it keeps your settings), then ${serviceCommand(layout.root, 'atrium', 'restart')}`,
+    );
+  }
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: { authorization: `Bearer ${config.operatorToken ?? ''}` },
+      headers: { authorization: `Bearer ${config.backupToken}` },
       signal: AbortSignal.timeout(30 * 60_000),
     });
   } catch (error) {
@@ -28,7 +36,7 @@ export async function fetchDatabaseDump(layout: HostLayout, config: Config): Pro
   }
   if (response.status !== 200) {
     throw new OperatorProblem(
-      `Atrium: ${url} answered ${response.status} — restart it so it reads OPERATOR_TOKEN from ${layout.settingsFile}: ${serviceCommand(layout.root, 'atrium', 'restart')}`,
+      `Atrium: ${url} answered ${response.status} — restart it so it reads BACKUP_TOKEN from ${layout.settingsFile}: ${serviceCommand(layout.root, 'atrium', 'restart')}`,
     );
   }
   return response.text();

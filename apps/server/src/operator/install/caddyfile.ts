@@ -40,21 +40,35 @@ export function caddyfile(o: CaddyfileOptions): string {
   const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : `\ttls${issuer} {\n\t\ton_demand\n\t}\n`;
   const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
   const dav = o.davRoutes ? indent(o.davRoutes) : '';
+  const operator = indent(OPERATOR_ONLY_ON_HOST);
   return `${HEADER}{
 ${global.join('\n')}
 }
 
 # The console and the identity provider.
 ${o.publicHost} {
-${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : o.internalTls ? '\ttls internal\n' : ''}\treverse_proxy ${upstream}
+${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : o.internalTls ? '\ttls internal\n' : ''}${operator}\treverse_proxy ${upstream}
 }
 
 # Organisations' sites and own domains; Caddy asks Atrium before each new certificate.
 https:// {
-${tls}${dav}${webmail}\treverse_proxy ${upstream}
+${tls}${operator}${dav}${webmail}\treverse_proxy ${upstream}
 }
 `;
 }
+
+/**
+ * Atrium's operator endpoints are this host's (issue 38): from outside only the monitors' status
+ * passes; the database dump and anything added later answer 404 here, before Atrium. Caddy's path
+ * matcher ignores case and works on the decoded path; Atrium refuses the dump to any request a
+ * proxy passed on in any case (modules/operator/backup-access.ts).
+ */
+const OPERATOR_ONLY_ON_HOST = `@operator-on-host {
+\tpath /api/operator /api/operator/*
+\tnot path /api/operator/status
+}
+respond @operator-on-host 404
+`;
 
 const indent = (block: string) =>
   block

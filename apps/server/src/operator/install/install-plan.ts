@@ -37,7 +37,8 @@ import {
 
 const SETTINGS_HEADER =
   '# Atrium\'s settings (README, "Configuration"), written by `npm run atrium -- install`.\n' +
-  '# Re-run install with options to change them; ATRIUM_SECRET and OPERATOR_TOKEN are kept across runs.\n' +
+  '# Re-run install with options to change them; ATRIUM_SECRET, OPERATOR_TOKEN and BACKUP_TOKEN are kept across runs.\n' +
+  '# OPERATOR_TOKEN is for monitors (GET /api/operator/status); BACKUP_TOKEN never leaves this host.\n' +
   '# ATRIUM_INSTALL_* record the options install was given, for the next run.\n';
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
@@ -53,6 +54,8 @@ export function installSettings(
   const operators = Object.fromEntries(Object.entries(earlier ?? {}).filter(([key]) => !MANAGED.test(key)));
   const secret = earlier?.ATRIUM_SECRET ?? randomBytes(32).toString('base64url');
   const operatorToken = earlier?.OPERATOR_TOKEN ?? randomBytes(32).toString('base64url');
+  // The backup's own key to the database dump (docs/backup.md): monitors get OPERATOR_TOKEN only.
+  const backupToken = earlier?.BACKUP_TOKEN ?? randomBytes(32).toString('base64url');
   const settings: Settings = {
     PUBLIC_URL: o.publicUrl.href.replace(/\/$/, ''),
     SITE_BASE_DOMAIN: o.siteBaseDomain,
@@ -65,6 +68,7 @@ export function installSettings(
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
     ATRIUM_SECRET: secret,
     OPERATOR_TOKEN: operatorToken,
+    BACKUP_TOKEN: backupToken,
   };
   if (o.mail) {
     Object.assign(settings, {
