@@ -51,7 +51,8 @@ export const passwordResetCodeMail = (to: CodeRecipient, code: string) =>
     {
       subject: 'Your Atrium password reset code',
       heading: 'Your password reset code',
-      intro: `Use this code to choose a new password for your account at ${to.organizationName}:`,
+      // The code works only in the browser that asked for it (issue 38): say so.
+      intro: `Use this code, in the browser where you asked for it, to choose a new password for your account at ${to.organizationName}:`,
     },
     code,
   );
