@@ -119,3 +119,61 @@ for (const width of [375, 1280] as const) {
     await shot('card-after', factors);
   });
 }
+
+// Issue 38: the reset may also revoke the user's app passwords (a lost phone usually holds one);
+// the dialog offers it, off by default, and says what it means for their devices.
+for (const width of [375, 1280] as const) {
+  test(`at ${width} px the admin resets a user's factors and also revokes their app passwords`, async ({
+    page,
+    atrium,
+    signInAs,
+  }) => {
+    const org = await createOrganizationWithAdmin(atrium.db);
+    const shot = await screenshotAndAxe(page, shots, width);
+    const user = await userWithFactors(atrium, org.id);
+    await atrium.db
+      .insertInto('app_passwords')
+      .values(
+        ['Phone', 'Laptop mail'].map((name) => ({
+          organization_id: org.id,
+          user_id: user.id,
+          name,
+          lookup: 'abcd',
+          password_hash: 'not-a-hash',
+        })),
+      )
+      .execute();
+    await signInAs(org.admin);
+    await page.goto(`/users/${user.id}`);
+    const factors = card(page);
+    await factors.getByRole('button', { name: 'Reset sign-in factors' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the sign-in factors of Grace Hopper?' });
+    const revoke = dialog.getByRole('checkbox', { name: 'Also revoke their app passwords' });
+    await expect(revoke).not.toBeChecked();
+    await expect(dialog.getByText(/must be set up again with a new app password/)).toBeVisible();
+    await revoke.check();
+    await shot('reset-dialog');
+
+    const after = atrium.mailbox.count;
+    await dialog.getByRole('button', { name: 'Reset sign-in factors' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(
+      factors.getByText(
+        `The sign-in factors were reset and the app passwords revoked. ${user.email} was told by e-mail.`,
+      ),
+    ).toBeVisible();
+    const mail = await atrium.mailbox.waitFor(user.email, { subject: /^An administrator reset/, after });
+    expect(mail.text).toContain('Your app passwords were revoked too');
+    const left = await atrium.db
+      .selectFrom('app_passwords')
+      .select('name')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(left).toEqual([]);
+
+    // The activity log says so, in its own line.
+    await page.goto('/activity');
+    await expect(page.getByText('User app passwords revoked').locator('visible=true').first()).toBeVisible();
+    await expect(page.getByText('User sign in factors reset').locator('visible=true').first()).toBeVisible();
+  });
+}

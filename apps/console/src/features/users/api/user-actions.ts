@@ -1,3 +1,4 @@
+import type { ResetSignInFactorsInput } from '@atrium/contracts/user-factors';
 import type { SetPasswordInput, UpdateUserInput } from '@atrium/contracts/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
@@ -15,8 +16,12 @@ export const userActions = {
   /** "users: password set". */
   setPassword: (id: string, body: SetPasswordInput) => api.put<{ ok: true }>(`${userUrl(id)}/password`, body),
   sendPasswordLink: (id: string) => api.post<{ mailSent: boolean }>(`${userUrl(id)}/password-link`),
-  /** Removes the user's passkeys, authenticator app, recovery codes and trusted browsers (issue 17). */
-  resetSignInFactors: (id: string) => api.post<{ ok: true }>(`${userUrl(id)}/reset-sign-in-factors`),
+  /**
+   * Removes the user's passkeys, authenticator app, recovery codes and trusted browsers (issue 17),
+   * and with `revokeAppPasswords` their app passwords (issue 38).
+   */
+  resetSignInFactors: (id: string, body: ResetSignInFactorsInput) =>
+    api.post<{ ok: true }>(`${userUrl(id)}/reset-sign-in-factors`, body),
   endSession: (id: string, sessionId: string) =>
     api.delete<{ ok: true }>(`${userUrl(id)}/sessions/${encodeURIComponent(sessionId)}`),
 };

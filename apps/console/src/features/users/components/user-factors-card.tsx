@@ -8,9 +8,10 @@ import Spinner from 'react-bootstrap/Spinner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { useConfirmDialog } from '../../../components/use-confirm-dialog.ts';
-import { userActions, useUserAction } from '../api/user-actions.ts';
+import { useUserAction } from '../api/user-actions.ts';
 import { userFactorActions, useUserFactors } from '../api/user-factors.ts';
 import { formatDateTime } from './format.ts';
+import { ResetSignInFactors } from './reset-sign-in-factors.tsx';
 
 /**
  * The user's strong sign-in factors as their admin sees them: passkeys, the authenticator app,
@@ -43,10 +44,6 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
     { onSuccess: (name) => setDone(`${name} is no longer trusted. ${told}`) },
   );
   const browserRemoval = useConfirmDialog(removeBrowser, (browser: AdminTrustedBrowserItem) => browser);
-  const reset = useUserAction(user.id, () => userActions.resetSignInFactors(user.id), {
-    onSuccess: () => setDone(`The sign-in factors were reset. ${told}`),
-  });
-  const resetDialog = useConfirmDialog(reset, () => undefined);
 
   const ask =
     <T,>(open: (item: T) => void) =>
@@ -157,13 +154,7 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
         </>
       )}
 
-      <p className="small text-body-secondary mt-3">
-        If {user.name} lost the phone with their authenticator app or passkey, remove them all with their
-        recovery codes and trusted browsers. They then sign in with password and e-mailed code.
-      </p>
-      <Button variant="outline-danger" onClick={() => ask(resetDialog.ask)(undefined)}>
-        Reset sign-in factors
-      </Button>
+      <ResetSignInFactors user={user} onAsk={() => setDone(null)} onDone={setDone} />
 
       <ConfirmDialog
         {...passkeyRemoval.dialog}
@@ -197,18 +188,6 @@ export function UserFactorsCard({ user }: { user: UserDetail }) {
         errorTitle="The browser is still trusted"
       >
         <p className="mb-0">Its next sign-in asks for their second factor again. They are told by e-mail.</p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        {...resetDialog.dialog}
-        title={`Reset the sign-in factors of ${user.name}?`}
-        confirmLabel="Reset sign-in factors"
-        pendingLabel="Resetting…"
-        errorTitle="The sign-in factors were not reset"
-      >
-        <p className="mb-0">
-          Their passkeys, authenticator app, recovery codes and trusted browsers are removed, and they are
-          told by e-mail. If the sign-in policy requires an app, they set up a new one at their next sign-in.
-        </p>
       </ConfirmDialog>
     </SectionCard>
   );
