@@ -11,6 +11,8 @@ export interface AppPasswordsTable {
   name: string;
   lookup: string;
   password_hash: string;
+  /** sha256 of the whole password (2026_12_05_0100); null for older rows until their next sign-in. */
+  digest: string | null;
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
 }

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
+import type { AppWithSecretResponse } from '@atrium/contracts/apps';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/oidc/provider.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
 import { TestDavHost } from '../support/dav-host.ts';
 import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
-import { registerTestClient } from '../identity/support/clients.ts';
+import { installBody } from '../apps/helpers.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { khalList, khardList } from '../support/khal-khard.ts';
 import { useStarted } from '../support/use-started.ts';
@@ -254,13 +255,23 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
     expect((await propfind(user.email, kept.password, home)).status).toBe(401);
   });
 
-  it("accepts an access token of Atrium's provider as a Bearer token", async () => {
+  it('accepts an access token of the Calendar & Contacts app as a Bearer token', async () => {
     const user = await createUser(world.server.db, world.org.id);
     const { server } = world;
-    const app = await registerTestClient(server.db, server.config, {
-      organizationId: world.org.id,
-      redirectUri: 'https://calendar.example.test/callback',
+    const { headers } = await signInAs(server.db, world.org.admin);
+    const installed = await server.app.inject({
+      method: 'POST',
+      url: '/api/apps',
+      headers,
+      payload: installBody({
+        templateKey: 'calendar-contacts',
+        title: 'Calendar',
+        launchUrl: 'https://calendar.example.test',
+        redirectUris: ['https://calendar.example.test/callback'],
+      }),
     });
+    expect(installed.statusCode, installed.body).toBe(201);
+    const app = installed.json<AppWithSecretResponse>().app;
     const provider = await createProvider(server.db, server.config);
     const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
     grant.addOIDCScope('openid');

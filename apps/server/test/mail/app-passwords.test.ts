@@ -211,17 +211,19 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
     const wrong = { ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' };
     const right = { ...base, username: user.email, password };
 
-    // A guesser's client at 203.0.113.5: five wrong app passwords, then it waits, even for a right one.
+    // A guesser's client at 203.0.113.5: five wrong app passwords, then it waits.
     for (let i = 0; i < 5; i++) expect((await grant(wrong, '203.0.113.5:50123')).statusCode).toBe(400);
-    const slowed = await grant(right, '203.0.113.5:50124');
+    const slowed = await grant(wrong, '203.0.113.5:50124');
     expect(slowed.statusCode).toBe(429);
     expect(slowed.json().error.code).toBe('sign_in_throttled');
 
     // The owner's phone and laptop, elsewhere (IPv4 and IPv6 as Dovecot writes them), get in.
     expect((await grant(right, '198.51.100.7:41000')).statusCode).toBe(200);
     expect((await grant(right, '[2001:db8::7]:41001')).statusCode).toBe(200);
-    // The owner's success does not end the guesser's wait.
-    expect((await grant(right, '203.0.113.5:50125')).statusCode).toBe(429);
+    // The owner's success does not end the guesser's wait; a right one is let in even there
+    // (issue 38: nothing tells a device behind the guesser's address from the guesser).
+    expect((await grant(wrong, '203.0.113.5:50125')).statusCode).toBe(429);
+    expect((await grant(right, '203.0.113.5:50126')).statusCode).toBe(200);
   });
 
   it('counts by Dovecot’s own address when it names no client, and believes the header from Dovecot only', async () => {
@@ -233,8 +235,9 @@ describe('/api/mail/password-grant (Dovecot’s app-password check)', () => {
         (await grant({ ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' })).statusCode,
       ).toBe(400);
     }
-    expect((await grant({ ...base, username: user.email, password })).statusCode).toBe(429);
-    expect((await grant({ ...base, username: user.email, password }, 'not an address')).statusCode).toBe(429);
+    const wrong = { ...base, username: user.email, password: 'aaaaa-bbbbb-ccccc-ddddd' };
+    expect((await grant(wrong)).statusCode).toBe(429);
+    expect((await grant(wrong, 'not an address')).statusCode).toBe(429);
     // Anyone else naming a client address is refused before any counting.
     const stranger = await grant(
       { ...base, client_secret: 'not-the-secret', username: user.email, password },

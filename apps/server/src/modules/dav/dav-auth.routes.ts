@@ -4,22 +4,39 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
-import { clearFailures, recordFailure, throttleError, throttleState } from '../auth/sign-in/throttle.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { davCredentials, davUserOf, pathBelongsTo, radicaleUser } from './dav-auth.service.ts';
 import { addressBookJob, syncAddressBook } from './dav-address-book.job.ts';
 import { enqueue } from '../jobs/jobs.repository.ts';
 import { recordDavAccount, type DavUser } from './dav.repository.ts';
 import { ensureDefaultCollections } from './radicale-client.ts';
-import { VerifiedAppPasswords } from './verified-app-passwords.ts';
 
 /** The header Caddy copies from this answer to Radicale (`[auth] type = http_x_remote_user`). */
 export const REMOTE_USER_HEADER = 'x-remote-user';
 const REALM = 'Basic realm="Atrium calendars and contacts", charset="UTF-8"';
 
-// Clients send credentials with every request and sync many items at once: a generous limit per
-// address, with wrong passwords held back by the sign-in throttle below.
+/**
+ * Clients send credentials with every request and sync many items at once. Each credential has its
+ * own budget, so one device (or a guest on the office Wi-Fi) never uses up the others' behind the
+ * same address; requests without credentials (a client's first, answered with the challenge) share
+ * their address's. Wrong credentials are held back by the failure budget and sign-in throttle
+ * (app-password-sign-in.ts), however many a client makes up.
+ */
+export const DAV_REQUESTS_PER_CREDENTIAL = 1200;
+export const DAV_REQUESTS_WITHOUT_CREDENTIALS = 3000;
+const rateLimitKey = (authorization: string | undefined, ip: string) =>
+  authorization ? `dav-credential:${sha256(authorization)}` : `dav-address:${ip}`;
 const route = routeOptions({
-  config: { access: 'public', rateLimit: { max: 1200, timeWindow: '1 minute' } },
+  config: {
+    access: 'public',
+    rateLimit: {
+      timeWindow: '1 minute',
+      keyGenerator: (request) => rateLimitKey(request.headers.authorization, request.ip),
+      max: (_request, key) =>
+        key.startsWith('dav-credential:') ? DAV_REQUESTS_PER_CREDENTIAL : DAV_REQUESTS_WITHOUT_CREDENTIALS,
+    },
+  },
   tags: ['calendars and contacts'],
 });
 
@@ -34,13 +51,14 @@ const refuse = (reply: FastifyReply) =>
  * Caddy's `forward_auth` for /dav/ on MAIL_HOST (docs/dav.md): 200 with X-Remote-User (the
  * user's id) lets the request through to Radicale; anything else is Caddy's answer to the client.
  * Unknown users, suspended ones and wrong or revoked app passwords all get the same 401; wrong
- * app passwords count in the sign-in throttle under `dav:<address>`, like IMAP's `mail:`.
+ * app passwords count in the sign-in throttle under `dav:<address>`, like IMAP's `mail:`, and a
+ * right one is let in whatever others guessed (app-password-sign-in.ts).
  */
 export const davAuthRoutes =
   (deps: { db: Db; config: Config; provider: Provider }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db, config } = deps;
-    const verified = new VerifiedAppPasswords();
+    const failures = new AddressFailureBudget();
     // Per process: a user whose defaults exist (or are being made) is not looked at again.
     const provisioned = new Map<string, Promise<void>>();
     const provision = (davUser: DavUser) => {
@@ -73,17 +91,8 @@ export const davAuthRoutes =
       async (request, reply) => {
         const credentials = davCredentials(request.headers.authorization);
         if (credentials.kind === 'none') return refuse(reply);
-        const identifier = credentials.kind === 'basic' ? `dav:${credentials.email}` : undefined;
-        const throttle = identifier ? await throttleState(db, identifier, request.ip) : undefined;
-        if (throttle?.blocked) throw throttleError(throttle.blocked);
-        const user = await davUserOf({ ...deps, verified }, credentials);
-        if (!user) {
-          if (identifier) await recordFailure(db, identifier, request.ip);
-          return refuse(reply);
-        }
-        if (identifier && throttle!.failures > 0) {
-          await clearFailures(db, { identifier, ip: request.ip, knownDevice: false });
-        }
+        const user = await davUserOf({ ...deps, failures }, credentials, request.ip);
+        if (!user) return refuse(reply);
         const remoteUser = radicaleUser(user);
         const uri = request.headers['x-forwarded-uri'];
         if (!pathBelongsTo(typeof uri === 'string' ? uri : undefined, remoteUser)) {

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type Provider from 'oidc-provider';
 import type { Db } from '../../db/database.ts';
-import { checkAppPassword } from '../mail/app-passwords/app-passwords.service.ts';
+import type { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
+import { signInWithAppPassword } from '../mail/app-passwords/app-password-sign-in.ts';
 import { DAV_PATH } from '../devices/device-endpoints.ts';
-import { findActiveDavUser, findAppPasswordOwner, type DavUser } from './dav.repository.ts';
-import { VerifiedAppPasswords } from './verified-app-passwords.ts';
+import { findActiveDavUserOfClient, type DavUser } from './dav.repository.ts';
 
 export type DavCredentials =
   { kind: 'basic'; email: string; password: string } | { kind: 'bearer'; token: string } | { kind: 'none' };
@@ -26,34 +26,36 @@ export function davCredentials(header: string | undefined): DavCredentials {
   };
 }
 
+/** The catalog entry whose OIDC client is a web calendar (catalog-defaults.ts): its tokens open DAV. */
+export const CALENDAR_TEMPLATE = 'calendar-contacts';
+
 /**
- * The active user these credentials sign in, or undefined. An app password is checked as the
- * mail directory checks it (one argon2 verification whether the user exists or not), then
- * remembered a while (verified-app-passwords.ts); an access
- * token must be live (unexpired, not revoked: the provider's own lookup) and its user active.
+ * The active user these credentials sign in, or undefined.
+ * - An app password: app-password-sign-in.ts (right ones first, wrong ones throttled).
+ * - An access token: live (unexpired, not revoked: the provider's own lookup) and issued to the
+ *   Calendar & Contacts app of the user's own organisation. A token another app got for signing
+ *   someone in (`openid email`) opens nothing here: that app was never given calendars (issue 38).
  */
 export async function davUserOf(
-  deps: { db: Db; provider: Provider; verified: VerifiedAppPasswords },
+  deps: { db: Db; provider: Provider; failures: AddressFailureBudget },
   credentials: DavCredentials,
+  ip: string,
 ): Promise<DavUser | undefined> {
   if (credentials.kind === 'basic') {
-    const key = VerifiedAppPasswords.key(credentials.email, credentials.password);
-    const known = deps.verified.get(key);
-    if (known) {
-      const owner = await findAppPasswordOwner(deps.db, known);
-      // The match went with its app password or user: verify afresh, as the first time.
-      if (owner && owner.email === credentials.email) return owner;
-      deps.verified.forget(key);
-    }
-    const matched = await checkAppPassword(deps.db, credentials.email, credentials.password);
-    if (!matched) return undefined;
-    deps.verified.set(key, matched.id);
-    return findAppPasswordOwner(deps.db, matched.id);
+    const match = await signInWithAppPassword(deps.db, deps.failures, {
+      protocol: 'dav',
+      email: credentials.email,
+      password: credentials.password,
+      ip,
+    });
+    return match
+      ? { userId: match.userId, organizationId: match.organizationId, email: match.email }
+      : undefined;
   }
   if (credentials.kind === 'bearer') {
     const token = await deps.provider.AccessToken.find(credentials.token).catch(() => undefined);
-    if (!token?.accountId || token.isExpired) return undefined;
-    return findActiveDavUser(deps.db, token.accountId);
+    if (!token?.accountId || !token.clientId || token.isExpired) return undefined;
+    return findActiveDavUserOfClient(deps.db, token.accountId, token.clientId, CALENDAR_TEMPLATE);
   }
   return undefined;
 }

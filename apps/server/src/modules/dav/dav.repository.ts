@@ -8,26 +8,25 @@ export interface DavUser {
   email: string;
 }
 
-/** The active user with this id; undefined for a suspended, invited or unknown one. */
-export async function findActiveDavUser(db: Db, userId: string): Promise<DavUser | undefined> {
+/**
+ * The active user with this id, when `clientId` is the OIDC client of an app of theirs made from
+ * `template`; undefined for a suspended, invited or unknown user, another app, or another
+ * organisation's app.
+ */
+export async function findActiveDavUserOfClient(
+  db: Db,
+  userId: string,
+  clientId: string,
+  template: string,
+): Promise<DavUser | undefined> {
   const row = await db
     .selectFrom('users')
-    .select(['id', 'organization_id', 'email'])
-    .where('id', '=', userId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return row && { userId: row.id, organizationId: row.organization_id, email: row.email };
-}
-
-/** The active user who owns this app password; undefined once it is revoked or they are not active. */
-export async function findAppPasswordOwner(db: Db, appPasswordId: string): Promise<DavUser | undefined> {
-  // One statement: every request of a sync asks it.
-  const row = await db
-    .selectFrom('app_passwords')
-    .innerJoin('users', 'users.id', 'app_passwords.user_id')
+    .innerJoin('apps', 'apps.organization_id', 'users.organization_id')
     .select(['users.id', 'users.organization_id', 'users.email'])
-    .where('app_passwords.id', '=', appPasswordId)
+    .where('users.id', '=', userId)
     .where('users.status', '=', 'active')
+    .where('apps.client_id', '=', clientId)
+    .where('apps.template_key', '=', template)
     .executeTakeFirst();
   return row && { userId: row.id, organizationId: row.organization_id, email: row.email };
 }

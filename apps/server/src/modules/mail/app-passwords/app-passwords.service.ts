@@ -1,4 +1,4 @@
-import { randomBase32 } from '../../../lib/crypto.ts';
+import { randomBase32, sha256 } from '../../../lib/crypto.ts';
 import { conflict, notFound } from '../../../lib/errors.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../../lib/passwords.ts';
 import type { Db, DbOrTrx } from '../../../db/database.ts';
@@ -7,8 +7,11 @@ import {
   appPasswordCandidates,
   countAppPasswordsLocked,
   deleteAppPassword,
+  findAppPasswordByDigest,
   insertAppPassword,
   markAppPasswordUsed,
+  setAppPasswordDigest,
+  type AppPasswordMatch,
   type AppPasswordRow,
 } from './app-passwords.repository.ts';
 
@@ -56,6 +59,9 @@ const formatPassword = (raw: string) => raw.match(/.{5}/g)!.join('-');
 /** Users may type it with or without the dashes, in either case. */
 const normalize = (typed: string) => typed.replace(/[\s-]/g, '').toLowerCase();
 
+/** What finds an app password without argon2 (2026_12_05_0100): the sha256 of all 20 characters. */
+export const appPasswordDigest = (typed: string) => sha256(`app-password\u0000${normalize(typed)}`);
+
 /** The organisation's activity log: the user did it to their own account. */
 const recordOwnActivity = (trx: DbOrTrx, owner: Owner, action: string, name: string) =>
   recordActivity(trx, {
@@ -89,6 +95,7 @@ export async function createAppPassword(
       name,
       lookup: raw.slice(0, LOOKUP_LENGTH),
       passwordHash,
+      digest: appPasswordDigest(raw),
     }).catch((error: { code?: string; constraint?: string }) => {
       if (error.code === '23505' && error.constraint === 'app_passwords_user_name_unique') {
         throw conflict(`You already have an app password named "${name}"`, {
@@ -114,29 +121,45 @@ export async function revokeAppPassword(db: Db, owner: Owner, id: string): Promi
 
 /**
  * Checks an app password for a mail sign-in: the address of an active user and one of their app
- * passwords. Unknown, suspended and wrong all cost one argon2 verification and answer null.
+ * passwords. Answers null for unknown, suspended and wrong.
  */
 export async function verifyAppPassword(db: Db, email: string, typed: string): Promise<string | null> {
-  return (await checkAppPassword(db, email, typed))?.email ?? null;
+  return (
+    ((await findCorrectAppPassword(db, email, typed)) ?? (await verifyOlderAppPassword(db, email, typed)))
+      ?.email ?? null
+  );
 }
 
-/** verifyAppPassword, also naming the app password that matched (calendars cache it: modules/dav). */
-export async function checkAppPassword(
+/** The app password, found by its digest: one indexed read, right or wrong, no argon2. */
+export async function findCorrectAppPassword(
   db: Db,
   email: string,
   typed: string,
-): Promise<{ id: string; email: string } | null> {
+): Promise<AppPasswordMatch | undefined> {
+  const match = await findAppPasswordByDigest(db, email.toLowerCase(), appPasswordDigest(typed));
+  if (match) await markAppPasswordUsed(db, match.id);
+  return match;
+}
+
+/**
+ * The argon2 check, for app passwords made before digests (2026_12_05_0100); a match gets its
+ * digest, so the next sign-in finds it by that. Unknown, suspended and wrong all cost one argon2
+ * verification and answer null.
+ */
+export async function verifyOlderAppPassword(
+  db: Db,
+  email: string,
+  typed: string,
+): Promise<AppPasswordMatch | null> {
   const password = normalize(typed);
   const candidates = await appPasswordCandidates(db, email.toLowerCase(), password.slice(0, LOOKUP_LENGTH));
   if (candidates.length === 0) return verifyAgainstDummy(password).then(() => null);
-  for (const candidate of candidates) {
-    if (await verifyPassword(candidate.password_hash, password)) {
-      await markAppPasswordUsed(db, candidate.id);
-      return { id: candidate.id, email: candidate.email };
+  for (const { password_hash: hash, ...match } of candidates) {
+    if (await verifyPassword(hash, password)) {
+      await setAppPasswordDigest(db, match.id, appPasswordDigest(password));
+      await markAppPasswordUsed(db, match.id);
+      return match;
     }
   }
   return null;
 }
-
-/** An app password as users may type it, reduced to what is stored (for a cache's key). */
-export const normalizedAppPassword = (typed: string) => normalize(typed);

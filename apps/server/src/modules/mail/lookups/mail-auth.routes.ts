@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@atrium/contracts/api-error';
 import type { Db } from '../../../db/database.ts';
-import { clearFailures, recordFailure, throttleError, throttleState } from '../../auth/sign-in/throttle.ts';
-import { verifyAppPassword } from '../app-passwords/app-passwords.service.ts';
+import { AddressFailureBudget } from '../../auth/sign-in/address-failures.ts';
+import { signInWithAppPassword } from '../app-passwords/app-password-sign-in.ts';
 import { isMailClient, type MailClient } from '../mail-client.ts';
 import { routeOptions } from '../../../plugins/route-options.ts';
 
@@ -20,8 +20,21 @@ const grantBody = z.object({
 
 const oauthError = z.object({ error: z.string(), error_description: z.string() });
 
+/**
+ * Every mail client reaches this route through Dovecot's one address: the limit is counted per
+ * client address Dovecot names (unproven until the client secret is checked, but a request
+ * without that secret learns nothing: invalid_client).
+ */
 const route = routeOptions({
-  config: { access: 'public', rateLimit: { max: 600, timeWindow: '1 minute' } },
+  config: {
+    access: 'public',
+    rateLimit: {
+      max: 600,
+      timeWindow: '1 minute',
+      keyGenerator: (request) =>
+        `${request.ip}|${dovecotRemoteAddress(request.headers['x-dovecot-auth-remote']) ?? ''}`,
+    },
+  },
   tags: ['mail'],
 });
 
@@ -55,7 +68,8 @@ export function dovecotRemoteAddress(header: string | string[] | undefined): str
  * sends for PLAIN/LOGIN sign-ins: it accepts app passwords only, never the account password,
  * and only from the mail client. Every refusal is the same invalid_grant (no enumeration), and
  * failures count in the sign-in throttle under their own identifier (`mail:<address>`), so
- * guessing at IMAP cannot lock the console sign-in. Every mail client reaches Atrium through
+ * guessing at IMAP cannot lock the console sign-in; a right app password is let in whatever
+ * others guessed (app-password-sign-in.ts). Every mail client reaches Atrium through
  * Dovecot's one address, so failures are counted by the client address Dovecot passes on (its
  * `rip`, in X-Dovecot-Auth-Remote), believed only from Dovecot (the client secret): wrong app
  * passwords from one client then hold up that client, not every mail client of the account.
@@ -66,6 +80,7 @@ export const mailAuthRoutes =
   (deps: { db: Db; mailClient: () => Promise<MailClient> }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
+    const failures = new AddressFailureBudget();
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 8 * 1024 },
@@ -101,26 +116,24 @@ export const mailAuthRoutes =
             .status(401)
             .send({ error: 'invalid_client', error_description: 'client authentication failed' });
         }
-        const email = body.username.trim().toLowerCase();
-        const identifier = `mail:${email}`;
         // Only now, with Dovecot's secret checked, is the client address it names believed.
         const ip = dovecotRemoteAddress(request.headers['x-dovecot-auth-remote']) ?? request.ip;
-        const { blocked } = await throttleState(db, identifier, ip);
-        if (blocked) throw throttleError(blocked);
-        const owner = await verifyAppPassword(db, email, body.password);
+        const owner = await signInWithAppPassword(db, failures, {
+          protocol: 'mail',
+          email: body.username,
+          password: body.password,
+          ip,
+        });
         if (!owner) {
-          await recordFailure(db, identifier, ip);
           return reply
             .status(400)
             .send({ error: 'invalid_grant', error_description: 'invalid username or app password' });
         }
-        // Ends this client's run of failures only: another client's wrong guesses stay counted.
-        await clearFailures(db, { identifier, ip, knownDevice: false });
         return {
           access_token: randomBytes(24).toString('base64url'),
           token_type: 'Bearer' as const,
           expires_in: 60,
-          email: owner,
+          email: owner.email,
         };
       },
     );
