@@ -21,6 +21,23 @@ export const DIRECTORY_COLLECTION = 'directory';
 export const RADICALE_STORAGE = '/var/lib/radicale/collections';
 /** The header that names the user to Radicale; only Caddy sets it, from Atrium's answer. */
 const REMOTE_USER = 'X-Remote-User';
+/**
+ * Every spelling Radicale reads as that header: its server (Python's wsgiref) turns each `-` of a
+ * header's name into `_`, so `X_Remote_User` and the mixed ones reach it as HTTP_X_REMOTE_USER
+ * too, joined to Caddy's with a comma (issue 38). Go compares names ignoring case, so these four
+ * cover every case as well.
+ */
+const REMOTE_USER_SPELLINGS = ['X-Remote-User', 'X_Remote_User', 'X-Remote_User', 'X_Remote-User'];
+/**
+ * The largest request body /dav takes: under 10 MB (10,000,000 bytes). What clients send is an
+ * event or a contact (a few KB), a contact with its photo (phones send a few hundred KB; a camera's
+ * full photo, base64 in the vCard, 3–7 MB) or an event with an attachment, and PROPFIND/REPORT
+ * bodies of a few KB; this fits all of them and stops a body of tens of MB (a 48 MB PROPFIND was
+ * answered with 105 MB). 10^7 - 1, so that Caddy can judge a declared Content-Length by its digits.
+ */
+export const DAV_MAX_BODY_BYTES = 9_999_999;
+/** A Content-Length of DAV_MAX_BODY_BYTES + 1 (10^7) or more: 8 digits or more, leading zeros aside. */
+const TOO_LARGE_CONTENT_LENGTH = '^0*[1-9][0-9]{7,}$';
 
 export interface RadicaleOptions {
   port?: number;
@@ -38,6 +55,8 @@ export function radicaleConfig(o: RadicaleOptions = {}): string {
     '# Written by `npm run atrium -- install` (docs/dav.md); run it again rather than editing.',
     '[server]',
     `hosts = 127.0.0.1:${o.port ?? RADICALE_PORT}`,
+    // The same limit as Caddy's for /dav, for a request from this host that does not pass Caddy.
+    `max_content_length = ${DAV_MAX_BODY_BYTES}`,
     '',
     '[auth]',
     'type = http_x_remote_user',
@@ -76,10 +95,11 @@ export function radicaleRights(): string {
 
 /**
  * The Caddy (2.6) routes for /dav/ on MAIL_HOST, inside the site block that serves it. In a
- * `route`, directives run in the order written: any X-Remote-User the client sent is dropped
- * first, then `forward_auth` asks Atrium (which sees the whole /dav/ path in X-Forwarded-Uri)
- * and copies X-Remote-User from a 2xx answer, and only then is /dav stripped for Radicale, which
- * learns the prefix from X-Script-Name. Atrium's 401/403/429 go to the client as they are.
+ * `route`, directives run in the order written: any X-Remote-User the client sent, in any
+ * spelling Radicale reads, is dropped first, the body is limited (413 past DAV_MAX_BODY_BYTES),
+ * then `forward_auth` asks Atrium (which sees the whole /dav/ path in X-Forwarded-Uri) and copies
+ * X-Remote-User from a 2xx answer, and only then is /dav stripped for Radicale, which learns the
+ * prefix from X-Script-Name. Atrium's 401/403/429 go to the client as they are.
  */
 export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radicalePort?: number }): string {
   const prefix = DAV_PATH.replace(/\/$/, '');
@@ -89,7 +109,16 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     `\tpath ${prefix} ${prefix}/*`,
     '}',
     'route @dav {',
-    `\trequest_header -${REMOTE_USER}`,
+    ...REMOTE_USER_SPELLINGS.map((name) => `\trequest_header -${name}`),
+    // A body declared too large is refused before Atrium is asked. One sent without a length
+    // (chunked) is cut at the limit; Radicale reads no body without a Content-Length anyway, and
+    // when the cut comes before its answer reverse_proxy reports a 502, which handle_errors below
+    // turns into the 413 it is.
+    `\t@dav-too-large header_regexp Content-Length ${TOO_LARGE_CONTENT_LENGTH}`,
+    '\trespond @dav-too-large 413',
+    '\trequest_body {',
+    `\t\tmax_size ${DAV_MAX_BODY_BYTES}`,
+    '\t}',
     `\tforward_auth 127.0.0.1:${o.atriumPort} {`,
     '\t\turi /api/dav/auth',
     `\t\tcopy_headers ${REMOTE_USER}`,
@@ -98,6 +127,10 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     `\treverse_proxy 127.0.0.1:${o.radicalePort ?? RADICALE_PORT} {`,
     `\t\theader_up X-Script-Name ${prefix}`,
     '\t}',
+    '}',
+    'handle_errors {',
+    '\t@body-too-large expression `{http.error.message}.contains("request body too large")`',
+    '\trespond @body-too-large 413',
     '}',
     '',
   ].join('\n');
