@@ -16,6 +16,7 @@ import {
 import { parseInstallOptions, type InstallOptions } from './install-options.ts';
 import { installPlan, installSettings, roundcubeHasDatabase } from './install-plan.ts';
 import { createRoundcubeDatabase } from './roundcube-database.ts';
+import { secretFileProblem, uidOfUser } from './secret-files.ts';
 import { webmailPaths } from './webmail-files.ts';
 import { dkimSyncArgs, dkimSyncScript } from './service-files.ts';
 import { checkoutProblem, deployRelease, releaseDeployed, releaseId } from './release.ts';
@@ -38,6 +39,16 @@ export async function installCommand(args: string[], checkout: string, print = c
   const isRoot = process.getuid?.() === 0;
   if (onHost && !isRoot && !o.dryRun) {
     throw new OperatorProblem('install changes this host: run it as root (sudo npm run atrium -- install …)');
+  }
+  if (o.tls) {
+    // Caddy reads the key as user caddy on a host; under --root nothing runs as caddy.
+    const caddyUid = onHost ? uidOfUser('caddy') : undefined;
+    const problem = secretFileProblem(
+      '--tls-key',
+      o.tls.key,
+      caddyUid === undefined ? undefined : { name: 'caddy', uid: caddyUid },
+    );
+    if (problem) throw new OperatorProblem(problem);
   }
   const notDebian = debianProblem();
   if (notDebian) throw new OperatorProblem(notDebian);
