@@ -9,6 +9,12 @@ import { z } from 'zod';
 /** Days a finished archive can be downloaded; afterwards the link answers 410 and the file goes. */
 export const TAKEOUT_DAYS = 7;
 
+/**
+ * Seconds a download link works, once: the console asks for one when the admin clicks Download,
+ * for the admin's own session, and follows it at once (issue 38).
+ */
+export const TAKEOUT_LINK_SECONDS = 60;
+
 export const takeoutStatusSchema = z.enum(['queued', 'running', 'done', 'failed']);
 export type TakeoutStatus = z.infer<typeof takeoutStatusSchema>;
 
@@ -34,8 +40,8 @@ export const takeoutSchema = z.object({
   expiresAt: z.string().nullable(),
   /** True once expiresAt has passed: the archive is gone. */
   expired: z.boolean(),
-  /** The relative download URL while it can be downloaded. */
-  downloadUrl: z.string().nullable(),
+  /** True while the archive can be downloaded (ask for a download link, then follow it). */
+  downloadable: z.boolean(),
   error: z.string().nullable(),
 });
 export type Takeout = z.infer<typeof takeoutSchema>;
@@ -44,3 +50,15 @@ export const takeoutsSchema = z.object({ takeouts: z.array(takeoutSchema) });
 export type Takeouts = z.infer<typeof takeoutsSchema>;
 
 export const takeoutParamsSchema = z.object({ id: z.uuid('Not a valid export id') });
+
+/** A one-time download link, for the session that asked, for TAKEOUT_LINK_SECONDS. */
+export const takeoutDownloadLinkSchema = z.object({
+  /** Relative: `/api/takeout/{id}/download?link=…`. */
+  url: z.string(),
+  expiresAt: z.string(),
+});
+export type TakeoutDownloadLink = z.infer<typeof takeoutDownloadLinkSchema>;
+
+export const takeoutDownloadQuerySchema = z.object({
+  link: z.string().max(200).optional(),
+});

@@ -6,7 +6,7 @@ import type {
   MailServerContactsTable,
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
-import type { TakeoutsTable } from './takeout-tables.ts';
+import type { TakeoutDownloadLinksTable, TakeoutsTable } from './takeout-tables.ts';
 import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
 import type {
   AuthenticatorAppsTable,
@@ -356,6 +356,7 @@ export interface Database {
   mail_migrations: MailMigrationsTable;
   mail_migration_folders: MailMigrationFoldersTable;
   takeouts: TakeoutsTable;
+  takeout_download_links: TakeoutDownloadLinksTable;
   device_profile_links: DeviceProfileLinksTable;
   dav_accounts: DavAccountsTable;
 }

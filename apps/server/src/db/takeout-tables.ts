@@ -27,3 +27,14 @@ export interface TakeoutsTable {
   finished_at: NullableTimestamp;
   expires_at: NullableTimestamp;
 }
+
+/** A one-time download link of an archive, for the console session that asked (2026_12_05_0300). */
+export interface TakeoutDownloadLinksTable {
+  id: Generated<string>;
+  organization_id: string;
+  takeout_id: string;
+  session_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Date;
+}

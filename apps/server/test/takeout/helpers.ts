@@ -28,6 +28,17 @@ export interface Extracted {
   text(name: string): string;
 }
 
+/** A one-time download link of an export, made by `session` as the console makes it on a click. */
+export async function downloadLink(test: TestApp, session: TestSession, id: string): Promise<string> {
+  const response = await test.app.inject({
+    method: 'POST',
+    url: `/api/takeout/${id}/download-link`,
+    headers: session.headers,
+  });
+  if (response.statusCode !== 201) throw new Error(`download link: ${response.statusCode} ${response.body}`);
+  return (response.json() as { url: string }).url;
+}
+
 /**
  * Downloads an export and unpacks it with the system's GNU tar, so the archive is read as a user
  * would read it (and the writer's format is checked by another implementation).
@@ -39,7 +50,7 @@ export async function downloadAndExtract(
 ): Promise<Extracted> {
   const response = await test.app.inject({
     method: 'GET',
-    url: `/api/takeout/${id}/download`,
+    url: await downloadLink(test, session, id),
     headers: session.headers,
   });
   if (response.statusCode !== 200) throw new Error(`download: ${response.statusCode} ${response.body}`);

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../src/lib/crypto.ts';
+import { deleteExpiredDownloadLinks } from '../../src/modules/takeout/takeout-links.repository.ts';
 import { removeExpiredArchives } from '../../src/modules/takeout/takeout.job.ts';
 import { failOrphanedTakeouts } from '../../src/modules/takeout/takeout.repository.ts';
 import { createGroup, installBody } from '../apps/helpers.ts';
@@ -13,7 +15,7 @@ import {
 } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain, as } from '../users/helpers.ts';
-import { downloadAndExtract, finishTakeout } from './helpers.ts';
+import { downloadAndExtract, downloadLink, finishTakeout } from './helpers.ts';
 
 // Takeout without mail (docs/takeout.md): the archive holds every row of the organisation's
 // directory, settings and activity, no secret, and nothing of another organisation.
@@ -83,7 +85,7 @@ describe('takeout', () => {
     const api = as(t, a.admin);
     const started = await api.post('/api/takeout');
     expect(started.status, JSON.stringify(started.body)).toBe(202);
-    expect(started.body).toMatchObject({ status: 'queued', downloadUrl: null, startedBy: 'Ada Admin' });
+    expect(started.body).toMatchObject({ status: 'queued', downloadable: false, startedBy: 'Ada Admin' });
     // One at a time per organisation; another organisation may start its own.
     const again = await api.post('/api/takeout');
     expect(again.status).toBe(409);
@@ -97,7 +99,7 @@ describe('takeout', () => {
       status: 'done',
       phase: 'finished',
       expired: false,
-      downloadUrl: `/api/takeout/${started.body.id}/download`,
+      downloadable: true,
     });
     const days = (Date.parse(listed.expiresAt) - Date.parse(listed.finishedAt)) / 86_400_000;
     expect(Math.round(days)).toBe(7);
@@ -248,24 +250,92 @@ describe('takeout', () => {
     expect(theirs.map((x) => x.id)).not.toContain(started.body.id);
   });
 
+  it('downloads only with a link the same admin session made a moment before, once', async () => {
+    const started = await as(t, a.admin).post('/api/takeout');
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    await finishTakeout(t, started.body.id);
+    const id = started.body.id as string;
+    const plain = `/api/takeout/${id}/download`;
+
+    // The archive's own URL, without a link: refused even with the admin's session.
+    const bare = await as(t, a.admin).get(plain);
+    expect(bare.status).toBe(403);
+    expect(bare.body.error.code).toBe('download_link_invalid');
+    expect(bare.body.error.message).toMatch(/Download the archive again/);
+
+    const made = await as(t, a.admin).post(`/api/takeout/${id}/download-link`);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const link = made.body.url as string;
+    expect(link).toMatch(new RegExp(`^/api/takeout/${id}/download\\?link=[\\w-]{40,}$`));
+    const lifetime = Date.parse(made.body.expiresAt) - Date.now();
+    expect(lifetime).toBeGreaterThan(0);
+    expect(lifetime).toBeLessThanOrEqual(60_000);
+    expect(made.response.headers['cache-control']).toBe('no-store');
+    // Nothing of the token is stored, only its hash.
+    const stored = await t.db.selectFrom('takeout_download_links').select('token_hash').execute();
+    expect(JSON.stringify(stored)).not.toContain(new URL(link, 'http://x').searchParams.get('link'));
+
+    // The link alone (no session), another session of the same admin, another admin of the same
+    // organisation, and an admin of another organisation all get nothing.
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(401);
+    expect((await as(t, await signInAs(t.db, a.org.admin)).get(link)).status).toBe(403);
+    const colleague = await createUser(t.db, a.org.id);
+    await t.db
+      .insertInto('group_members')
+      .values({ organization_id: a.org.id, group_id: a.org.dashboardGroupId, user_id: colleague.id })
+      .execute();
+    expect((await as(t, await signInAs(t.db, colleague)).get(link)).status).toBe(403);
+    expect((await as(t, b.admin).get(link)).status).toBe(404);
+    expect((await as(t, b.admin).post(`/api/takeout/${id}/download-link`)).status).toBe(404);
+
+    // With the session that made it: the archive, once.
+    const ok = await as(t, a.admin).get(link);
+    expect(ok.status).toBe(200);
+    expect(ok.response.headers['content-type']).toBe('application/gzip');
+    expect(ok.response.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const again = await as(t, a.admin).get(link);
+    expect(again.status).toBe(403);
+    expect(again.body.error.code).toBe('download_link_invalid');
+
+    // A link past its minute is refused, and housekeeping forgets it.
+    const late = await downloadLink(t, a.admin, id);
+    await t.db
+      .updateTable('takeout_download_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    expect((await as(t, a.admin).get(late)).status).toBe(403);
+    await deleteExpiredDownloadLinks(t.db);
+    expect(await t.db.selectFrom('takeout_download_links').select('id').execute()).toEqual([]);
+
+    // Signing out ends the session's links.
+    const unused = await downloadLink(t, a.admin, id);
+    const token = a.admin.cookie.slice(a.admin.cookie.indexOf('=') + 1);
+    await t.db.deleteFrom('console_sessions').where('id', '=', sha256(token)).execute();
+    expect((await t.app.inject({ method: 'GET', url: unused })).statusCode).toBe(401);
+    expect(await t.db.selectFrom('takeout_download_links').select('id').execute()).toEqual([]);
+    a.admin = await signInAs(t.db, a.org.admin);
+  });
+
   it('answers 410 once the link expired', async () => {
     const api = as(t, a.admin);
     const started = await api.post('/api/takeout');
     expect(started.status, JSON.stringify(started.body)).toBe(202);
     await finishTakeout(t, started.body.id);
-    expect((await api.get(`/api/takeout/${started.body.id}/download`)).status).toBe(200);
+    expect((await api.get(await downloadLink(t, a.admin, started.body.id))).status).toBe(200);
+    const unused = await downloadLink(t, a.admin, started.body.id);
     await t.db
       .updateTable('takeouts')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', started.body.id)
       .execute();
-    const gone = await api.get(`/api/takeout/${started.body.id}/download`);
+    const gone = await api.get(unused);
     expect(gone.status).toBe(410);
     expect(gone.body.error.code).toBe('expired');
+    expect((await api.post(`/api/takeout/${started.body.id}/download-link`)).status).toBe(410);
     const listed = ((await api.get('/api/takeout')).body.takeouts as Array<{ id: string }>).find(
       (x) => x.id === started.body.id,
     );
-    expect(listed).toMatchObject({ expired: true, downloadUrl: null });
+    expect(listed).toMatchObject({ expired: true, downloadable: false });
 
     // Housekeeping removes the expired file; the row stays, and the link still answers 410.
     const { file_path } = await t.db
@@ -292,7 +362,7 @@ describe('takeout', () => {
     await t.db.updateTable('jobs').set({ status: 'failed' }).where('id', '=', job_id!).execute();
     await failOrphanedTakeouts(t.db);
     const listed = ((await api.get('/api/takeout')).body.takeouts as Array<{ id: string }>)[0];
-    expect(listed).toMatchObject({ id: started.body.id, status: 'failed', downloadUrl: null });
+    expect(listed).toMatchObject({ id: started.body.id, status: 'failed', downloadable: false });
     expect((await api.post('/api/takeout')).status).toBe(202);
   });
 });

@@ -26,6 +26,7 @@ import {
   takeoutById,
   type TakeoutProgress,
 } from './takeout.repository.ts';
+import { deleteExpiredDownloadLinks } from './takeout-links.repository.ts';
 import { TAKEOUT_JOB, takeoutDir, type TakeoutDeps } from './takeout.service.ts';
 
 /** Rows per keyset page, and progress written at most this often while messages are read. */
@@ -54,6 +55,7 @@ export function registerTakeoutJob(jobs: JobWorker, deps: TakeoutDeps, log: Fast
   jobs.addHousekeeping(async () => {
     await failOrphanedTakeouts(deps.db);
     await removeExpiredArchives(deps);
+    await deleteExpiredDownloadLinks(deps.db);
   });
 }
 

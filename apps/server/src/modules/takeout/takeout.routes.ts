@@ -1,5 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { takeoutParamsSchema, takeoutSchema, takeoutsSchema } from '@atrium/contracts/takeout';
+import {
+  takeoutDownloadLinkSchema,
+  takeoutDownloadQuerySchema,
+  takeoutParamsSchema,
+  takeoutSchema,
+  takeoutsSchema,
+} from '@atrium/contracts/takeout';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { actorOf } from '../organizations/actor.ts';
@@ -7,6 +13,7 @@ import { principalOf } from '../../plugins/auth-guard.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 import { registerTakeoutJob } from './takeout.job.ts';
 import {
+  createDownloadLink,
   listOrganizationTakeouts,
   startTakeout,
   takeoutForDownload,
@@ -42,14 +49,46 @@ export const takeoutRoutes =
       }),
     );
 
+    app.post(
+      '/api/takeout/:id/download-link',
+      route(
+        'createTakeoutDownloadLink',
+        'A link that downloads the archive once, within a minute, with this session; 410 once it expired',
+        { params: takeoutParamsSchema, response: { 201: takeoutDownloadLinkSchema } },
+      ),
+      async (request, reply) =>
+        reply
+          .status(201)
+          .header('cache-control', 'no-store')
+          .send(
+            await createDownloadLink(
+              deps,
+              actorOf(request),
+              principalOf(request).sessionId,
+              request.params.id,
+            ),
+          ),
+    );
+
     app.get(
       '/api/takeout/:id/download',
-      route('downloadTakeout', 'The archive of a finished export (.tar.gz); 410 once it expired', {
-        params: takeoutParamsSchema,
-        produces: ['application/gzip'],
-      }),
+      route(
+        'downloadTakeout',
+        'The archive of a finished export (.tar.gz), with a link from createTakeoutDownloadLink made by this session; 403 without one, 410 once the export expired',
+        {
+          params: takeoutParamsSchema,
+          querystring: takeoutDownloadQuerySchema,
+          produces: ['application/gzip'],
+        },
+      ),
       async (request, reply) => {
-        const archive = await takeoutForDownload(deps, actorOf(request), request.params.id);
+        const archive = await takeoutForDownload(
+          deps,
+          actorOf(request),
+          principalOf(request).sessionId,
+          request.params.id,
+          request.query.link,
+        );
         return reply
           .header('content-type', 'application/gzip')
           .header('content-length', String(archive.size))

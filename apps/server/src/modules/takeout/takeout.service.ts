@@ -1,13 +1,15 @@
 import path from 'node:path';
-import type { Takeout } from '@atrium/contracts/takeout';
+import { TAKEOUT_LINK_SECONDS, type Takeout, type TakeoutDownloadLink } from '@atrium/contracts/takeout';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { enqueue } from '../jobs/jobs.repository.ts';
 import type { Actor } from '../organizations/actor.ts';
 import { actorLabel } from '../users/users.repository.ts';
+import { insertDownloadLink, useDownloadLink } from './takeout-links.repository.ts';
 import { findTakeout, listTakeouts, runningTakeout, type TakeoutRow } from './takeout.repository.ts';
 
 export const TAKEOUT_JOB = 'takeout.export';
@@ -29,6 +31,17 @@ export class TakeoutExpired extends AppError {
   }
 }
 
+/** A download link that is missing, used, past its minute, or another session's. */
+export class TakeoutLinkInvalid extends AppError {
+  constructor() {
+    super(
+      403,
+      'download_link_invalid',
+      'This download link works only once, for a minute, in the browser that asked for it. Download the archive again from Data Migration.',
+    );
+  }
+}
+
 export function toTakeout(row: TakeoutRow, now = new Date()): Takeout {
   const expired = row.expires_at !== null && row.expires_at <= now;
   return {
@@ -45,7 +58,7 @@ export function toTakeout(row: TakeoutRow, now = new Date()): Takeout {
     finishedAt: row.finished_at?.toISOString() ?? null,
     expiresAt: row.expires_at?.toISOString() ?? null,
     expired,
-    downloadUrl: row.status === 'done' && !expired ? `/api/takeout/${row.id}/download` : null,
+    downloadable: row.status === 'done' && !expired,
     error: row.error,
   };
 }
@@ -97,16 +110,64 @@ export async function startTakeout(deps: TakeoutDeps, jobs: JobWorker, actor: Ac
   return toTakeout(row);
 }
 
-/** The archive of a finished export of the actor's organisation; logs the download. */
-export async function takeoutForDownload(
-  deps: TakeoutDeps,
-  actor: Actor,
-  id: string,
-): Promise<{ file: string; name: string; size: number }> {
-  const row = await findTakeout(deps.db, actor.organizationId, id);
+/** A finished export of the organisation whose archive is still there, or why it cannot be had. */
+async function downloadableTakeout(deps: TakeoutDeps, organizationId: string, id: string) {
+  const row = await findTakeout(deps.db, organizationId, id);
   if (!row) throw notFound('The export');
   if (row.status !== 'done') throw conflict('This export is not finished', undefined, 'not_finished');
   if ((row.expires_at && row.expires_at <= new Date()) || !row.file_path) throw new TakeoutExpired();
+  return { ...row, file_path: row.file_path };
+}
+
+/**
+ * A link that downloads the archive once, within TAKEOUT_LINK_SECONDS, with the console session
+ * that asked for it (issue 38): the archive holds every mailbox, so a URL seen in a browser's
+ * history, a proxy's log or over a shoulder fetches nothing, and each download is a click of a
+ * signed-in admin, logged.
+ */
+export async function createDownloadLink(
+  deps: TakeoutDeps,
+  actor: Actor,
+  sessionId: string,
+  id: string,
+): Promise<TakeoutDownloadLink> {
+  await downloadableTakeout(deps, actor.organizationId, id);
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + TAKEOUT_LINK_SECONDS * 1000);
+  await insertDownloadLink(deps.db, {
+    organizationId: actor.organizationId,
+    takeoutId: id,
+    sessionId,
+    tokenHash: sha256(token),
+    expiresAt,
+  });
+  return {
+    url: `/api/takeout/${id}/download?${new URLSearchParams({ link: token })}`,
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/**
+ * The archive of a finished export of the actor's organisation, for a link this session made and
+ * has not used; logs the download. Another organisation's export is a 404 whatever the link.
+ */
+export async function takeoutForDownload(
+  deps: TakeoutDeps,
+  actor: Actor,
+  sessionId: string,
+  id: string,
+  link: string | undefined,
+): Promise<{ file: string; name: string; size: number }> {
+  const row = await downloadableTakeout(deps, actor.organizationId, id);
+  const used =
+    link !== undefined &&
+    (await useDownloadLink(deps.db, {
+      organizationId: actor.organizationId,
+      takeoutId: id,
+      sessionId,
+      tokenHash: sha256(link),
+    }));
+  if (!used) throw new TakeoutLinkInvalid();
   const label = await actorLabel(deps.db, actor.organizationId, actor.userId);
   await recordActivity(deps.db, {
     organizationId: actor.organizationId,

@@ -8,7 +8,7 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { dateTime } from '../../../lib/format-time.ts';
 import { QueryState } from '../../apps/components/query-state.tsx';
-import { isRunning, useStartTakeout, useTakeouts } from '../api/takeout.ts';
+import { isRunning, useDownloadTakeout, useStartTakeout, useTakeouts } from '../api/takeout.ts';
 
 const n = (value: number) => value.toLocaleString('en');
 
@@ -43,9 +43,16 @@ function percentOf(t: Takeout): number {
   return t.phase === 'activity' ? 8 : t.phase === 'directory' ? 4 : 0;
 }
 
-function TakeoutItem({ takeout }: { takeout: Takeout }) {
+function TakeoutItem({
+  takeout,
+  download,
+}: {
+  takeout: Takeout;
+  download: ReturnType<typeof useDownloadTakeout>;
+}) {
   const status = STATUS[takeout.status];
   const running = isRunning(takeout);
+  const mine = download.variables === takeout.id;
   return (
     <li className="list-group-item px-0 py-3" data-testid="takeout">
       <div className="d-flex flex-wrap align-items-start justify-content-between gap-2 mb-2">
@@ -59,19 +66,22 @@ function TakeoutItem({ takeout }: { takeout: Takeout }) {
           <p className="small text-body-secondary mb-0">
             Started by {takeout.startedBy}
             {takeout.status === 'done' && takeout.expiresAt && !takeout.expired
-              ? ` · ${size(takeout.sizeBytes)} · the link expires on ${dateTime(takeout.expiresAt)}`
+              ? ` · ${size(takeout.sizeBytes)} · can be downloaded until ${dateTime(takeout.expiresAt)}`
               : ''}
           </p>
         </div>
-        {takeout.downloadUrl ? (
-          <a
-            href={takeout.downloadUrl}
-            className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1"
-            download
+        {takeout.downloadable ? (
+          <Button
+            variant="outline-primary"
+            size="sm"
+            className="d-inline-flex align-items-center gap-1"
+            disabled={mine && download.isPending}
+            aria-busy={(mine && download.isPending) || undefined}
+            onClick={() => download.mutate(takeout.id)}
           >
             <Download size={16} aria-hidden="true" />
             Download archive
-          </a>
+          </Button>
         ) : null}
       </div>
       {running ? (
@@ -88,6 +98,11 @@ function TakeoutItem({ takeout }: { takeout: Takeout }) {
         </>
       ) : null}
       {takeout.error ? <p className="small text-danger mb-0 mt-1">{takeout.error}</p> : null}
+      {mine && download.error ? (
+        <p className="small text-danger mb-0 mt-1" role="alert">
+          The download did not start: {download.error.message}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -96,6 +111,7 @@ function TakeoutItem({ takeout }: { takeout: Takeout }) {
 export function TakeoutCard() {
   const takeouts = useTakeouts();
   const start = useStartTakeout();
+  const download = useDownloadTakeout();
   const [failure, setFailure] = useState<string | null>(null);
   const list = takeouts.data?.takeouts ?? [];
   const busy = list.some(isRunning);
@@ -115,8 +131,8 @@ export function TakeoutCard() {
             <h2 className="h5 mb-1">Export everything</h2>
             <p className="text-body-secondary mb-0">
               One archive (.tar.gz) with every user, group, app (without secrets), domain, mail address and
-              the activity log as JSON and CSV, and each mailbox as a Maildir. The download link works for{' '}
-              {TAKEOUT_DAYS} days.
+              the activity log as JSON and CSV, and each mailbox as a Maildir. Its admins can download it for{' '}
+              {TAKEOUT_DAYS} days, each time signed in.
             </p>
           </div>
           <Button onClick={() => void onStart()} disabled={busy || start.isPending}>
@@ -140,7 +156,7 @@ export function TakeoutCard() {
         ) : (
           <ul className="list-group list-group-flush">
             {list.map((takeout) => (
-              <TakeoutItem key={takeout.id} takeout={takeout} />
+              <TakeoutItem key={takeout.id} takeout={takeout} download={download} />
             ))}
           </ul>
         )}
