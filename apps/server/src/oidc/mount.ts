@@ -52,7 +52,9 @@ export async function mountProvider(app: FastifyInstance, provider: Provider, pu
       raw.headers['x-forwarded-host'] = publicUrl.host;
       raw.headers['x-forwarded-for'] = request.ip;
       raw.originalUrl = raw.url;
-      raw.url = raw.url!.slice('/oidc'.length) || '/';
+      // The provider's own path: `/oidc?x` is its `/?x` (not `?x`, a URL it cannot read: a 500).
+      const own = raw.url!.slice('/oidc'.length);
+      raw.url = own.startsWith('/') ? own : `/${own}`;
       const handle = () => callback(form ? replaying(raw, form) : raw, reply.raw);
       // A refresh grant may start from the copy of its token this process issued (issued-tokens.ts).
       const refreshGrant = raw.url === '/token' && fields?.grant_type === 'refresh_token';

@@ -31,10 +31,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    // Published: /api, and outside it the routes that name an operation (device discovery, which
+    // mail clients call): both are what a client developer, and the fuzz test, need to know.
     transform: (input) => {
-      if (!input.url.startsWith('/api/') || input.url.startsWith('/api/docs')) {
-        return { schema: { ...input.schema, hide: true }, url: input.url };
-      }
+      const published = input.url.startsWith('/api/')
+        ? !input.url.startsWith('/api/docs')
+        : Boolean(input.schema?.operationId);
+      if (!published) return { schema: { ...input.schema, hide: true }, url: input.url };
       return jsonSchemaTransform(input);
     },
   });

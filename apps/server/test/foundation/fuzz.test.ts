@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
+import { registeredRoutes, type RegisteredRoute } from '../support/registered-routes.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
- * Hostile input to every operation the API publishes in /api/openapi.json, and to the identity
- * provider's endpoints: nothing may answer 5xx. Every value goes alone into one place (a path
- * parameter, a query parameter, a body field, the whole body) of an otherwise plausible request,
- * signed in as an admin with the CSRF token and anonymously.
+ * Hostile input to every route the server registers, and to the identity provider's endpoints:
+ * nothing may answer 5xx. An operation published in /api/openapi.json gets values for what it
+ * declares; a route the document leaves out (named below, with the reason) gets hostile paths,
+ * queries and bodies all the same. Every value goes alone into one place (a path parameter, a
+ * query parameter, a body field, the whole body) of an otherwise plausible request, signed in as
+ * an admin with the CSRF token and anonymously.
  */
 
 const MB = 1024 * 1024;
@@ -74,6 +79,41 @@ const BAD_BODIES: Array<[string, string | Buffer]> = [
   ['text/csv; charset=utf-16', `${CSV_HEADER}Ann,Smith,ann@example.com\n`],
 ];
 
+/** Whole XML bodies, to the operations that take XML (Autodiscover) and the unpublished routes. */
+const XML_BODIES: Array<[string, string]> = [
+  [
+    'text/xml',
+    '<Autodiscover><Request><__proto__><polluted>yes</polluted></__proto__></Request></Autodiscover>',
+  ],
+  ['text/xml', '<Autodiscover><constructor><prototype>x</prototype></constructor></Autodiscover>'],
+  ['text/xml', '<a:hasOwnProperty xmlns:a="urn:x"><toString/></a:hasOwnProperty>'],
+  ['application/xml', `${'<a>'.repeat(2000)}${'</a>'.repeat(2000)}`],
+  ['application/xml', `${'<a>'.repeat(5000)}`],
+  ['text/xml', '<!DOCTYPE a [<!ENTITY b "c"><!ENTITY d "&b;&b;&b;">]><a>&d;</a>'],
+  ['text/xml', '<Autodiscover><Request><EMailAddress>a\u0000@x</EMailAddress></Request>'],
+  [
+    'text/xml',
+    `<Autodiscover><Request><EMailAddress>${'a'.repeat(MB)}</EMailAddress></Request></Autodiscover>`,
+  ],
+];
+
+/**
+ * Registered routes the OpenAPI document leaves out, and why. They get the generic requests
+ * (hostile path, query and whole bodies); a new route that is neither published (an operationId)
+ * nor named here fails "covers every route the server registers".
+ */
+const UNPUBLISHED: Array<{ method?: string; url: RegExp; why: string }> = [
+  { url: /^\/api\/openapi\.json$/, why: 'the document itself' },
+  { url: /^\/api\/docs(\/|$)/, why: 'Swagger UI: its page and files' },
+  {
+    url: /^\/oidc(\/|$)/,
+    why: "the identity provider's protocol (also fuzzed with its own parameters below)",
+  },
+  { method: 'PROPFIND', url: /^\/\.well-known\/(caldav|carddav)$/, why: 'OpenAPI 3.1 has no PROPFIND' },
+];
+/** A query parameter for routes whose parameters the document does not name. */
+const GENERIC_QUERY = 'q';
+
 interface Schema {
   type?: string | string[];
   format?: string;
@@ -94,14 +134,20 @@ interface OpenApiOperation {
 
 interface Operation {
   method: string;
+  /** With `{name}` parameters, as the document writes them. */
   path: string;
   pathParams: string[];
   queryParams: string[];
   body?: { properties: Record<string, Schema> };
+  /** Takes XML (Autodiscover), or is an unpublished route: gets XML_BODIES too. */
+  xmlBodies: boolean;
+  /** A file of the built console (hundreds, one handler): one hostile request, not every value. */
+  file?: boolean;
 }
 
 let server: TestApp;
 let org: TestOrganization;
+let routes: RegisteredRoute[];
 let operations: Operation[];
 let components: Record<string, Schema>;
 let addressCount = 0;
@@ -152,10 +198,25 @@ function queryString(params: Record<string, string>): string {
   return pairs.length ? `?${pairs.join('&')}` : '';
 }
 
+/** A route's pattern as the document writes paths: `/users/:id` → `/users/{id}`, `*` → `{*}`. */
+const documentPath = (url: string) => url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}');
+
+/** A path with every parameter filled in: a plausible value, or the given one. */
+const fillPath = (pattern: string, override: Record<string, string> = {}) =>
+  pattern.replace(/\{([\w*]+)\}/g, (_m, name: string) => override[name] ?? randomUUID());
+
+/** The routes of the built console (when built): files served as they are. */
+function isConsoleFile(url: string): boolean {
+  const file = path.join(server.config.consoleDir, url);
+  return file.startsWith(server.config.consoleDir) && existsSync(file) && statSync(file).isFile();
+}
+
+const unpublishedReason = (route: RegisteredRoute): string | undefined =>
+  UNPUBLISHED.find((u) => u.url.test(route.url) && (u.method ?? route.method) === route.method)?.why;
+
 /** Every request one operation gets: [label, inject options without identity]. */
 function requestsFor(op: Operation): Array<InjectOptions & { url: string }> {
-  const plausiblePath = (override: Record<string, string> = {}) =>
-    op.path.replace(/\{(\w+)\}/g, (_m, name: string) => override[name] ?? randomUUID());
+  const plausiblePath = (override: Record<string, string> = {}) => fillPath(op.path, override);
   const baseBody = op.body
     ? Object.fromEntries(Object.entries(op.body.properties).map(([k, v]) => [k, sample(v)]))
     : undefined;
@@ -165,6 +226,11 @@ function requestsFor(op: Operation): Array<InjectOptions & { url: string }> {
       : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
   const out: Array<InjectOptions & { url: string }> = [];
   const method = op.method as InjectOptions['method'];
+  if (op.file) {
+    // A range no file has keeps the answer small (a bundle is hundreds of kilobytes).
+    const query = 'q=a%00b&q=%ED%A0%80&r=%FF%FE%C0%AF&s=..%2F..%2F';
+    return [{ method, url: `${op.path}?${query}`, headers: { range: 'bytes=-0,99999999999999999999-' } }];
+  }
 
   for (const name of op.pathParams) {
     for (const value of [...BAD_ENCODED, LONG_ENCODED.slice(0, 10_000)]) {
@@ -186,7 +252,7 @@ function requestsFor(op: Operation): Array<InjectOptions & { url: string }> {
     }
   }
   if (op.method !== 'GET' && op.method !== 'HEAD') {
-    for (const [type, payload] of BAD_BODIES) {
+    for (const [type, payload] of [...BAD_BODIES, ...(op.xmlBodies ? XML_BODIES : [])]) {
       out.push({ method, url: plausiblePath(), payload, headers: { 'content-type': type } });
     }
   }
@@ -230,6 +296,25 @@ beforeAll(async () => {
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
         body: body ? { properties: body.properties ?? {} } : undefined,
+        xmlBodies: Object.keys(op.requestBody?.content ?? {}).some((type) => type.endsWith('/xml')),
+      });
+    }
+  }
+  // The routes the document leaves out, for a reason UNPUBLISHED names: hostile input all the same.
+  routes = registeredRoutes(server.app);
+  const published = new Set(operations.map((op) => `${op.method} ${op.path}`));
+  for (const route of routes) {
+    const path = documentPath(route.url);
+    if (published.has(`${route.method} ${path}`)) continue;
+    if (route.method === 'GET' && isConsoleFile(route.url)) {
+      operations.push({ method: 'GET', path, pathParams: [], queryParams: [], xmlBodies: false, file: true });
+    } else if (unpublishedReason(route)) {
+      operations.push({
+        method: route.method,
+        path,
+        pathParams: [...path.matchAll(/\{([\w*]+)\}/g)].map((m) => m[1]!),
+        queryParams: [GENERIC_QUERY],
+        xmlBodies: true,
       });
     }
   }
@@ -243,14 +328,47 @@ describe('fuzzing every API operation', () => {
   it('finds the operations', () => {
     expect(operations.length).toBeGreaterThan(50);
     expect(operations).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/signup/site' }));
+    // Device discovery, outside /api: published, XML bodies included.
+    for (const [method, path] of [
+      ['POST', '/autodiscover/autodiscover.xml'],
+      ['POST', '/Autodiscover/Autodiscover.xml'],
+      ['GET', '/autodiscover/autodiscover.xml'],
+      ['GET', '/mail/config-v1.1.xml'],
+      ['GET', '/.well-known/autoconfig/mail/config-v1.1.xml'],
+      ['GET', '/.well-known/caldav'],
+      ['PROPFIND', '/.well-known/carddav'],
+    ]) {
+      expect(operations).toContainEqual(expect.objectContaining({ method, path }));
+    }
+    expect(operations).toContainEqual(
+      expect.objectContaining({ path: '/autodiscover/autodiscover.xml', method: 'POST', xmlBodies: true }),
+    );
+  });
+
+  it('covers every route the server registers, each reached by its requests', () => {
+    // The listing reads routes outside /api and methods outside OpenAPI.
+    expect(routes).toContainEqual({ method: 'PROPFIND', url: '/.well-known/caldav' });
+    expect(routes).toContainEqual({ method: 'POST', url: '/oidc/token' });
+    const fuzzed = new Set(operations.map((op) => `${op.method} ${op.path}`));
+    const left = routes
+      .filter((route) => !fuzzed.has(`${route.method} ${documentPath(route.url)}`))
+      .map((route) => `${route.method} ${route.url}: publish it (an operationId) or name it in UNPUBLISHED`);
+    expect(left).toEqual([]);
+    // Every operation's requests land on a route, not on the 404 handler.
+    const unreached = operations
+      .filter((op) => !server.app.findRoute({ method: op.method, url: fillPath(op.path, { '*': 'fuzz' }) }))
+      .map((op) => `${op.method} ${op.path}`);
+    expect(unreached).toEqual([]);
   });
 
   it('answers hostile input from a signed-in admin with no 5xx', async () => {
     const failures: string[] = [];
     let sent = 0;
+    let headers: Record<string, string> = {};
     for (const op of operations) {
-      // A session per operation: some (sign-out) end the one they are sent with.
-      const { headers } = await signInAs(server.db, org.admin);
+      // A session per operation: some (sign-out) end the one they are sent with. Files share
+      // one: they answer the same to anyone, and there are hundreds.
+      if (!op.file || !headers.cookie) ({ headers } = await signInAs(server.db, org.admin));
       for (const request of requestsFor(op)) {
         const status = await send(request, headers);
         sent++;

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from '../../config.ts';
@@ -29,6 +29,13 @@ const autodiscoverQuery = addressQuery.extend({
 });
 
 const XML_TYPES = ['text/xml', 'application/xml'];
+const XML_BODY_LIMIT = 16 * 1024;
+/** The request document as text, read by parseAutodiscoverRequest (which refuses a missing one in words). */
+const autodiscoverBody = z
+  .string()
+  .max(XML_BODY_LIMIT)
+  .nullish()
+  .describe('`<Autodiscover><Request><EMailAddress>…` in the Outlook request schema (2006)');
 const AUTODISCOVER_PATHS = ['/autodiscover/autodiscover.xml', '/Autodiscover/Autodiscover.xml'];
 
 const sendXml = (reply: FastifyReply, xml: string) =>
@@ -46,23 +53,30 @@ export const discoveryRoutes =
     const { db, config } = deps;
     const endpoints = deviceEndpoints(config);
 
-    app.addContentTypeParser(XML_TYPES, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) =>
-      done(null, body),
+    app.addContentTypeParser(
+      XML_TYPES,
+      { parseAs: 'string', bodyLimit: XML_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
     );
 
     for (const service of ['caldav', 'carddav'] as const) {
+      const options = route(
+        service === 'caldav' ? 'wellKnownCaldav' : 'wellKnownCarddav',
+        `RFC 6764: redirects ${service === 'caldav' ? 'CalDAV' : 'CardDAV'} clients to the DAV server`,
+        {},
+      );
+      // On MAIL_HOST itself a path, keeping the scheme and port the client came with; on any
+      // other name (an organisation's own domain) MAIL_HOST's address.
+      const handler = async (request: FastifyRequest, reply: FastifyReply) =>
+        reply.redirect(request.hostname === endpoints.mailHost ? DAV_PATH : endpoints.davUrl, 301);
+      app.get(`/.well-known/${service}`, options, handler);
+      // The same answer to PROPFIND, which OpenAPI 3.1 has no place for: left out of the document.
       app.route({
-        method: ['GET', 'PROPFIND'],
+        method: 'PROPFIND',
         url: `/.well-known/${service}`,
-        ...route(
-          service === 'caldav' ? 'wellKnownCaldav' : 'wellKnownCarddav',
-          `RFC 6764: redirects ${service === 'caldav' ? 'CalDAV' : 'CardDAV'} clients to the DAV server`,
-          {},
-        ),
-        // On MAIL_HOST itself a path, keeping the scheme and port the client came with; on any
-        // other name (an organisation's own domain) MAIL_HOST's address.
-        handler: async (request, reply) =>
-          reply.redirect(request.hostname === endpoints.mailHost ? DAV_PATH : endpoints.davUrl, 301),
+        config: options.config,
+        schema: { hide: true },
+        handler,
       });
     }
 
@@ -90,10 +104,10 @@ export const discoveryRoutes =
         route(
           index === 0 ? 'outlookAutodiscover' : 'outlookAutodiscoverCapitalised',
           'Outlook Autodiscover (POX): the IMAP and SMTP servers of an address of a verified domain',
-          {},
+          { consumes: XML_TYPES, body: autodiscoverBody },
         ),
         async (request, reply) => {
-          const parsed = parseAutodiscoverRequest(typeof request.body === 'string' ? request.body : '');
+          const parsed = parseAutodiscoverRequest(request.body ?? '');
           if (!parsed.ok) throw badRequest(parsed.problem);
           if (parsed.acceptableSchema && parsed.acceptableSchema !== AUTODISCOVER_RESPONSE_SCHEMA) {
             throw badRequest(`Only the Outlook response schema ${AUTODISCOVER_RESPONSE_SCHEMA} is offered`);
