@@ -131,8 +131,8 @@ export function TakeoutCard() {
             <h2 className="h5 mb-1">Export everything</h2>
             <p className="text-body-secondary mb-0">
               One archive (.tar.gz) with every user, group, app (without secrets), domain, mail address and
-              the activity log as JSON and CSV, and each mailbox as a Maildir. Its admins can download it for{' '}
-              {TAKEOUT_DAYS} days, each time signed in.
+              the activity log as JSON and CSV, and each mailbox as a Maildir. Admins download it while signed
+              in, for {TAKEOUT_DAYS} days; each download is logged.
             </p>
           </div>
           <Button onClick={() => void onStart()} disabled={busy || start.isPending}>
