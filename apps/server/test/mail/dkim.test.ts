@@ -45,7 +45,7 @@ async function setRealKey(domain: string) {
     .set({ dkim_private_key_enc: key.privateKeyEnc, dkim_public_key: key.publicKey })
     .where('name', '=', domain)
     .execute();
-  await queueDkimTables(world.server.db);
+  await queueDkimTables(world.server.db, world.server.config);
 }
 
 /** Atrium's job writes the tables; the reload is the operator's (systemctl reload opendkim). */

@@ -1,7 +1,9 @@
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { operatorStatusSchema } from '@atrium/contracts/operator';
-import { createOrganizationWithAdmin } from '../support/fixtures.ts';
+import { addVerifiedDomain } from '../domains/domain-helpers.ts';
+import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -11,12 +13,13 @@ const MAIL_HOST = 'mail.atrium.test';
 
 let dns: TestDnsServer;
 let t: TestApp;
+let org: TestOrganization;
 let publicKey: string;
 
 /** What an organisation publishes for mail on its verified domain (its DNS mapping). */
-function publishMailRecords(domain: string) {
+function publishMailRecords(domain: string, key = publicKey) {
   dns.set(domain, { MX: [{ exchange: MAIL_HOST, priority: 10 }], TXT: [`v=spf1 include:${MAIL_HOST} ~all`] });
-  dns.set(`atrium._domainkey.${domain}`, { TXT: [`v=DKIM1; k=rsa; p=${publicKey}`] });
+  dns.set(`atrium._domainkey.${domain}`, { TXT: [`v=DKIM1; k=rsa; p=${key}`] });
   dns.set(`_dmarc.${domain}`, { TXT: [`v=DMARC1; p=quarantine; rua=mailto:dmarc@${domain}`] });
 }
 
@@ -37,7 +40,7 @@ beforeAll(async () => {
       DNS_TIMEOUT_MS: '1000',
     },
   });
-  const org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
+  org = await createOrganizationWithAdmin(t.db, { siteName: 'acme' });
   publicKey = await insertVerifiedDomainWithKey(t.db, org.id, 'acme.example', SECRET);
 });
 
@@ -94,6 +97,34 @@ describe('GET /api/operator/status', () => {
     expect(jobs.detail).toContain('1 failed, the latest a mail job');
     expect(jobs.detail).toContain('SMTP refused: 550 no such user');
     expect(jobs.fix).toContain('7 days');
+  });
+
+  it('stays 200 once a domain is verified on a server without MAIL_DKIM_DIR (no job nobody runs)', async () => {
+    // This server has no MAIL_DKIM_DIR (`--no-mail`, `npm start`): no process writes DKIM tables.
+    expect(t.config.mail.dkimDir).toBeUndefined();
+    const session = await signInAs(t.db, org.admin);
+    const domain = await addVerifiedDomain(t.app, session, dns, 'beta.example');
+    try {
+      const { dkim_public_key } = await t.db
+        .selectFrom('domains')
+        .select('dkim_public_key')
+        .where('id', '=', domain.id)
+        .executeTakeFirstOrThrow();
+      publishMailRecords('beta.example', dkim_public_key);
+      // Everything this server runs is done; then 10 minutes pass for whatever is left queued.
+      await t.app.jobs.drain();
+      await t.db
+        .updateTable('jobs')
+        .set({ run_at: sql<Date>`run_at - interval '10 minutes'` })
+        .where('status', '=', 'queued')
+        .execute();
+      const response = await status(`Bearer ${TOKEN}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const jobs = operatorStatusSchema.parse(response.json()).checks.find((c) => c.name === 'Job queue');
+      expect(jobs).toMatchObject({ ok: true, detail: 'no failed or overdue jobs' });
+    } finally {
+      await t.db.deleteFrom('domains').where('id', '=', domain.id).execute();
+    }
   });
 
   it('answers 503 naming the record to publish when a domain lost its DKIM record', async () => {

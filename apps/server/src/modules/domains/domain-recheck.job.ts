@@ -29,7 +29,7 @@ export interface DomainRecheckJob {
  */
 export function createDomainRecheckJob(deps: {
   db: Db;
-  config: Pick<Config, 'domainRecheckIntervalMs'>;
+  config: Pick<Config, 'domainRecheckIntervalMs' | 'mail'>;
   dns: DnsClient;
   log: FastifyBaseLogger;
 }): DomainRecheckJob {
@@ -46,7 +46,7 @@ export function createDomainRecheckJob(deps: {
     // One transaction per domain: each verification is its own change (primary, activity,
     // notification), and one domain's failure must not undo another's.
     for (const [i, domain] of claimed.entries()) {
-      const stored = await storeCheck(deps.db, domain, checks[i]!, { actor: null });
+      const stored = await storeCheck(deps, domain, checks[i]!, { actor: null });
       if (stored?.row.state === 'verified' && stored.check.outcome === 'verified') verified++;
     }
     return { checked: claimed.length, verified, failed };

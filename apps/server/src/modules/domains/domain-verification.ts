@@ -1,4 +1,5 @@
 import type { VerificationCheck } from '@atrium/contracts/domains';
+import type { Config } from '../../config.ts';
 import type { Db, DbOrTrx } from '../../db/database.ts';
 import { recordActivity, type ActivityEntry } from '../activity/activity.repository.ts';
 import { queueDkimTables } from '../mail/dkim/dkim-tables.job.ts';
@@ -28,23 +29,25 @@ export const DOMAINS_PAGE = '/domain';
  * Returns undefined when the domain was deleted meanwhile.
  */
 export async function storeCheck(
-  db: Db,
+  deps: { db: Db; config: Pick<Config, 'mail'> },
   domain: Pick<DomainRow, 'id' | 'organization_id' | 'name'>,
   check: VerificationCheck,
   context: { actor: Actor; ip?: string | null },
 ): Promise<{ row: DomainRow; check: VerificationCheck } | undefined> {
+  const { db, config } = deps;
   try {
-    return await db.transaction().execute((trx) => storeInTransaction(trx, domain, check, context));
+    return await db.transaction().execute((trx) => storeInTransaction(trx, config, domain, check, context));
   } catch (error) {
     // Another organisation verified the same name between our check and our write.
     if (!isUniqueViolation(error) || check.outcome !== 'verified') throw error;
     const taken = takenElsewhere(domain.name, check);
-    return db.transaction().execute((trx) => storeInTransaction(trx, domain, taken, context));
+    return db.transaction().execute((trx) => storeInTransaction(trx, config, domain, taken, context));
   }
 }
 
 async function storeInTransaction(
   trx: DbOrTrx,
+  config: Pick<Config, 'mail'>,
   domain: Pick<DomainRow, 'id' | 'organization_id' | 'name'>,
   check: VerificationCheck,
   context: { actor: Actor; ip?: string | null },
@@ -89,7 +92,7 @@ async function storeInTransaction(
   // closes the setup step "verify" (maybe left for later), and the admins' reminder follows.
   if (makePrimary) await refreshSetupReminder(trx, organizationId);
   // Its mail is signed from now on: OpenDKIM's tables gain the domain.
-  await queueDkimTables(trx);
+  await queueDkimTables(trx, config);
   return { row, check };
 }
 

@@ -36,6 +36,7 @@ export interface DomainsDeps {
     | 'planCatalog'
     | 'appCatalog'
     | 'subscriptionWebhook'
+    | 'mail'
   >;
   dns: DnsClient;
 }
@@ -137,7 +138,7 @@ export async function verifyDomain(
     };
   }
   const check = await checkVerificationRecord(deps.dns, row);
-  const stored = await storeCheck(deps.db, row, check, {
+  const stored = await storeCheck(deps, row, check, {
     actor: await repo.findActor(deps.db, caller.organizationId, caller.userId),
     ip: caller.ip,
   });
@@ -205,7 +206,7 @@ export async function deleteDomain(deps: DomainsDeps, caller: Actor, id: string)
     // The DKIM private key lives in the row, so it goes with it.
     await repo.deleteDomain(trx, caller.organizationId, id);
     // Its key leaves OpenDKIM's tables too.
-    if (row.state === 'verified') await queueDkimTables(trx);
+    if (row.state === 'verified') await queueDkimTables(trx, deps.config);
     await recordActivity(trx, {
       organizationId: caller.organizationId,
       actor: await repo.findActor(trx, caller.organizationId, caller.userId),

@@ -12,7 +12,7 @@ import { queueDkimTables } from './dkim-tables.job.ts';
 
 export interface DkimRotationDeps {
   db: Db;
-  config: Pick<Config, 'secret'>;
+  config: Pick<Config, 'secret' | 'mail'>;
   /** Runs the tables job soon after a switch commits (the worker's wake). */
   wakeJobs: () => void;
 }
@@ -80,7 +80,7 @@ export async function switchToNextKey(
       );
     }
     // OpenDKIM's tables must name the new key.
-    await queueDkimTables(trx);
+    await queueDkimTables(trx, deps.config);
     return {
       row: updated,
       action: 'domain.dkim_key_switched',

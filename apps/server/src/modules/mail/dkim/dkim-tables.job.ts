@@ -12,9 +12,13 @@ export const DKIM_TABLES_JOB = 'mail.dkim-tables';
 /**
  * Asks for the tables to be written again: call it in the transaction that changes which key a
  * domain signs with (a domain verified or deleted, a key switched). At most one such job waits.
+ * Only a process given MAIL_DKIM_DIR asks: without it (`--no-mail`, `npm start`) no process may
+ * ever run the job, and it would wait for good (the operator status's "Job queue" failing). A
+ * process that writes the tables also writes them at start and every 10 minutes, so a change made
+ * through a process without the setting still reaches OpenDKIM.
  */
-export function queueDkimTables(db: DbOrTrx): Promise<void> {
-  return enqueueUnlessQueued(db, DKIM_TABLES_JOB);
+export async function queueDkimTables(db: DbOrTrx, config: Pick<Config, 'mail'>): Promise<void> {
+  if (config.mail.dkimDir) await enqueueUnlessQueued(db, DKIM_TABLES_JOB);
 }
 
 /** Reads every signing key and writes the tables; logs what changed and what was left out. */
