@@ -63,6 +63,12 @@ export const passwordResetCompleteBody = z.object({
   password: newPasswordField,
 });
 export type PasswordResetCompleteBody = z.infer<typeof passwordResetCompleteBody>;
+/** The link of a reset e-mail (`/forgot-password?token=`): works once, in any browser. */
+export const passwordResetLinkBody = z.object({
+  token: z.string().min(1, 'Open the whole link from the e-mail').max(200, 'This link is not valid'),
+  password: newPasswordField,
+});
+export type PasswordResetLinkBody = z.infer<typeof passwordResetLinkBody>;
 
 export const sessionResponse = z.object({
   user: z.object({

@@ -7,6 +7,7 @@ import type {
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
 import type { TakeoutDownloadLinksTable, TakeoutsTable } from './takeout-tables.ts';
+import type { PasswordResetLinksTable } from './password-reset-tables.ts';
 import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
 import type {
   AuthenticatorAppsTable,
@@ -359,6 +360,7 @@ export interface Database {
   takeout_download_links: TakeoutDownloadLinksTable;
   device_profile_links: DeviceProfileLinksTable;
   dav_accounts: DavAccountsTable;
+  password_reset_links: PasswordResetLinksTable;
 }
 
 export type Db = Kysely<Database>;

@@ -5,6 +5,7 @@ import {
   noticesOfSessions,
   queueBackchannelLogouts,
 } from '../../oidc/backchannel-logout.ts';
+import { deleteResetLinks } from './password-reset/reset-links.repository.ts';
 
 /** Every provider model that belongs to an account (they all carry `accountId`). */
 const ACCOUNT_MODELS = [
@@ -18,7 +19,7 @@ const ACCOUNT_MODELS = [
 
 /**
  * Ends everything a user is signed in with: console sessions, SSO sessions, grants, codes and
- * tokens of every app, and their app passwords for mail. For suspension, deletion and password reset; call it inside the
+ * tokens of every app, their app passwords for mail and their reset links. For suspension, deletion and password reset; call it inside the
  * transaction that makes the change. A password change keeps the console session it came from.
  * Every app of the ended sessions and grants that listens gets a back-channel logout token.
  */
@@ -35,6 +36,8 @@ export async function revokeUserAccess(
   await db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
   // Trusted browsers (issue 17 item 6) were trusted with the old password: they ask again.
   await db.deleteFrom('trusted_browsers').where('user_id', '=', userId).execute();
+  // Reset links already mailed (issue 38) would set a password over the new one: they end too.
+  await deleteResetLinks(db, userId);
   const ended = await db
     .deleteFrom('oidc_payloads')
     .where('type', 'in', ACCOUNT_MODELS)

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   passwordResetCompleteBody,
+  passwordResetLinkBody,
   passwordResetStartBody,
   passwordResetStartResponse,
 } from '@atrium/contracts/auth';
@@ -11,6 +12,7 @@ import { sha256 } from '../../../lib/crypto.ts';
 import type { Mailer } from '../../../lib/mail.ts';
 import { deviceHashOf, deviceTokenOf, keepDeviceCookie } from '../sign-in/known-devices.ts';
 import { completePasswordReset, startPasswordReset } from './password-reset.service.ts';
+import { completePasswordResetByLink } from './password-reset-link.service.ts';
 import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['password-reset'];
@@ -18,7 +20,7 @@ const tight = { max: 10, timeWindow: '1 minute' };
 
 const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tags });
 
-/** Forgot password: e-mail → code and new password → everything revoked. */
+/** Forgot password: e-mail → code (or the e-mail's link) and new password → everything revoked. */
 export const passwordResetRoutes =
   (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
   async (app) => {
@@ -59,6 +61,19 @@ export const passwordResetRoutes =
           ip: request.ip,
           browser: deviceHashOf(request),
         });
+        return { message: 'Your password was changed. Sign in with your new password.' };
+      },
+    );
+
+    app.post(
+      '/api/password-reset/link',
+      route(
+        'completePasswordResetByLink',
+        "Sets a new password with a reset e-mail's link, from any browser; ends every session of the account",
+        { body: passwordResetLinkBody, response: { 200: z.object({ message: z.string() }) } },
+      ),
+      async (request) => {
+        await completePasswordResetByLink(deps, { ...request.body, ip: request.ip });
         return { message: 'Your password was changed. Sign in with your new password.' };
       },
     );

@@ -15,17 +15,19 @@ function codeMail(
   to: CodeRecipient,
   words: { subject: string; heading: string; intro: string },
   code: string,
+  more: { button?: { label: string; url: string }; notes?: string[]; outboxLog?: string } = {},
 ): MailMessage {
   return {
     to: to.email,
-    secretForOutboxLog: code,
+    secretForOutboxLog: more.outboxLog ?? code,
     ...renderEmail({
       subject: words.subject,
       organizationName: to.organizationName,
       heading: words.heading,
       paragraphs: [words.intro],
       code,
-      notes: [
+      button: more.button,
+      notes: more.notes ?? [
         `The code works for ${minutes} minutes. Never share it with anyone.`,
         'If you did not ask for this, ignore this e-mail: nothing changes without the code.',
       ],
@@ -45,14 +47,30 @@ export const signInCodeMail = (to: CodeRecipient, code: string) =>
     code,
   );
 
-export const passwordResetCodeMail = (to: CodeRecipient, code: string) =>
+/**
+ * A reset code for the browser that asked, and a link that works once in any browser (issue 38):
+ * the owner's new phone is never held off by codes others asked for, since their messages came
+ * to the owner with links. In the text part the link is on a line of its own.
+ */
+export const passwordResetCodeMail = (
+  to: CodeRecipient,
+  code: string,
+  link: { url: string; minutes: number },
+) =>
   codeMail(
     to,
     {
       subject: 'Your Atrium password reset code',
       heading: 'Your password reset code',
-      // The code works only in the browser that asked for it (issue 38): say so.
-      intro: `Use this code, in the browser where you asked for it, to choose a new password for your account at ${to.organizationName}:`,
+      intro: `To choose a new password for your account at ${to.organizationName}, enter this code in the browser where you asked for it, or open the link below in any browser.`,
     },
     code,
+    {
+      button: { label: 'Choose a new password', url: link.url },
+      notes: [
+        `The code works for ${minutes} minutes. The link works once, for ${link.minutes} minutes. Never share them with anyone.`,
+        'If you did not ask for this, ignore this e-mail: nothing changes without the code or the link.',
+      ],
+      outboxLog: `${code}, ${link.url}`,
+    },
   );

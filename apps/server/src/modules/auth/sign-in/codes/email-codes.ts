@@ -76,6 +76,16 @@ export interface BrowserBound {
 }
 
 /**
+ * How a code is mailed: the message carrying it, and (`queued`) what goes with that message in the
+ * transaction that queues it (a reset message's link: no message without its link, nor the reverse).
+ */
+export interface CodeMail {
+  mailer: Mailer;
+  message: (code: string) => MailMessage;
+  queued?: (trx: DbOrTrx, job: Job) => Promise<void>;
+}
+
+/**
  * Issues a new code (the previous one of the same target dies) or refuses with 429 and the
  * time to wait. With `mail`, the message carrying the code is stored with it, claimed by this
  * process (and the dead code's message, if still unsent, is cancelled): call
@@ -85,7 +95,7 @@ export async function issueEmailCode(
   db: Db,
   config: Config,
   target: CodeTarget,
-  mail?: { mailer: Mailer; message: (code: string) => MailMessage },
+  mail?: CodeMail,
   /**
    * `beyondHourlyCap`: the hourly cap does not refuse this one (a sign-in from a browser the
    * account has signed in with: the cap is there for codes that someone else asked for).
@@ -162,10 +172,12 @@ export async function issueEmailCode(
     // The statement decided; JavaScript's milliseconds may round a wait of under one away.
     if (!sent.ok)
       throw refusal(sent, now, sharedCap) ?? tooManyRequests('You can ask for a new code in 1 seconds.', 1);
+    const mailJob = sent.job && jobFromJson(sent.job);
+    if (mailJob) await mail?.queued?.(trx, mailJob);
     return {
       code,
       resendAvailableAt: new Date(now.getTime() + RESEND_AFTER_SECONDS * 1000),
-      mailJob: sent.job && jobFromJson(sent.job),
+      mailJob,
     };
   });
 }
@@ -213,7 +225,7 @@ export async function resendLiveCode(
   db: Db,
   config: Config,
   target: CodeTarget,
-  mail: { mailer: Mailer; message: (code: string) => MailMessage },
+  mail: CodeMail,
   options: { browserBound?: { maxSends: number } } = {},
 ): Promise<
   | {
@@ -259,6 +271,7 @@ export async function resendLiveCode(
       const carrier = mail.mailer.claimedJob(mail.message(decryptSecret(sealKey(config), live.code_sealed!)));
       const { rows } = await insertClaimedJob(carrier.job, carrier.claim).execute(trx);
       job = rows[0] as Job;
+      await mail.queued?.(trx, job);
     }
     await trx
       .updateTable('email_codes')
