@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { AppWithSecretResponse } from '@atrium/contracts/apps';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProvider } from '../../src/oidc/provider.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
 import { TestDavHost } from '../support/dav-host.ts';
 import { createOrganizationWithAdmin, createUser, signInAs } from '../support/fixtures.ts';
-import { installBody } from '../apps/helpers.ts';
+import { accessTokenFor, installCatalogApp } from '../support/device-credentials.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { khalList, khardList } from '../support/khal-khard.ts';
 import { useStarted } from '../support/use-started.ts';
@@ -258,31 +256,8 @@ describe('CalDAV/CardDAV: Radicale behind Caddy, signed in by Atrium', () => {
   it('accepts an access token of the Calendar & Contacts app as a Bearer token', async () => {
     const user = await createUser(world.server.db, world.org.id);
     const { server } = world;
-    const { headers } = await signInAs(server.db, world.org.admin);
-    const installed = await server.app.inject({
-      method: 'POST',
-      url: '/api/apps',
-      headers,
-      payload: installBody({
-        templateKey: 'calendar-contacts',
-        title: 'Calendar',
-        launchUrl: 'https://calendar.example.test',
-        redirectUris: ['https://calendar.example.test/callback'],
-      }),
-    });
-    expect(installed.statusCode, installed.body).toBe(201);
-    const app = installed.json<AppWithSecretResponse>().app;
-    const provider = await createProvider(server.db, server.config);
-    const grant = new provider.Grant({ accountId: user.id, clientId: app.clientId });
-    grant.addOIDCScope('openid');
-    const token = new provider.AccessToken({
-      accountId: user.id,
-      client: (await provider.Client.find(app.clientId))!,
-      grantId: await grant.save(),
-      scope: 'openid',
-      gty: 'authorization_code',
-    });
-    const bearer = { authorization: `Bearer ${await token.save()}` };
+    const calendar = await installCatalogApp(server, world.org.admin, 'calendar-contacts');
+    const bearer = { authorization: `Bearer ${await accessTokenFor(server, user, calendar, 'openid')}` };
     const answer = await world.dav.fetch(MAIL_HOST, {
       method: 'PROPFIND',
       path: `/dav/${user.id}/`,

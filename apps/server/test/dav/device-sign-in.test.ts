@@ -1,13 +1,16 @@
-import type { AppWithSecretResponse } from '@atrium/contracts/apps';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAppPassword as createAppPasswordFor } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
 import { DAV_REQUESTS_WITHOUT_CREDENTIALS } from '../../src/modules/dav/dav-auth.routes.ts';
-import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
-import { createProvider } from '../../src/oidc/provider.ts';
 import { useAdminWorld } from '../support/admin-world.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
-import { createOrganizationWithAdmin, createUser, signInAs, type TestUser } from '../support/fixtures.ts';
-import { installBody } from '../apps/helpers.ts';
+import {
+  accessTokenFor,
+  basicAuth,
+  davForwardAuth,
+  installCatalogApp,
+  mailPasswordGrant,
+} from '../support/device-credentials.ts';
+import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
 
 // Issue 38 items 2 and 3: devices (phones, mail clients, calendars) sign in with app passwords and
 // have no device cookie; guesses by others must never keep them out, and only the Calendar &
@@ -17,45 +20,14 @@ import { installBody } from '../apps/helpers.ts';
 
 const t = useAdminWorld({ env: { TRUST_PROXY: '127.0.0.1' } });
 const WRONG = 'aaaaa-bbbbb-ccccc-ddddd';
-const basic = (email: string, password: string) =>
-  `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
+const basic = basicAuth;
 
 /** Caddy's forward_auth request for a client at `ip` asking for its own collections. */
 const davAuth = (user: TestUser, authorization: string | undefined, ip: string) =>
-  t.app.inject({
-    method: 'GET',
-    url: '/api/dav/auth',
-    headers: {
-      ...(authorization ? { authorization } : {}),
-      'x-forwarded-for': ip,
-      'x-forwarded-uri': `/dav/${user.id}/`,
-    },
-    remoteAddress: '127.0.0.1',
-  });
-
-let mailClient: { clientId: string; clientSecret: string };
-beforeAll(async () => {
-  mailClient = await ensureMailClient(t.db, t.config);
-});
+  davForwardAuth(t, { authorization, ip, path: `/dav/${user.id}/` });
 
 /** Dovecot's grant for a mail client at `ip`. */
-const grant = (email: string, password: string, ip: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/mail/password-grant',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-dovecot-auth-remote': `${ip}:50000`,
-    },
-    payload: new URLSearchParams({
-      grant_type: 'password',
-      client_id: mailClient.clientId,
-      client_secret: mailClient.clientSecret,
-      username: email,
-      password,
-    }).toString(),
-    remoteAddress: '127.0.0.1',
-  });
+const grant = (email: string, password: string, ip: string) => mailPasswordGrant(t, { email, password, ip });
 
 describe('devices signing in with app passwords while others guess', () => {
   it('lets the owner in over IMAP and DAV 24 of 24 times while 20 addresses guess', async () => {
@@ -182,38 +154,9 @@ describe('the request limits of /dav', () => {
 });
 
 describe('DAV sign-in with an access token', () => {
-  /** Installs an app of `templateKey` in the organisation of `admin`; its OIDC client id. */
-  async function install(admin: TestUser, templateKey: string) {
-    const session = await signInAs(t.db, admin);
-    const installed = await t.app.inject({
-      method: 'POST',
-      url: '/api/apps',
-      headers: session.headers,
-      payload: installBody({
-        templateKey,
-        title: `${templateKey} app`,
-        launchUrl: 'https://calendar.example.com',
-        redirectUris: ['https://calendar.example.com/oidc/callback'],
-      }),
-    });
-    expect(installed.statusCode, installed.body).toBe(201);
-    return installed.json<AppWithSecretResponse>().app.clientId;
-  }
-
-  /** An access token of the provider for `user`, issued to `clientId` with `scope`. */
-  async function accessToken(user: TestUser, clientId: string, scope: string) {
-    const provider = await createProvider(t.db, t.config);
-    const grant = new provider.Grant({ accountId: user.id, clientId });
-    grant.addOIDCScope(scope);
-    const token = new provider.AccessToken({
-      accountId: user.id,
-      client: (await provider.Client.find(clientId))!,
-      grantId: await grant.save(),
-      scope,
-      gty: 'authorization_code',
-    });
-    return `Bearer ${await token.save()}`;
-  }
+  const install = (admin: TestUser, templateKey: string) => installCatalogApp(t, admin, templateKey);
+  const accessToken = async (user: TestUser, clientId: string, scope: string) =>
+    `Bearer ${await accessTokenFor(t, user, clientId, scope)}`;
 
   it("opens DAV with the Calendar & Contacts app's token of the user's organisation only", async () => {
     const user = await createUser(t.db, t.org.id);

@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActivityList } from '@atrium/contracts/activity';
-import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
+import { basicAuth, davForwardAuth, mailPasswordGrant } from '../support/device-credentials.ts';
 import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { useSignInWorld } from './support/sign-in-world.ts';
 
@@ -10,42 +10,14 @@ import { useSignInWorld } from './support/sign-in-world.ts';
 // daemons ask: Caddy's forward_auth for DAV and Dovecot's password grant for IMAP and SMTP.
 describe('resetting a user’s sign-in factors, and their app passwords with it', () => {
   const world = useSignInWorld();
-  let mailClient: { clientId: string; clientSecret: string };
-
-  beforeAll(async () => {
-    mailClient = await ensureMailClient(world.server.db, world.server.config);
-  });
-
-  const basic = (email: string, password: string) =>
-    `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`;
-
   /** Caddy asking whether a CalDAV request may go through. */
   const dav = async (email: string, password: string) =>
-    (
-      await world.server.app.inject({
-        method: 'GET',
-        url: '/api/dav/auth',
-        headers: { authorization: basic(email, password), 'x-forwarded-uri': '/dav/' },
-      })
-    ).statusCode;
+    (await davForwardAuth(world.server, { authorization: basicAuth(email, password), path: '/dav/' }))
+      .statusCode;
 
   /** Dovecot checking an IMAP or SMTP sign-in. */
   const imap = async (email: string, password: string) =>
-    (
-      await world.server.app.inject({
-        method: 'POST',
-        url: '/api/mail/password-grant',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        remoteAddress: '127.0.0.1',
-        payload: new URLSearchParams({
-          grant_type: 'password',
-          client_id: mailClient.clientId,
-          client_secret: mailClient.clientSecret,
-          username: email,
-          password,
-        }).toString(),
-      })
-    ).statusCode;
+    (await mailPasswordGrant(world.server, { email, password })).statusCode;
 
   const reset = async (user: TestUser, payload?: object) => {
     const admin = await signInAs(world.server.db, world.org.admin);
