@@ -1,4 +1,4 @@
-import type { PasswordResetCompleteBody } from '@atrium/contracts/auth';
+import type { PasswordResetCompleteBody, PasswordResetLinkBody } from '@atrium/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -13,5 +13,13 @@ export function useCompletePasswordReset() {
   return useMutation({
     mutationFn: (body: PasswordResetCompleteBody) =>
       api.post<{ message: string }>('/api/password-reset/complete', body),
+  });
+}
+
+/** The link of a reset e-mail: sets the password from any browser, once. */
+export function useCompletePasswordResetByLink() {
+  return useMutation({
+    mutationFn: (body: PasswordResetLinkBody) =>
+      api.post<{ message: string }>('/api/password-reset/link', body),
   });
 }

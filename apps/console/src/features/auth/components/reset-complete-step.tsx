@@ -60,7 +60,16 @@ export function ResetCompleteStep({
   return (
     <Form noValidate onSubmit={onSubmit} className="text-start">
       <Alert variant="info" className="small">
-        If an account exists for <strong>{email}</strong>, we sent a code to it. It works for 10 minutes.
+        <p className="mb-2">
+          If an account exists for <strong>{email}</strong>, we sent a code to it. It works for 10 minutes.
+        </p>
+        {/* The same for every address (no hint of which have accounts): a browser the account never
+            signed in with may get no code while others' requests use up the hour, and their
+            messages came to the owner with links that work anywhere (issue 38). */}
+        <p className="mb-0">
+          The e-mail also has a link that works in any browser. If a reset e-mail already reached you in the
+          last hour, its link works too.
+        </p>
       </Alert>
       <ErrorAlert error={failure} onClose={() => setFailure(null)} />
       <CodeField
