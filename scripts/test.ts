@@ -1,6 +1,7 @@
 // The whole test suite: builds the console, runs unit and server tests (Vitest), then browser tests
-// (Playwright on Debian's Chromium) against the real server, and ends with a summary: the counts,
-// the time of each, and the name of every failed test.
+// (Playwright on Debian's Chromium) against the real server, and ends with a summary: the slowest
+// test files, the counts, each phase's time, and the name of every failed test. With
+// TEST_DATABASE_URL, only the tests that depend on the database (see `databasePass`).
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -207,6 +208,16 @@ ensureDav();
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
+/**
+ * What a pass runs (ARCHITECTURE.md, Tests): on the embedded database, everything; on a PostgreSQL
+ * server (TEST_DATABASE_URL), only what depends on the database: the server tests in
+ * apps/server/test/, each against its own database. Unit tests beside the code, the contracts',
+ * scripts' and console's tests and the browser tests ran in the embedded pass and do not change with
+ * the database. `npm test -- --all` runs everything on PostgreSQL too.
+ */
+const databasePass = Boolean(process.env.TEST_DATABASE_URL) && !process.argv.includes('--all');
+
+const buildStarted = Date.now();
 if (run('npm', ['run', 'build']) !== 0) {
   console.error('The console build failed; no tests were run.');
   process.exit(1);
@@ -226,15 +237,18 @@ run(
     '--maxWorkers=2',
     '--reporter=default',
     '--reporter=./scripts/vitest-summary-reporter.ts',
+    ...(databasePass ? ['--project', 'server', 'apps/server/test/'] : []),
   ],
   { env: { ...process.env, VITEST_SUMMARY_FILE: vitestJson } },
 );
 const playwrightStarted = Date.now();
-run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
-});
+if (!databasePass) {
+  run('npx', ['playwright', 'test', '-c', 'apps/console/playwright.config.ts', '--reporter=list,json'], {
+    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
+  });
+}
+const finished = Date.now();
 const minutes = (from: number, to: number) => `${((to - from) / 60_000).toFixed(1)} min`;
-const durations = `Vitest ${minutes(vitestStarted, playwrightStarted)}, Playwright ${minutes(playwrightStarted, Date.now())}`;
 
 interface Counts {
   passed: number;
@@ -242,6 +256,11 @@ interface Counts {
   skipped: number;
   /** Names of the failed tests, repeated at the end so that the run's last lines hold them. */
   failedTests: string[];
+}
+
+function slowestFiles(): VitestSummary['slowestFiles'] {
+  if (!existsSync(vitestJson)) return [];
+  return (JSON.parse(readFileSync(vitestJson, 'utf8')) as VitestSummary).slowestFiles;
 }
 
 function vitestCounts(): Counts {
@@ -262,6 +281,7 @@ function vitestCounts(): Counts {
 }
 
 function playwrightCounts(): Counts {
+  if (databasePass) return { passed: 0, failed: 0, skipped: 0, failedTests: [] };
   if (!existsSync(e2eJson))
     return { passed: 0, failed: 1, skipped: 0, failedTests: ['Playwright did not finish (no report)'] };
   const r = JSON.parse(readFileSync(e2eJson, 'utf8')) as PlaywrightReport;
@@ -303,10 +323,19 @@ const total = {
   skipped: unit.skipped + e2e.skipped,
 };
 const database = process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite';
+console.log(`\nSlowest test files (of Vitest's):`);
+for (const { file, seconds } of slowestFiles()) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
 console.log(`\nUnit and server tests: ${unit.passed} passed, ${unit.failed} failed`);
-console.log(`Browser tests: ${e2e.passed} passed, ${e2e.failed} failed`);
-console.log(`Database: ${database}`);
-console.log(`Time: ${durations}`);
+console.log(
+  databasePass
+    ? 'Browser tests: not in this pass (they ran on the embedded database; npm test -- --all runs them here)'
+    : `Browser tests: ${e2e.passed} passed, ${e2e.failed} failed`,
+);
+console.log(`Database: ${database}${databasePass ? ' (the tests that depend on the database)' : ''}`);
+console.log('Time:');
+console.log(`  build       ${minutes(buildStarted, vitestStarted)}`);
+console.log(`  Vitest      ${minutes(vitestStarted, playwrightStarted)}`);
+if (!databasePass) console.log(`  Playwright  ${minutes(playwrightStarted, finished)}`);
 for (const name of [...unit.failedTests, ...e2e.failedTests]) console.log(`Failed: ${name}`);
 console.log(
   `tests: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`,

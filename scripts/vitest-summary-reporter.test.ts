@@ -30,4 +30,9 @@ it('counts the tests of a suite whose set-up failed as failed, and names the err
       expect.stringMatching(/broken-import\.fixture\.ts: .*does-not-exist/),
     ]),
   );
+  // Every file of the run with its time, slowest first, so the end of a run says where time went.
+  const files = summary.slowestFiles.map((f) => path.basename(f.file)).sort();
+  expect(files).toEqual(expect.arrayContaining(['failing-test.fixture.ts', 'hook.fixture.ts']));
+  const seconds = summary.slowestFiles.map((f) => f.seconds);
+  expect(seconds).toEqual([...seconds].sort((a, b) => b - a));
 });

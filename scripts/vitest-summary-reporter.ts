@@ -13,7 +13,12 @@ export interface VitestSummary {
   setUpFailures: string[];
   /** `file > suite > test` of each failed test, for the last lines of a run. */
   failedTests: string[];
+  /** The slowest test files, slowest first: where a run's time goes. */
+  slowestFiles: { file: string; seconds: number }[];
 }
+
+/** How many of the slowest files a summary names. */
+export const SLOWEST_FILES = 25;
 
 type Scope = TestModule | TestSuite;
 
@@ -27,7 +32,14 @@ export default class SummaryReporter implements Reporter {
     testModules: ReadonlyArray<TestModule>,
     unhandledErrors: ReadonlyArray<{ message?: string }>,
   ): void {
-    const summary: VitestSummary = { passed: 0, failed: 0, skipped: 0, setUpFailures: [], failedTests: [] };
+    const summary: VitestSummary = {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      setUpFailures: [],
+      failedTests: [],
+      slowestFiles: slowestFiles(testModules),
+    };
     for (const testModule of testModules) {
       const broken = new Set<Scope>();
       for (const scope of [testModule, ...testModule.children.allSuites()]) {
@@ -62,6 +74,19 @@ export default class SummaryReporter implements Reporter {
     const file = process.env.VITEST_SUMMARY_FILE;
     if (file) writeFileSync(file, JSON.stringify(summary, null, 2));
   }
+}
+
+/** A file's time: importing it, its set-up and its tests and hooks. */
+function slowestFiles(testModules: ReadonlyArray<TestModule>): VitestSummary['slowestFiles'] {
+  return testModules
+    .map((testModule) => {
+      const d = testModule.diagnostic();
+      const ms =
+        d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
+      return { file: path.relative(process.cwd(), testModule.moduleId), seconds: Math.round(ms / 100) / 10 };
+    })
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_FILES);
 }
 
 function inBrokenScope(scope: Scope, broken: Set<Scope>): boolean {
