@@ -305,7 +305,11 @@ export class InstalledHost {
   }
 
   async close(): Promise<void> {
-    for (const child of this.webmail) if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.all(
+      this.webmail
+        .filter((child) => child.exitCode === null && child.signalCode === null)
+        .map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve()).kill('SIGTERM'))),
+    );
     if (this.atriumRunning) spawnSync(path.join(this.layout.initDir, 'atrium'), ['stop']);
     if (this.postfixRunning) spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
     for (const child of [this.dovecot, this.opendkim]) {
@@ -321,7 +325,8 @@ export class InstalledHost {
       if (spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'status']).status !== 0) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    rmSync(this.layout.root, { recursive: true, force: true });
+    // A daemon's last log line can land while the tree goes (ENOTEMPTY): try again, as rm -rf would.
+    rmSync(this.layout.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
