@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { operatorStatusSchema } from '@atrium/contracts/operator';
 import { addVerifiedDomain } from '../domains/domain-helpers.ts';
 import { createOrganizationWithAdmin, signInAs, type TestOrganization } from '../support/fixtures.ts';
+import { installCatalogApp } from '../support/device-credentials.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -125,6 +126,26 @@ describe('GET /api/operator/status', () => {
     } finally {
       await t.db.deleteFrom('domains').where('id', '=', domain.id).execute();
     }
+  });
+
+  it('stays 200 once a Mail app is installed on a server without WEBMAIL_CONFIG_DIR (no job nobody runs)', async () => {
+    expect(t.config.webmail).toBeUndefined();
+    await installCatalogApp(t, org.admin, 'mail');
+    const queued = await t.db
+      .selectFrom('jobs')
+      .select('kind')
+      .where('kind', '=', 'webmail.host-files')
+      .execute();
+    expect(queued).toEqual([]);
+    await t.app.jobs.drain();
+    await t.db
+      .updateTable('jobs')
+      .set({ run_at: sql<Date>`run_at - interval '10 minutes'` })
+      .where('status', '=', 'queued')
+      .execute();
+    const response = await status(`Bearer ${TOKEN}`);
+    const jobs = operatorStatusSchema.parse(response.json()).checks.find((c) => c.name === 'Job queue');
+    expect(jobs).toMatchObject({ ok: true, detail: 'no failed or overdue jobs' });
   });
 
   it('answers 503 naming the record to publish when a domain lost its DKIM record', async () => {

@@ -46,11 +46,12 @@ const appLink = (appId: string) => `/apps/${appId}`;
 
 /**
  * A Mail app's change reaches Roundcube's per-host file through a job (modules/webmail), queued
- * in the same transaction; queued whether or not some process has WEBMAIL_CONFIG_DIR, since
- * the process that writes the files may not be this one.
+ * in the same transaction by a process that writes those files (WEBMAIL_CONFIG_DIR), as the DKIM
+ * tables' job is: queued elsewhere, no process might ever run it and the operator status would
+ * say 503 for good (issue 38). The writer's 10-minute pass brings other processes' changes.
  */
-async function queueWebmailIfMail(trx: DbOrTrx, templateKey: string): Promise<void> {
-  if (templateKey === MAIL_TEMPLATE) await queueWebmailHosts(trx);
+async function queueWebmailIfMail(trx: DbOrTrx, config: Config, templateKey: string): Promise<void> {
+  if (templateKey === MAIL_TEMPLATE && config.webmail?.configDir) await queueWebmailHosts(trx);
 }
 
 async function actorLabel(db: DbOrTrx, actor: Actor): Promise<{ userId: string; label: string }> {
@@ -178,7 +179,7 @@ export async function installApp(
       backchannelLogoutUri: body.backchannelLogoutUri ?? null,
     });
     await repo.replaceAppGroups(trx, actor.organizationId, app.id, groupIds);
-    await queueWebmailIfMail(trx, template.key);
+    await queueWebmailIfMail(trx, deps.config, template.key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -230,7 +231,7 @@ export async function updateApp(
       postLogoutRedirectUris,
       backchannelLogoutUri,
     });
-    await queueWebmailIfMail(trx, row.template_key);
+    await queueWebmailIfMail(trx, deps.config, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -259,7 +260,7 @@ export async function rotateAppSecret(
       row.client_id,
       sealClientSecret(deps.config, clientSecret),
     );
-    await queueWebmailIfMail(trx, row.template_key);
+    await queueWebmailIfMail(trx, deps.config, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
@@ -282,7 +283,7 @@ export async function uninstallApp(deps: AppsDeps, actor: Actor, appId: string):
     await repo.deleteApp(trx, actor.organizationId, appId);
     await revokeClientArtifacts(trx, row.client_id);
     await deleteAppClient(trx, actor.organizationId, row.client_id);
-    await queueWebmailIfMail(trx, row.template_key);
+    await queueWebmailIfMail(trx, deps.config, row.template_key);
     await recordActivity(trx, {
       organizationId: actor.organizationId,
       actor: await actorLabel(trx, actor),
