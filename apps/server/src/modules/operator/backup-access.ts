@@ -1,8 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sha256 } from '../../lib/crypto.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
+import { answerAsUnknownRoute, hasBearerToken } from './operator-token.ts';
 
 /**
  * Headers a proxy adds when it passes a request on. Caddy connects to Atrium from loopback, so
@@ -33,18 +32,14 @@ export function refuseUnlessBackupCaller(
   reply: FastifyReply,
   token: string | undefined,
 ): FastifyReply | undefined {
-  if (!token) {
-    return reply
-      .status(404)
-      .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
-  }
+  if (!token) return answerAsUnknownRoute(request, reply);
   if (!isLoopback(request.socket.remoteAddress)) {
     throw forbidden('The database dump is given only to a backup on this host, over loopback');
   }
   if (FORWARDING_HEADERS.some((name) => request.headers[name] !== undefined)) {
     throw forbidden('The database dump is never given through a proxy: ask Atrium directly on this host');
   }
-  if (!hasToken(request, token)) {
+  if (!hasBearerToken(request, token)) {
     void reply.header('www-authenticate', 'Bearer realm="atrium-backup"');
     throw new AppError(
       401,
@@ -61,11 +56,4 @@ export function isLoopback(address: string | undefined): boolean {
   const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : address;
   if (isIPv4(v4)) return v4.startsWith('127.');
   return address === '::1';
-}
-
-/** Compares digests, so the comparison takes the same time whatever the sent token's length. */
-function hasToken(request: FastifyRequest, expected: string): boolean {
-  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-  if (!match) return false;
-  return timingSafeEqual(Buffer.from(sha256(match[1]!)), Buffer.from(sha256(expected)));
 }

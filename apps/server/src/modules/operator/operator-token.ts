@@ -13,12 +13,8 @@ export function refuseWithoutOperatorToken(
   reply: FastifyReply,
   token: string | undefined,
 ): FastifyReply | undefined {
-  if (!token) {
-    return reply
-      .status(404)
-      .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
-  }
-  if (!hasToken(request, token)) {
+  if (!token) return answerAsUnknownRoute(request, reply);
+  if (!hasBearerToken(request, token)) {
     void reply.header('www-authenticate', 'Bearer realm="atrium-operator"');
     throw new AppError(
       401,
@@ -29,10 +25,18 @@ export function refuseWithoutOperatorToken(
   return undefined;
 }
 
-/** Compares digests, so the comparison takes the same time whatever the sent token's length. */
-function hasToken(request: FastifyRequest, expected: string): boolean {
-  const header = request.headers.authorization ?? '';
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
+/** What an unknown route answers (console-static.ts): an endpoint without its token shows nothing. */
+export const answerAsUnknownRoute = (request: FastifyRequest, reply: FastifyReply) =>
+  reply
+    .status(404)
+    .send({ error: { code: 'not_found', message: `No route GET ${request.url.split('?')[0]}` } });
+
+/**
+ * Whether the request carries `expected` as its Bearer token. Compares digests, so the comparison
+ * takes the same time whatever the sent token's length.
+ */
+export function hasBearerToken(request: FastifyRequest, expected: string): boolean {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   if (!match) return false;
   return timingSafeEqual(Buffer.from(sha256(match[1]!)), Buffer.from(sha256(expected)));
 }
