@@ -27,10 +27,10 @@ import {
   imapAs,
   liveTables,
   messageFiles,
-  onDatabaseServer,
   subjectsOnDisk,
 } from './host-inspection.ts';
 import { sendTo, submitUntilAccepted } from './host-mail.ts';
+import { onServer } from '../support/postgres-template.ts';
 import { atriumCli, InstalledHost } from './installed-host.ts';
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
 
@@ -72,7 +72,7 @@ const cli = (args: string[]) => atriumCli([...args, '--root', host.layout.root])
 
 const imap = <T>(use: (client: ImapFlow) => Promise<T>) => imapAs(host, admin, secret, use);
 const folder = (name: string) => folderOf(host, admin, secret, name);
-const serverDatabase = (statement: string) => onDatabaseServer(serverUrl!, statement);
+const serverDatabase = (statement: string) => onServer(serverUrl!, statement);
 
 beforeAll(async () => {
   outbox = await Mailbox.start();

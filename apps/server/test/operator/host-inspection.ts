@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { parseDump } from '../../src/db/logical-dump.ts';
 import { masterLogin, masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
@@ -27,17 +26,6 @@ export function cliInBackground(
   return new Promise((resolve) =>
     child.on('close', (status) => resolve({ status, stdout, output: `${stdout}${stderr}` })),
   );
-}
-
-/** One statement on the PostgreSQL server as its superuser (create or drop a database). */
-export async function onDatabaseServer(serverUrl: string, statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
 }
 
 /** Every file below `dir` with its content, owner and mode. */

@@ -18,7 +18,7 @@ export async function dumpMigratedPGlite(): Promise<Uint8Array> {
   }
 }
 
-/** The dump written by the global set-up (pglite-template.setup.ts), when there is one. */
+/** The dump written by the global set-up (database-template.setup.ts), when there is one. */
 export function migratedTemplate(): Blob | undefined {
   const file = process.env.ATRIUM_TEST_PGLITE_TEMPLATE;
   return file ? new Blob([readFileSync(file)]) : undefined;

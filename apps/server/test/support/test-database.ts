@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { Kysely } from 'kysely';
 import { connectDatabase } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { migratedTemplate } from './pglite-template.ts';
+import { databaseUrl, onServer } from './postgres-template.ts';
 
 export interface TestDatabase {
   db: Kysely<Database>;
@@ -26,23 +26,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { db, url: undefined, drop: () => db.destroy() };
   }
   const name = `atrium_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await connectDatabase({ databaseUrl: url.href });
+  // A copy of the migrated template made by the global set-up (database-template.setup.ts); run
+  // without it (a single file outside Vitest's set-up), the new database migrates itself.
+  const template = process.env.ATRIUM_TEST_PG_TEMPLATE;
+  await onServer(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
+  const url = databaseUrl(serverUrl, name);
+  const db = await connectDatabase({ databaseUrl: url });
   await migrateToLatest(db);
   return {
     db,
-    url: url.href,
+    url,
     async drop() {
       await db.destroy();
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await onServer(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
