@@ -281,9 +281,13 @@ export async function purgeJobs(db: DbOrTrx): Promise<void> {
  * queue holds at most one such row even when no process runs that kind.
  */
 export async function enqueueUnlessQueued(db: DbOrTrx, kind: string, maxAttempts = 10): Promise<void> {
-  await sql`
+  const inserted = await sql<{ id: string }>`
     insert into jobs (kind, max_attempts)
     select ${kind}, ${maxAttempts}
     where not exists (select 1 from jobs where kind = ${kind} and status = 'queued')
+    returning id
   `.execute(db);
+  // Counted like any other enqueue, so the request's answer wakes the worker: uncounted, a Mail
+  // app's Roundcube file or a domain's DKIM row waited for the next poll, up to 5 s (issue 39).
+  noteQueued(inserted.rows.length);
 }
