@@ -5,6 +5,7 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { databaseIndependentTests } from './database-independent-tests.ts';
 import type { VitestSummary } from './vitest-summary-reporter.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -211,11 +212,19 @@ mkdirSync(results, { recursive: true });
 /**
  * What a pass runs (ARCHITECTURE.md, Tests): on the embedded database, everything; on a PostgreSQL
  * server (TEST_DATABASE_URL), only what depends on the database: the server tests in
- * apps/server/test/, each against its own database. Unit tests beside the code, the contracts',
- * scripts' and console's tests and the browser tests ran in the embedded pass and do not change with
- * the database. `npm test -- --all` runs everything on PostgreSQL too.
+ * apps/server/test/ that open the test database, each against its own database. Unit tests beside
+ * the code, the contracts', scripts' and console's tests, the browser tests and the server tests
+ * that only ever start an embedded database of their own ran in the embedded pass and do not change
+ * with the database. `npm test -- --all` runs everything on PostgreSQL too.
  */
 const databasePass = Boolean(process.env.TEST_DATABASE_URL) && !process.argv.includes('--all');
+const serverTests = path.join(root, 'apps/server/test');
+const databasePassArgs = () => [
+  '--project',
+  'server',
+  'apps/server/test/',
+  ...databaseIndependentTests(serverTests).flatMap((file) => ['--exclude', `test/${file}`]),
+];
 
 const buildStarted = Date.now();
 if (run('npm', ['run', 'build']) !== 0) {
@@ -225,7 +234,7 @@ if (run('npm', ['run', 'build']) !== 0) {
 
 // One after the other, each with the whole machine: run side by side on these 2-core machines they
 // took 48 min (Vitest on its default single worker, slowed by the browser and its server); apart,
-// Vitest on two workers takes about 11 min and Playwright about 15.
+// Vitest and Playwright on two workers each take about 6 and 7 min (issue 39).
 const vitestJson = path.join(results, 'vitest-summary.json');
 const e2eJson = path.join(results, 'e2e.json');
 const vitestStarted = Date.now();
@@ -237,7 +246,7 @@ run(
     '--maxWorkers=2',
     '--reporter=default',
     '--reporter=./scripts/vitest-summary-reporter.ts',
-    ...(databasePass ? ['--project', 'server', 'apps/server/test/'] : []),
+    ...(databasePass ? databasePassArgs() : []),
   ],
   { env: { ...process.env, VITEST_SUMMARY_FILE: vitestJson } },
 );
