@@ -18,6 +18,7 @@ import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseDumpRoutes } from './modules/operator/database-dump.routes.ts';
 import { operatorStatusRoutes } from './modules/operator/operator-status.routes.ts';
+import { BackgroundWork } from './lib/background-work.ts';
 import { JobWorker } from './modules/jobs/job-worker.ts';
 import { wakeWorkerAfterQueueing } from './modules/jobs/queued-in-request.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
@@ -50,6 +51,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The job queue's worker of this process (tests wake or drain it). */
     jobs: JobWorker;
+    /** What requests started after answering (tests wait for it to be idle). */
+    background: BackgroundWork;
   }
 }
 
@@ -94,6 +97,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // keep them from taking the same job.
   const jobs = new JobWorker(db, app.log.child({ module: 'jobs' }));
   app.decorate('jobs', jobs);
+  const background = new BackgroundWork();
+  app.decorate('background', background);
   // Sign-out, suspending, group and app changes, e-mails… queue jobs in their transactions; once
   // the answer is sent (committed), the worker looks at once instead of at its next poll.
   wakeWorkerAfterQueueing(app, jobs);
@@ -137,6 +142,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerConsole(app, config.consoleDir);
   // Handlers are all registered by now; on close (SIGTERM in main), jobs in progress finish first.
   app.addHook('onReady', async () => jobs.start());
-  app.addHook('onClose', async () => jobs.stop());
+  app.addHook('onClose', async () => {
+    await background.idle();
+    await jobs.stop();
+  });
   return app;
 }

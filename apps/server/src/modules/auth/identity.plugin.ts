@@ -62,7 +62,7 @@ export async function registerIdentity(
   await app.register(secondFactorRoutes({ db, config, mailer, provider }));
   await app.register(passkeySignInRoutes({ db, config, mailer, provider }));
   await app.register(ssoRoutes({ db, config, sso }));
-  await app.register(passwordResetRoutes({ db, config, mailer }));
+  await app.register(passwordResetRoutes({ db, config, mailer, background: app.background }));
   await app.register(profileRoutes({ db, config, mailer }));
   await app.register(authenticatorRoutes({ db, config, mailer }));
   await app.register(enrolmentRoutes({ db, config, mailer, provider }));

@@ -31,11 +31,11 @@ export const minutePasses = (world: SignInWorld, email: string) =>
     .execute();
 
 /**
- * Everything a reset request set off is done: the lookup and the code happen after the answer,
- * so give them a moment, then wait until no message is waiting to go out.
+ * Everything a reset request set off is done: the lookup and the code happen after the answer
+ * (the app's background work), then no message is waiting to go out.
  */
 export async function settled(world: SignInWorld): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await world.server.app.background.idle();
   await vi.waitFor(
     async () => {
       const waiting = await world.server.db

@@ -8,6 +8,7 @@ import {
 } from '@atrium/contracts/auth';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
+import type { BackgroundWork } from '../../../lib/background-work.ts';
 import { sha256 } from '../../../lib/crypto.ts';
 import type { Mailer } from '../../../lib/mail.ts';
 import { deviceHashOf, deviceTokenOf, keepDeviceCookie } from '../sign-in/known-devices.ts';
@@ -22,7 +23,7 @@ const route = routeOptions({ config: { access: 'public', rateLimit: tight }, tag
 
 /** Forgot password: e-mail → code (or the e-mail's link) and new password → everything revoked. */
 export const passwordResetRoutes =
-  (deps: { db: Db; config: Config; mailer: Mailer }): FastifyPluginAsyncZod =>
+  (deps: { db: Db; config: Config; mailer: Mailer; background: BackgroundWork }): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       '/api/password-reset/start',

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import { randomToken } from '../../../lib/crypto.ts';
+import type { BackgroundWork } from '../../../lib/background-work.ts';
 import { AppError, fieldError } from '../../../lib/errors.ts';
 import type { Mailer } from '../../../lib/mail.ts';
 import { hashPassword, passwordProblem } from '../../../lib/passwords.ts';
@@ -55,60 +56,62 @@ export const resetLinkUrl = (config: Config, token: string) =>
  * sha256 of the asking browser's device cookie (the route sets one if it had none).
  */
 export function startPasswordReset(
-  deps: Deps,
+  deps: Deps & { background: BackgroundWork },
   input: { email: string; browser: string },
   log: FastifyBaseLogger,
 ): { resendAvailableAt: Date } {
   const identifier = input.email.trim().toLowerCase();
-  void (async () => {
-    const user = await deps.db
-      .selectFrom('users as u')
-      .innerJoin('organizations as o', 'o.id', 'u.organization_id')
-      .select(['u.id', 'u.organization_id', 'o.name as organizationName'])
-      .where('u.email', '=', identifier)
-      .where('u.status', '=', 'active')
-      .executeTakeFirst();
-    if (!user) return;
-    // Each message carries a link of its own, stored in the transaction that queues the message.
-    let token = '';
-    const mail: CodeMail = {
-      mailer: deps.mailer,
-      message: (code) => {
-        token = randomToken();
-        const link = { url: resetLinkUrl(deps.config, token), minutes: RESET_LINK_MINUTES };
-        return passwordResetCodeMail(
-          { email: identifier, organizationName: user.organizationName },
-          code,
-          link,
-        );
-      },
-      queued: (trx) =>
-        insertResetLink(trx, {
-          organizationId: user.organization_id,
-          userId: user.id,
-          token,
-          minutes: RESET_LINK_MINUTES,
-        }),
-    };
-    const target = { purpose: 'password-reset', identifier, context: input.browser };
-    const again = await resendLiveCode(deps.db, deps.config, target, mail, {
-      browserBound: { maxSends: RESET_MAILS_PER_CODE },
-    });
-    if (again) {
-      if (again.mailJob) await deps.mailer.deliverClaimed(again.mailJob);
-      else if (!again.last.mailSent && again.last.mailJobId)
-        await deps.mailer.deliverNow(again.last.mailJobId);
-      return;
+  deps.background.start(async () => {
+    try {
+      const user = await deps.db
+        .selectFrom('users as u')
+        .innerJoin('organizations as o', 'o.id', 'u.organization_id')
+        .select(['u.id', 'u.organization_id', 'o.name as organizationName'])
+        .where('u.email', '=', identifier)
+        .where('u.status', '=', 'active')
+        .executeTakeFirst();
+      if (!user) return;
+      // Each message carries a link of its own, stored in the transaction that queues the message.
+      let token = '';
+      const mail: CodeMail = {
+        mailer: deps.mailer,
+        message: (code) => {
+          token = randomToken();
+          const link = { url: resetLinkUrl(deps.config, token), minutes: RESET_LINK_MINUTES };
+          return passwordResetCodeMail(
+            { email: identifier, organizationName: user.organizationName },
+            code,
+            link,
+          );
+        },
+        queued: (trx) =>
+          insertResetLink(trx, {
+            organizationId: user.organization_id,
+            userId: user.id,
+            token,
+            minutes: RESET_LINK_MINUTES,
+          }),
+      };
+      const target = { purpose: 'password-reset', identifier, context: input.browser };
+      const again = await resendLiveCode(deps.db, deps.config, target, mail, {
+        browserBound: { maxSends: RESET_MAILS_PER_CODE },
+      });
+      if (again) {
+        if (again.mailJob) await deps.mailer.deliverClaimed(again.mailJob);
+        else if (!again.last.mailSent && again.last.mailJobId)
+          await deps.mailer.deliverNow(again.last.mailJobId);
+        return;
+      }
+      // Queued with the code: a mail server that is down delays the message, never drops it.
+      const knownDevice = await isKnownDevice(deps.db, identifier, input.browser);
+      const { mailJob } = await issueEmailCode(deps.db, deps.config, target, mail, {
+        browserBound: { knownDevice, unknownBrowsersCap: RESET_CODES_FOR_UNKNOWN_BROWSERS },
+      });
+      await deps.mailer.deliverClaimed(mailJob!);
+    } catch (error) {
+      // Too early or too many re-sends end here too: the caller must not learn the difference.
+      if (!(error instanceof AppError)) log.error({ err: error }, 'password reset e-mail failed');
     }
-    // Queued with the code: a mail server that is down delays the message, never drops it.
-    const knownDevice = await isKnownDevice(deps.db, identifier, input.browser);
-    const { mailJob } = await issueEmailCode(deps.db, deps.config, target, mail, {
-      browserBound: { knownDevice, unknownBrowsersCap: RESET_CODES_FOR_UNKNOWN_BROWSERS },
-    });
-    await deps.mailer.deliverClaimed(mailJob!);
-  })().catch((error: unknown) => {
-    // Too early or too many re-sends end here too: the caller must not learn the difference.
-    if (!(error instanceof AppError)) log.error({ err: error }, 'password reset e-mail failed');
   });
   return { resendAvailableAt: new Date(Date.now() + RESEND_AFTER_SECONDS * 1000) };
 }
