@@ -139,6 +139,25 @@ function ensureRestic(): void {
   process.exit(1);
 }
 
+/** The SPF test asks Debian's pyspf (python3-spf) whether the records Atrium prints pass. */
+const PYSPF = '/usr/lib/python3/dist-packages/spf.py';
+
+function ensurePyspf(): void {
+  if (existsSync(PYSPF)) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log("pyspf is missing: installing Debian's python3-spf.");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    if (
+      run('apt-get', ['update', '-qq'], { env }) === 0 &&
+      run('apt-get', ['install', '-y', '-qq', 'python3-spf'], { env }) === 0
+    ) {
+      return;
+    }
+  }
+  console.error('The SPF test needs pyspf: install it (sudo apt-get install python3-spf).');
+  process.exit(1);
+}
+
 /**
  * The webmail test runs Debian's Roundcube under PHP's built-in server with a configuration
  * directory of its own; no web server and no database of the package's are set up.
@@ -204,6 +223,7 @@ ensureBind();
 ensureMailServers();
 ensureDkimSigner();
 ensureRestic();
+ensurePyspf();
 ensureRoundcube();
 ensureDav();
 rmSync(results, { recursive: true, force: true });

@@ -96,7 +96,11 @@ export const verifyDomainResponseSchema = z.object({
 });
 export type VerifyDomainResponse = z.infer<typeof verifyDomainResponseSchema>;
 
-export const mappingStatusSchema = z.enum(['ok', 'missing', 'different', 'lookup_failed']);
+/**
+ * `does_not_pass`: the record is published, but a receiver's SPF check of mail from the mail host
+ * does not pass (e.g. `permerror` when the mail host publishes no SPF record of its own).
+ */
+export const mappingStatusSchema = z.enum(['ok', 'missing', 'different', 'lookup_failed', 'does_not_pass']);
 export type MappingStatus = z.infer<typeof mappingStatusSchema>;
 
 export const mappingPurposeSchema = z.enum([
@@ -126,8 +130,17 @@ export const dnsMappingRecordSchema = dnsRecordSchema.extend({
   status: mappingStatusSchema,
   /** What DNS holds now at that host for that type (empty when missing). */
   found: z.array(z.string()),
-  /** For `lookup_failed`: which failure, in words. */
+  /**
+   * What is wrong, in words, when the status alone does not say: which lookup failed, or for SPF
+   * the result a receiver's check gives mail from the mail host and why.
+   */
   problem: z.string().nullable(),
+  /**
+   * The record to publish when it is another host's than this one (SPF: the mail host's own
+   * record, which the mail service's operator publishes); null when publishing `value` at `host`
+   * is the fix.
+   */
+  fix: dnsRecordSchema.nullable(),
 });
 export type DnsMappingRecord = z.infer<typeof dnsMappingRecordSchema>;
 

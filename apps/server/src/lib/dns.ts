@@ -37,6 +37,8 @@ export interface DnsClient {
   srv(name: string): Promise<DnsAnswer<SrvRecord>>;
   a(name: string): Promise<DnsAnswer<string>>;
   aaaa(name: string): Promise<DnsAnswer<string>>;
+  /** PTR names: SPF's `ptr` mechanism, which a domain's record may still use. */
+  ptr(name: string): Promise<DnsAnswer<string>>;
   /**
    * NXDOMAIN or not. Asks for the CNAME, which no server follows: a dangling CNAME is a name in
    * use, and a name with records of other types answers NODATA, which is a name in use too.
@@ -67,6 +69,7 @@ export function createDnsClient(settings: DnsSettings): DnsClient {
     srv: (name) => lookup((r) => r.resolveSrv(name)),
     a: (name) => lookup((r) => r.resolve4(name)),
     aaaa: (name) => lookup((r) => r.resolve6(name)),
+    ptr: (name) => lookup((r) => r.resolvePtr(name)),
     nameExists: (name) =>
       withDeadline(settings, (r) => r.resolveCname(name)).then(
         (): NameAnswer => ({ status: 'exists' }),

@@ -29,6 +29,7 @@ function deviceRecords(domain: string) {
       status: 'missing',
       found: [],
       problem: null,
+      fix: null,
     },
   });
   return {
@@ -65,6 +66,7 @@ describe('DNS mapping', () => {
         status: 'missing',
         found: [],
         problem: null,
+        fix: null,
       },
       // The apex holds the verification TXT record, which is not an SPF record.
       spf: {
@@ -76,6 +78,7 @@ describe('DNS mapping', () => {
         status: 'missing',
         found: [],
         problem: null,
+        fix: null,
       },
       dkim: {
         purpose: 'dkim',
@@ -87,6 +90,7 @@ describe('DNS mapping', () => {
         status: 'missing',
         found: [],
         problem: null,
+        fix: null,
       },
       dmarc: {
         purpose: 'dmarc',
@@ -97,6 +101,7 @@ describe('DNS mapping', () => {
         status: 'missing',
         found: [],
         problem: null,
+        fix: null,
       },
       site: {
         purpose: 'site',
@@ -107,6 +112,7 @@ describe('DNS mapping', () => {
         status: 'missing',
         found: [],
         problem: null,
+        fix: null,
       },
       ...deviceRecords('mapped.example'),
     });
@@ -160,6 +166,8 @@ describe('DNS mapping', () => {
     t.dns.set('_caldavs._tcp.partly.example', srv(443));
     t.dns.set('_carddavs._tcp.partly.example', srv(443));
     t.dns.set('autodiscover.partly.example', { CNAME: 'acme.atrium.test' });
+    // SPF passes only once the mail host has an address and an SPF record of its own (spf-check.test.ts).
+    t.dns.set('mail.atrium.test', { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
     const fixed = byPurpose(await mapping(domain.id));
     expect(Object.values(fixed).map((r) => [r.purpose, r.status])).toEqual([
       ['mx', 'ok'],

@@ -35,6 +35,8 @@ describe('Mail Settings: whether mail works for each domain', () => {
     });
     t.dns.set('atrium._domainkey.ready.example', { TXT: [value('dkim')] });
     t.dns.set('_dmarc.ready.example', { TXT: [value('dmarc')] });
+    // The mail host's address and SPF record, which the domain's include: reads.
+    t.dns.set('mail.atrium.test', { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
     t.dns.set('half.example', {
       TXT: [half.verificationRecord.value],
       MX: [{ exchange: 'mx.other-provider.example', priority: 5 }],

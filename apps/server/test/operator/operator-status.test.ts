@@ -22,6 +22,8 @@ function publishMailRecords(domain: string, key = publicKey) {
   dns.set(domain, { MX: [{ exchange: MAIL_HOST, priority: 10 }], TXT: [`v=spf1 include:${MAIL_HOST} ~all`] });
   dns.set(`atrium._domainkey.${domain}`, { TXT: [`v=DKIM1; k=rsa; p=${key}`] });
   dns.set(`_dmarc.${domain}`, { TXT: [`v=DMARC1; p=quarantine; rua=mailto:dmarc@${domain}`] });
+  // The mail host's own address and SPF record, which the domain's include: reads.
+  dns.set(MAIL_HOST, { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
 }
 
 const status = (authorization?: string) =>

@@ -7,6 +7,7 @@ import {
 import type { DnsAnswer, DnsClient } from '../../lib/dns.ts';
 import { deviceSrvRecords, deviceNames } from '../devices/device-dns.ts';
 import { dkimRecordValue, type PublishedDkimKey } from './dkim.ts';
+import { evaluateDomainSpf } from './domain-spf-check.ts';
 
 export interface MappingTarget {
   /** ASCII domain name. */
@@ -91,8 +92,11 @@ async function checkOne(dns: DnsClient, record: ExpectedRecord): Promise<DnsMapp
         (found) => found.some((v) => v.split(' ').slice(2).join(' ') === wanted),
       );
     }
-    case 'spf':
-      return compareTxt(dns, record, 'v=spf1', (value) => spfIncludes(value, record.value));
+    case 'spf': {
+      const include = spfInclude(record.value);
+      const compared = await compareTxt(dns, record, 'v=spf1', (value) => spfIncludes(value, include));
+      return evaluateDomainSpf(dns, compared, include.slice('include:'.length));
+    }
     case 'dkim':
     case 'dmarc':
       return compareTxt(dns, record, record.purpose === 'dkim' ? 'v=DKIM1' : 'v=DMARC1', (value) =>
@@ -131,6 +135,7 @@ function compare(
     type: record.type,
     value: record.value,
     valueStrings: record.type === 'TXT' ? txtStrings(record.value) : [record.value],
+    fix: null,
   };
   if (answer.status === 'failed') {
     return { ...base, status: 'lookup_failed', found: [], problem: `The lookup failed: ${answer.message}` };
@@ -168,12 +173,19 @@ function mapAnswer<T>(answer: DnsAnswer<T>, map: (record: T) => string): DnsAnsw
 
 const hostName = (value: string) => value.trim().toLowerCase().replace(/\.$/, '');
 
-/** An SPF record that authorises our mail host through `include:` (other mechanisms may sit beside it). */
-function spfIncludes(value: string, expected: string): boolean {
-  const include = expected
+/** The `include:<MAIL_HOST>` term of the expected SPF record, lower case. */
+function spfInclude(expected: string): string {
+  return expected
     .split(/\s+/)
     .find((term) => term.startsWith('include:'))!
     .toLowerCase();
+}
+
+/**
+ * An SPF record that names our mail host through `include:` (other mechanisms may sit beside it).
+ * Only a first reading: evaluateDomainSpf then judges the record as a receiver does.
+ */
+function spfIncludes(value: string, include: string): boolean {
   return value
     .toLowerCase()
     .split(/\s+/)

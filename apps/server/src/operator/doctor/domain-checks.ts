@@ -27,9 +27,10 @@ async function verifiedDomains(db: Db) {
 }
 
 /**
- * One line per verified domain: its MX, SPF, DKIM and DMARC records as published, compared with
- * what its DNS mapping expects (the same code as the Domains page and Mail Settings, through the
- * resolver DNS_SERVERS names). The fix is the record to publish.
+ * One line per verified domain: its MX, DKIM and DMARC records as published, compared with what
+ * its DNS mapping expects, and its SPF evaluated as a receiver would for mail from MAIL_HOST's
+ * addresses (the same code as the Domains page and Mail Settings, through the resolver DNS_SERVERS
+ * names). The fix is the record to publish: for SPF that may be MAIL_HOST's own record.
  */
 export async function domainChecks(deps: {
   db: Db;
@@ -79,10 +80,13 @@ export async function domainChecks(deps: {
     async run() {
       const records = await results[i]!;
       const wrong = records.filter((r) => r.status !== 'ok');
-      if (wrong.length === 0) return pass('MX, SPF, DKIM and DMARC published as expected');
+      if (wrong.length === 0) {
+        return pass(
+          `MX, DKIM and DMARC published as expected; SPF passes for mail from ${deps.config.mailHost}`,
+        );
+      }
       const what = wrong.map((r) => `${LABEL[r.purpose]} ${describeStatus(r)}`).join('; ');
-      const fix = wrong.map((r) => `publish ${r.host}. ${r.type} "${r.value}"`).join('; ');
-      return fail(what, fix);
+      return fail(what, wrong.map((r) => describeFix(r, deps.config.mailHost)).join('; '));
     },
   }));
 }
@@ -93,7 +97,17 @@ function describeStatus(record: DnsMappingRecord): string {
       return `missing at ${record.host}`;
     case 'different':
       return `different at ${record.host} (found ${record.found.map((v) => `"${v}"`).join(', ')})`;
+    case 'does_not_pass':
+      return `does not pass at ${record.host}: ${record.problem}`;
     default:
       return `not looked up at ${record.host}: ${record.problem ?? 'the lookup failed'}`;
   }
+}
+
+function describeFix(record: DnsMappingRecord, mailHost: string): string {
+  const publish = record.fix ?? record;
+  if (record.status === 'does_not_pass' && !record.fix) {
+    return `make the SPF record at ${record.host}. pass for mail from ${mailHost} (why above)`;
+  }
+  return `publish ${publish.host}. ${publish.type} "${publish.value}"`;
 }

@@ -81,9 +81,38 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
               </ul>
             )}
           </dd>
+          {record.problem && record.status !== 'lookup_failed' ? <CheckProblem record={record} /> : null}
         </dl>
       </div>
     </li>
+  );
+}
+
+/**
+ * Why a published record is not in place (SPF: what a receiver's check gives mail from the mail
+ * host), and the other host's record that mends it, to copy or pass on to the mail service's
+ * operator.
+ */
+function CheckProblem({ record }: { record: DnsMappingRecord }) {
+  const title = PURPOSE[record.purpose].title;
+  return (
+    <>
+      <dt className="col-sm-3">Check</dt>
+      <dd className="col-sm-9">
+        <span className="text-danger">{record.problem}</span>
+      </dd>
+      {record.fix ? (
+        <>
+          <dt className="col-sm-3">Publish at {record.fix.host}</dt>
+          <dd className="col-sm-9 d-flex align-items-start gap-2">
+            <code className="text-break flex-grow-1">
+              {record.fix.host} {record.fix.type} &quot;{record.fix.value}&quot;
+            </code>
+            <CopyButton value={record.fix.value} what={`${title} record of ${record.fix.host}`} />
+          </dd>
+        </>
+      ) : null}
+    </>
   );
 }
 

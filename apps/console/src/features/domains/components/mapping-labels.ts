@@ -35,4 +35,6 @@ export const STATUS: Record<MappingStatus, { label: string; bg: string; text?: '
   missing: { label: 'Missing', bg: 'secondary' },
   different: { label: 'Different', bg: 'warning', text: 'dark' },
   lookup_failed: { label: 'Lookup failed', bg: 'danger' },
+  // SPF: published, but a receiver's check of mail from the mail host does not pass.
+  does_not_pass: { label: 'Does not pass', bg: 'danger' },
 };

@@ -96,6 +96,9 @@ function MailDomainCard({ item }: { item: MailDomain }) {
                     {record.purpose === 'dkim' ? ` (${record.host.split('._domainkey.')[0]})` : null}
                   </div>
                   <div className="small text-body-secondary">{PURPOSE[record.purpose].why}</div>
+                  {record.status === 'does_not_pass' ? (
+                    <div className="small text-danger">{record.problem}</div>
+                  ) : null}
                 </div>
                 <Badge bg={status.bg} {...(status.text ? { text: status.text } : {})}>
                   {status.label}
