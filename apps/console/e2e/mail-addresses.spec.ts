@@ -2,6 +2,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
+import { afterNextPaint } from './support/frames.ts';
 
 // Issue 14: Mail Settings' addresses. An admin gives a user an alias and finds it, gives a group
 // its address, sets a domain's catch-all, and removes the alias after the shared confirmation.
@@ -62,7 +63,7 @@ test('an admin adds an alias, sets a group address and a catch-all, and removes 
     await page.setViewportSize({ width, height: 900 });
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.setViewportSize({ width, height: Math.min(height, 4000) });
-    await page.waitForTimeout(400);
+    await afterNextPaint(page);
     await page.screenshot({ path: path.join(test.info().outputDir, `mail-settings-${width}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,4 +1,5 @@
 import { expect, test } from './support/fixtures.ts';
+import { afterNextPaint } from './support/frames.ts';
 
 // The sign-in page is the first thing everybody opens. Its HTML preloads the page's own modules,
 // and the form is drawn with the page, so nothing moves when the sign-in's state arrives late;
@@ -32,8 +33,14 @@ test('the sign-in page asks for its state once, from its HTML, beside its code',
 for (const width of [375, 1280] as const) {
   test(`at ${width} px the sign-in form is drawn with the page and nothing moves`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
+    // The interaction's state is held back until the page has painted without it: a late answer.
+    let asked!: () => void;
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    let answer!: () => void;
+    const answerable = new Promise<void>((resolve) => (answer = resolve));
     await page.route('**/api/interactions/*/state', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      asked();
+      await answerable;
       await route.continue();
     });
     await page.addInitScript(() => {
@@ -55,12 +62,14 @@ for (const width of [375, 1280] as const) {
       };
       requestAnimationFrame(look);
     });
-    await page.goto('/login');
+    // Not until "load": the page's preload of the state would hold that back too.
+    await page.goto('/login', { waitUntil: 'commit' });
+    await requested;
+    await afterNextPaint(page);
+    answer();
     await expect(page).toHaveURL(/\/login\?uid=/);
     await expect(page.getByLabel('E-mail address')).toBeVisible();
-    await page.evaluate(
-      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-    );
+    await afterNextPaint(page);
     const seen = await page.evaluate(() => {
       const w = window as unknown as { __shift: number; __heading: number; __form: number };
       return { shift: w.__shift, heading: w.__heading, form: w.__form };
