@@ -177,6 +177,8 @@ beforeAll(async () => {
   });
   publishDkim();
   dns.set('_dmarc.acme.example', { TXT: ['v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.example'] });
+  // The mail host's address and the SPF record install prints for it, which the include: reads.
+  dns.set(MAIL_HOST, { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
 
   // A host in order has been backed up: the backup (restic, the dump from the Atrium above) writes
   // the operator log that doctor reads.
@@ -378,7 +380,10 @@ describe('npm run atrium -- doctor', () => {
       expect(lineOf(lines, 'Backups')).toBe(
         `✗ Backups: no backup yet — fix: npm run atrium -- backup --root ${root}; scheduled daily by ${path.join(layout.cronDir, 'atrium-backup')}`,
       );
-      expect(lines.filter((l) => l.startsWith('✗'))).toHaveLength(1);
+      expect(
+        lines.filter((l) => l.startsWith('✗')),
+        lines.join('\n'),
+      ).toHaveLength(1);
     }, 60_000);
 
     it('fails "Backups" when the last successful one is more than 26 hours old', async () => {

@@ -35,6 +35,8 @@ describe('install', () => {
       expect(dry.stdout).toContain(`would create ${file}\n`);
     }
     expect(dry.stdout).toMatch(/\d+ changes would be made \(dry run\)\./);
+    // The DNS records to publish: the mail host's SPF record, which every domain's include: reads.
+    expect(dry.stdout).toContain('  mail.atrium.test.  TXT  "v=spf1 a -all"');
     expect(readdirSync(host.layout.root)).toEqual([]);
   });
 

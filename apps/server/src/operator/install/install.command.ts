@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
+import { mailHostSpfRecord } from '../../modules/domains/mail-host-spf.ts';
 import { hostLayout, type HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { controlService, hasSystemd } from '../service-control.ts';
@@ -215,6 +216,11 @@ function printDnsRecords(o: InstallOptions, print: (line: string) => void): void
   print(`  *.${o.siteBaseDomain}.  CNAME  ${host}.   (organisations' sites)`);
   if (o.mail) {
     if (o.mailHost !== host) print(`  ${o.mailHost}.  A  ${address}`);
+    // Every domain's SPF record includes MAIL_HOST's: without this one the include is a permerror.
+    const spf = mailHostSpfRecord(o.mailHost);
+    print(
+      `  ${spf.host}.  ${spf.type}  "${spf.value}"   (SPF: what each domain's include:${o.mailHost} reads)`,
+    );
     print(
       `  Each organisation's MX, SPF, DKIM and DMARC records are on its Domains page once it adds a domain (MX ${o.mailHost}).`,
     );
