@@ -41,9 +41,17 @@ export interface Ownership {
   gid(group: string): number;
 }
 
-/** A system user's or group's id from the host's account database. */
+/**
+ * A system user's or group's id from the host's account database, each name looked up once: a
+ * doctor run compared some 70 items, and one synchronous getent per item and owner blocked its
+ * event loop for 9 s on a busy host, past the timeouts of the checks running beside it (issue 40).
+ */
 export function hostOwnership(chown: boolean): Ownership {
+  const known = new Map<string, number>();
   const lookup = (flag: string, name: string) => {
+    const key = `${flag}:${name}`;
+    const cached = known.get(key);
+    if (cached !== undefined) return cached;
     const run = spawnSync('getent', [flag, name], { encoding: 'utf8' });
     const id = Number(run.stdout.split(':')[2]);
     if (run.status !== 0 || !Number.isInteger(id)) {
@@ -51,6 +59,7 @@ export function hostOwnership(chown: boolean): Ownership {
         `${flag === 'passwd' ? 'User' : 'Group'} ${name}: does not exist on this host`,
       );
     }
+    known.set(key, id);
     return id;
   };
   return { chown, uid: (user) => lookup('passwd', user), gid: (group) => lookup('group', group) };
