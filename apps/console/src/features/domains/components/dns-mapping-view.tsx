@@ -36,6 +36,8 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
   const purpose = PURPOSE[record.purpose];
   const status = STATUS[record.status];
   const id = recordDomId(record);
+  // Why a published record still fails (SPF that does not evaluate); a failed lookup says so in Found.
+  const showsCheck = Boolean(record.problem) && record.status !== 'lookup_failed';
   return (
     <li className="card atrium-card" aria-labelledby={`${id}-title`} data-status={record.status}>
       <div className="card-body">
@@ -66,7 +68,7 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
           {record.valueStrings.length > 1 ? <SplitValue record={record} title={purpose.title} /> : null}
           {record.type === 'SRV' ? <SrvFields value={record.value} /> : null}
           <dt className="col-sm-3">Found</dt>
-          <dd className="col-sm-9 mb-0">
+          <dd className={showsCheck ? 'col-sm-9' : 'col-sm-9 mb-0'}>
             {record.status === 'lookup_failed' ? (
               <span className="text-danger">{record.problem}</span>
             ) : record.found.length === 0 ? (
@@ -81,7 +83,7 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
               </ul>
             )}
           </dd>
-          {record.problem && record.status !== 'lookup_failed' ? <CheckProblem record={record} /> : null}
+          {showsCheck ? <CheckProblem record={record} /> : null}
         </dl>
       </div>
     </li>
