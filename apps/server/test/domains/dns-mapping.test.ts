@@ -1,21 +1,14 @@
 import type { DnsMapping } from '@atrium/contracts/domains';
 import { describe, expect, it } from 'vitest';
 import { useAdminWorldWithDns } from '../support/admin-world.ts';
-import { addDomain, addVerifiedDomain } from './domain-helpers.ts';
+import { addDomain, addVerifiedDomain, dnsMappingOf } from './domain-helpers.ts';
 
 const t = useAdminWorldWithDns({
   env: { DNS_TIMEOUT_MS: '500', SITE_BASE_DOMAIN: 'atrium.test', MAIL_HOST: 'mail.atrium.test' },
   org: { siteName: 'acme' },
 });
 
-async function mapping(id: string): Promise<DnsMapping> {
-  const response = await t.app.inject({
-    url: `/api/domains/${id}/dns-records`,
-    headers: t.adminSession.headers,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<DnsMapping>();
-}
+const mapping = (id: string): Promise<DnsMapping> => dnsMappingOf(t.app, t.adminSession, id);
 
 /** What devices need (RFC 6186 and 6764 SRV records, Thunderbird's and Outlook's names), all missing. */
 function deviceRecords(domain: string) {

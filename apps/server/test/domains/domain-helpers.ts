@@ -1,4 +1,4 @@
-import type { DomainDetail, VerifyDomainResponse } from '@atrium/contracts/domains';
+import type { DnsMapping, DomainDetail, VerifyDomainResponse } from '@atrium/contracts/domains';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { TestSession } from '../support/fixtures.ts';
@@ -46,4 +46,15 @@ export async function addVerifiedDomain(
   const { check, domain: verified } = await verify(app, session, domain.id);
   expect(check.outcome).toBe('verified');
   return verified;
+}
+
+/** The domain page's DNS mapping, as the admin's browser asks for it. */
+export async function dnsMappingOf(
+  app: FastifyInstance,
+  session: TestSession,
+  id: string,
+): Promise<DnsMapping> {
+  const response = await app.inject({ url: `/api/domains/${id}/dns-records`, headers: session.headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<DnsMapping>();
 }

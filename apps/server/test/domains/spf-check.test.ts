@@ -5,7 +5,7 @@ import { formatOutcome, runChecks } from '../../src/operator/doctor/check.ts';
 import { domainChecks } from '../../src/operator/doctor/domain-checks.ts';
 import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { pyspfResult } from '../support/pyspf.ts';
-import { addVerifiedDomain } from './domain-helpers.ts';
+import { addVerifiedDomain, dnsMappingOf } from './domain-helpers.ts';
 
 // Issue 40, item 4: a domain's `include:<MAIL_HOST>` only passes a receiver's SPF check once
 // MAIL_HOST publishes an SPF record of its own; the domain page and doctor evaluate SPF as a
@@ -19,14 +19,7 @@ const t = useAdminWorldWithDns({
   org: { siteName: 'acme' },
 });
 
-async function mapping(id: string): Promise<DnsMapping> {
-  const response = await t.app.inject({
-    url: `/api/domains/${id}/dns-records`,
-    headers: t.adminSession.headers,
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<DnsMapping>();
-}
+const mapping = (id: string): Promise<DnsMapping> => dnsMappingOf(t.app, t.adminSession, id);
 
 const record = (m: DnsMapping, purpose: string) => m.records.find((r) => r.purpose === purpose)!;
 
