@@ -45,6 +45,10 @@ export interface HostLayout {
   radicaleRights: string;
   /** Log of what install, update and the sync changed. */
   logDir: string;
+  /** Postfix's and Dovecot's log files (root's: the daemons write them as root). */
+  mailLogDir: string;
+  /** Where install's logrotate file goes (Debian's logrotate reads the directory daily). */
+  logrotateDir: string;
 }
 
 /** Mail settings install gives every host (loopback listeners of the Atrium process). */
@@ -84,5 +88,7 @@ export function hostLayout(root = '/'): HostLayout {
     radicaleConfig: at('/etc/radicale/config'),
     radicaleRights: at('/etc/radicale/atrium-rights'),
     logDir: at('/var/log/atrium'),
+    mailLogDir: at('/var/log/atrium-mail'),
+    logrotateDir: at('/etc/logrotate.d'),
   };
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ describe('install', () => {
       path.join(host.layout.systemdDir, 'atrium-backup.service'),
       path.join(host.layout.systemdDir, 'atrium-backup.timer'),
       path.join(host.layout.cronDir, 'atrium-backup'),
+      path.join(host.layout.logrotateDir, 'atrium'),
     ]) {
       expect(dry.stdout).toContain(`would create ${file}\n`);
     }
@@ -57,6 +59,31 @@ describe('install', () => {
     const again = atriumCli(['install', '--root', host.layout.root]);
     expect(again.stdout).toContain('No changes: this host is as install leaves it.');
   }, 120_000);
+
+  it("sends Atrium's own mail through the host's Postfix, and rotates every log with logrotate", () => {
+    const settings = readFileSync(host.layout.settingsFile, 'utf8');
+    expect(settings).toContain(`\nSMTP_URL=smtp://127.0.0.1:${host.ports.relay}\n`);
+    expect(readFileSync(path.join(host.layout.postfixDir, 'master.cf'), 'utf8')).toContain(
+      `127.0.0.1:${host.ports.relay} inet n - n - - smtpd\n  -o syslog_name=postfix/atrium\n`,
+    );
+    const postfixLog = path.join(host.layout.mailLogDir, 'postfix.log');
+    expect(readFileSync(path.join(host.layout.postfixDir, 'main.cf'), 'utf8')).toContain(
+      `maillog_file = ${postfixLog}\n`,
+    );
+    const rotate = path.join(host.layout.logrotateDir, 'atrium');
+    const text = readFileSync(rotate, 'utf8');
+    for (const file of [
+      `${host.layout.logDir}/*.log`,
+      postfixLog,
+      path.join(host.layout.mailLogDir, 'dovecot.log'),
+    ]) {
+      expect(text).toContain(`${file} {\n    daily\n`);
+    }
+    const state = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-logrotate-')), 'state');
+    const debug = spawnSync('/usr/sbin/logrotate', ['-d', '-s', state, rotate], { encoding: 'utf8' });
+    expect(debug.status, `${debug.stdout}${debug.stderr}`).toBe(0);
+    expect(debug.stderr).not.toMatch(/error/i);
+  });
 
   it('moves the daily backup to BACKUP_TIME, and refuses a time that is none in one line', () => {
     const timer = path.join(host.layout.systemdDir, 'atrium-backup.timer');

@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
-  appendFileSync,
   chmodSync,
   chownSync,
   existsSync,
@@ -35,6 +34,7 @@ export const PORT_NAMES = [
   'quota-status',
   'dkim',
   'socketmap',
+  'relay',
   'http',
   'https',
 ] as const;
@@ -127,14 +127,24 @@ export class InstalledHost {
     return atriumCli(this.installArgs(extra));
   }
 
-  /** Settings the operator adds by hand (install keeps them): a resolver, an SMTP relay. */
+  /**
+   * Settings the operator sets by hand (install keeps them): a resolver, an SMTP relay. A setting
+   * the file already holds is changed on its line, as an operator edits it.
+   */
   addSettings(settings: Record<string, string>): void {
-    appendFileSync(
-      this.layout.settingsFile,
-      Object.entries(settings)
-        .map(([k, v]) => `${k}=${v}\n`)
-        .join(''),
-    );
+    const left = new Map(Object.entries(settings));
+    const lines = readFileSync(this.layout.settingsFile, 'utf8')
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => {
+        const key = line.slice(0, line.indexOf('='));
+        if (!left.has(key)) return line;
+        const value = left.get(key);
+        left.delete(key);
+        return `${key}=${value}`;
+      });
+    for (const [k, v] of left) lines.push(`${k}=${v}`);
+    writeFileSync(this.layout.settingsFile, `${lines.join('\n')}\n`);
   }
 
   at(p: string): string {
@@ -142,11 +152,11 @@ export class InstalledHost {
   }
 
   get mailLog() {
-    return this.at('var/log/mail.log');
+    return path.join(this.layout.mailLogDir, 'postfix.log');
   }
 
   get dovecotLog() {
-    return this.at('var/log/dovecot.log');
+    return path.join(this.layout.mailLogDir, 'dovecot.log');
   }
 
   get atriumLog() {

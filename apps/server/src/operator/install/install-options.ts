@@ -31,6 +31,8 @@ export interface InstallOptions {
     quotaStatus: number;
     dkim: number;
     socketmap: number;
+    /** Postfix's loopback listener for Atrium's own mail (SMTP_URL). */
+    relay: number;
   };
 }
 
@@ -44,6 +46,7 @@ const PORT_DEFAULTS = {
   quotaStatus: 12340,
   dkim: 8891,
   socketmap: 10027,
+  relay: 10025,
 };
 
 const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;

@@ -15,6 +15,7 @@ import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
 import { backupCron, backupServiceUnit, backupTimerUnit } from './backup-units.ts';
 import { caddyfile } from './caddyfile.ts';
+import { logrotateConfig } from './logrotate.ts';
 import { davCaddyRoutes, RADICALE_PORT, radicaleConfig, radicaleRights } from './dav-files.ts';
 import {
   debianDatabaseConfigured,
@@ -80,6 +81,9 @@ export function installSettings(
       // Where Atrium makes default calendars and removes deleted users' (docs/dav.md).
       DAV_RADICALE_ADDRESS: `127.0.0.1:${RADICALE_PORT}`,
     });
+    // Atrium's own mail (sign-in codes, invitations) leaves through this host's Postfix, signed
+    // like the users' (its loopback listener, mail-config.ts); never over the operator's relay.
+    if (!earlier?.SMTP_URL) settings.SMTP_URL = `smtp://127.0.0.1:${o.ports.relay}`;
   }
   if (o.mail && o.webmail) {
     Object.assign(settings, {
@@ -154,6 +158,7 @@ export function installPlan(
     dir(layout.dataDir, SERVICE_USER, SERVICE_USER, 0o700),
     dir(layout.backupDir, SERVICE_USER, SERVICE_USER, 0o700),
     dir(layout.logDir, SERVICE_USER, 'adm', 0o750),
+    file(path.join(layout.logrotateDir, 'atrium'), logrotateConfig(layout, o), 'root', 'root', 0o644),
     file(path.join(layout.systemdDir, 'atrium.service'), atriumUnit(layout, o), 'root', 'root', 0o644, [
       'atrium',
     ]),
@@ -198,6 +203,8 @@ export function installPlan(
   ];
   if (!o.mail) return items;
   items.push(
+    // Postfix's postlogd and Dovecot's log process write here as root.
+    dir(layout.mailLogDir, 'root', 'adm', 0o750),
     dir(layout.mailRoot, MAIL_USER, MAIL_USER, 0o770),
     dir(layout.dkimDir, SERVICE_USER, SERVICE_USER, 0o700),
     dir(path.dirname(layout.opendkimKeysDir), 'root', 'root', 0o755),
@@ -295,6 +302,10 @@ function readHostFile(layout: HostLayout, file: string): string | undefined {
 function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
   const config = loadConfig({ ...settings, DATA_DIR: layout.dataDir });
   const onHost = layout.root === '/';
+  const logs = {
+    postfix: path.join(layout.mailLogDir, 'postfix.log'),
+    dovecot: path.join(layout.mailLogDir, 'dovecot.log'),
+  };
   const options: MailConfigOptions = {
     hostname: o.mailHost,
     atriumUrl: `http://127.0.0.1:${o.ports.atrium}`,
@@ -308,15 +319,16 @@ function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
     mailUser: MAIL_USER,
     tls: o.tls,
     dkim: { port: o.ports.dkim, dir: layout.opendkimKeysDir },
+    logs,
     // Under --root the daemons keep their queue, run directory and logs below it too.
     paths: onHost
       ? undefined
       : {
           postfixQueue: path.join(layout.root, 'var/spool/postfix'),
           postfixData: path.join(layout.root, 'var/lib/postfix'),
-          postfixLog: path.join(layout.root, 'var/log/mail.log'),
+          postfixLog: logs.postfix,
           dovecotBase: path.join(layout.root, 'run/dovecot'),
-          dovecotLog: path.join(layout.root, 'var/log/dovecot.log'),
+          dovecotLog: logs.dovecot,
           opendkimPid: path.join(layout.root, 'run/opendkim/opendkim.pid'),
         },
   };

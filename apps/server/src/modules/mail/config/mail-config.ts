@@ -28,6 +28,12 @@ export interface MailConfigOptions {
     auth: number;
     /** Dovecot's quota-status policy service, which Postfix asks at RCPT (loopback only). */
     quotaStatus: number;
+    /**
+     * Atrium's own mail (sign-in codes, invitations): a Postfix listener on loopback only that
+     * relays for this host's processes without a sign-in and DKIM-signs like submission (SMTP_URL
+     * of an installed host). Undefined: none.
+     */
+    relay?: number;
   };
   /** Mailboxes live under `<mailRoot>/<organisation id>/<user id>`, owned by `mailUser`. */
   mailRoot: string;
@@ -47,6 +53,11 @@ export interface MailConfigOptions {
   masterPassword?: string;
   /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
   noAuthPenalty?: boolean;
+  /**
+   * Log files of an installed host: Postfix (maillog_file, through its postlogd service) and
+   * Dovecot (log_path) write there themselves, with or without a syslog daemon (docs/mail.md).
+   */
+  logs?: { postfix: string; dovecot: string };
   /** Tests: a private Postfix queue and Dovecot run directory, and log files to read. */
   paths?: {
     postfixQueue: string;
@@ -150,6 +161,11 @@ function postfixMain(o: MailConfigOptions): string {
     lines.push(`smtpd_tls_cert_file = ${o.tls.cert}`, `smtpd_tls_key_file = ${o.tls.key}`);
     lines.push('smtpd_tls_security_level = may');
   }
+  if (o.logs && !o.paths) {
+    // A file rather than syslog, always: Debian 12 hosts without systemd often run no syslog
+    // daemon, and then Postfix logged nowhere (issue 40). postlogd (master.cf) writes it.
+    lines.push(`maillog_file = ${o.logs.postfix}`);
+  }
   if (o.paths) {
     lines.push(
       `queue_directory = ${o.paths.postfixQueue}`,
@@ -182,6 +198,19 @@ function postfixMaster(o: MailConfigOptions): string {
           `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
           // Signer away: the client is told to try again later rather than mail leaving unsigned.
           '  -o milter_default_action=tempfail',
+        ]
+      : []),
+    ...(o.ports.relay !== undefined
+      ? [
+          // Atrium's own mail, from this host only: relayed without a sign-in, signed like submission.
+          `127.0.0.1:${o.ports.relay} inet n - n - - smtpd`,
+          '  -o syslog_name=postfix/atrium',
+          '  -o mynetworks=127.0.0.0/8',
+          '  -o smtpd_client_restrictions=permit_mynetworks,reject',
+          '  -o smtpd_relay_restrictions=permit_mynetworks,reject',
+          ...(o.dkim
+            ? [`  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`, '  -o milter_default_action=tempfail']
+            : []),
         ]
       : []),
     'pickup unix n - n 60 1 pickup',
@@ -226,7 +255,7 @@ function dovecotConf(o: MailConfigOptions, dir: string): string {
   return `${HEADER}
 protocols = imap lmtp
 listen = ${listen}
-${p ? `base_dir = ${p.dovecotBase}\nstate_dir = ${p.dovecotBase}/state\nlog_path = ${p.dovecotLog}\ninstance_name = atrium-test\n` : ''}
+${p ? `base_dir = ${p.dovecotBase}\nstate_dir = ${p.dovecotBase}/state\nlog_path = ${p.dovecotLog}\ninstance_name = atrium-test\n` : ''}${o.logs && !p ? `# A file rather than syslog, always (docs/mail.md); info_log_path follows log_path.\nlog_path = ${o.logs.dovecot}\n` : ''}
 ${o.tls ? `ssl = required\nssl_cert = <${o.tls.cert}\nssl_key = <${o.tls.key}` : 'ssl = no'}
 # OAUTHBEARER and XOAUTH2 take access tokens from Atrium's provider; PLAIN and LOGIN take app
 # passwords. Plain text needs TLS, except on loopback.
