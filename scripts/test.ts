@@ -116,17 +116,20 @@ function ensureDkimSigner(): void {
 /**
  * The backup test stores its snapshots with Debian's restic (as `npm run atrium -- backup` does),
  * and `install --root` refuses a host without the packages install needs: restic, and cron (the
- * daily backup and the DKIM sync) where PID 1 is not systemd, as on these machines.
+ * daily backup and the DKIM sync) where PID 1 is not systemd, as on these machines, and
+ * logrotate (the install test checks its file with `logrotate -d`).
  */
 function ensureRestic(): void {
-  const missing = ['/usr/bin/restic', '/usr/sbin/cron'].filter((file) => !existsSync(file));
+  const missing = ['/usr/bin/restic', '/usr/sbin/cron', '/usr/sbin/logrotate'].filter(
+    (file) => !existsSync(file),
+  );
   if (missing.length === 0) return;
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log("restic or cron is missing: installing Debian's restic and cron.");
+    console.log("restic, cron or logrotate is missing: installing Debian's restic, cron and logrotate.");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     if (
       run('apt-get', ['update', '-qq'], { env }) === 0 &&
-      run('apt-get', ['install', '-y', '-qq', 'restic', 'cron'], { env }) === 0
+      run('apt-get', ['install', '-y', '-qq', 'restic', 'cron', 'logrotate'], { env }) === 0
     ) {
       // The tests run the cron line's commands themselves; the package's daemon is not needed.
       spawnSync('service', ['cron', 'stop'], { stdio: 'ignore' });
@@ -134,7 +137,7 @@ function ensureRestic(): void {
     }
   }
   console.error(
-    `The backup and install tests need ${missing.join(' and ')}: install them (sudo apt-get install restic cron).`,
+    `The backup and install tests need ${missing.join(' and ')}: install them (sudo apt-get install restic cron logrotate).`,
   );
   process.exit(1);
 }

@@ -12,6 +12,8 @@ export function requiredPackages(o: { mail: boolean; webmail: boolean }, systemd
     'restic',
     // Without systemd's timer and path unit, cron runs the daily backup and the DKIM sync.
     ...(!systemd ? ['cron'] : []),
+    // Rotates Atrium's, Postfix's and Dovecot's log files (/etc/logrotate.d/atrium).
+    'logrotate',
     ...(o.mail ? ['postfix', 'dovecot-imapd', 'dovecot-lmtpd', 'opendkim', 'opendkim-tools'] : []),
     // Calendars and contacts come with mail: same host name, same app passwords (docs/dav.md).
     ...(o.mail ? ['radicale'] : []),
