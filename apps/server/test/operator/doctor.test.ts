@@ -252,6 +252,29 @@ describe('npm run atrium -- doctor', () => {
     expect(run.status, run.stdout).toBe(0);
   }, 60_000);
 
+  it('warns, and still exits 0, while Postfix and Dovecot have not asked Atrium yet (a fresh host)', async () => {
+    const contacts = await database.db.selectFrom('mail_server_contacts').selectAll().execute();
+    await database.db.deleteFrom('mail_server_contacts').execute();
+    try {
+      const { ok, lines } = await doctor();
+      expect(ok, lines.join('\n')).toBe(true);
+      // The server names the service command of its own host (this test's daemons run below root).
+      expect(lineOf(lines, 'Postfix asks Atrium')).toMatch(
+        /^⚠ Postfix asks Atrium: Postfix has not asked Atrium anything yet: no message received or sent so far — next: send a message to one of your users; if this stays, check that Postfix reaches Atrium's socketmap \(doctor's listening checks above\), then .*postfix restart$/,
+      );
+      expect(lineOf(lines, 'Dovecot asks Atrium')).toMatch(
+        /^⚠ Dovecot asks Atrium: .*no sign-in to a mailbox so far/,
+      );
+      expect(
+        lines.filter((l) => l.startsWith('✗')),
+        lines.join('\n'),
+      ).toEqual([]);
+      expect(lines.at(-1)).toMatch(/^All \d+ checks pass \(2 warnings: see ⚠\)\.$/);
+    } finally {
+      await database.db.insertInto('mail_server_contacts').values(contacts).execute();
+    }
+  }, 60_000);
+
   it('fails "DKIM keys readable by OpenDKIM" when a key file others may read, naming it and the fix', async () => {
     chmodSync(keyFile, 0o644);
     try {

@@ -51,7 +51,13 @@ export const operatorStatusRoutes =
         return reply.status(ok ? 200 : 503).send({
           ok,
           checkedAt: new Date().toISOString(),
-          checks: outcomes.map((o) => ({ name: o.name, ok: o.ok, detail: o.detail, fix: o.fix ?? null })),
+          checks: outcomes.map((o) => ({
+            name: o.name,
+            ok: o.ok,
+            warning: o.warning ?? false,
+            detail: o.detail,
+            fix: o.fix ?? null,
+          })),
         });
       },
     );

@@ -6,8 +6,13 @@
  */
 export interface CheckResult {
   ok: boolean;
+  /**
+   * Passes, with something to look at (⚠ "no mail yet" on a fresh host): printed apart from the
+   * failures and never a reason for exit code 1 or a 503, so a monitor is not woken for it.
+   */
+  warning?: boolean;
   detail: string;
-  /** What to run or publish to make it pass; only for a failure. */
+  /** What to run or publish to make it pass; for a failure, and what to do next for a warning. */
   fix?: string;
 }
 
@@ -22,6 +27,12 @@ export interface CheckOutcome extends CheckResult {
 
 export const pass = (detail: string): CheckResult => ({ ok: true, detail });
 export const fail = (detail: string, fix: string): CheckResult => ({ ok: false, detail, fix });
+export const warn = (detail: string, next: string): CheckResult => ({
+  ok: true,
+  warning: true,
+  detail,
+  fix: next,
+});
 
 /** Runs every check at once (they wait on sockets, DNS and files, not on each other), in order. */
 export async function runChecks(checks: Check[]): Promise<CheckOutcome[]> {
@@ -37,10 +48,27 @@ export async function runChecks(checks: Check[]): Promise<CheckOutcome[]> {
   );
 }
 
-/** `✓ name: detail` or `✗ name: detail — fix: …`: one line each, for cron mail and monitors' logs. */
+/**
+ * `✓ name: detail`, `⚠ name: detail — next: …` or `✗ name: detail — fix: …`: one line each, for
+ * cron mail and monitors' logs.
+ */
 export function formatOutcome(outcome: CheckOutcome): string {
-  const line = `${outcome.ok ? '✓' : '✗'} ${outcome.name}: ${outcome.detail}`;
-  return outcome.ok || !outcome.fix ? line : `${line} — fix: ${outcome.fix}`;
+  if (!outcome.ok) {
+    const line = `✗ ${outcome.name}: ${outcome.detail}`;
+    return outcome.fix ? `${line} — fix: ${outcome.fix}` : line;
+  }
+  const line = `${outcome.warning ? '⚠' : '✓'} ${outcome.name}: ${outcome.detail}`;
+  return outcome.warning && outcome.fix ? `${line} — next: ${outcome.fix}` : line;
+}
+
+/** The last line: how many checks fail, and how many warn, of how many. */
+export function summaryLine(outcomes: CheckOutcome[]): string {
+  const failed = outcomes.filter((o) => !o.ok).length;
+  const warned = outcomes.filter((o) => o.ok && o.warning).length;
+  const warnings = warned === 0 ? '' : ` (${warned} warning${warned === 1 ? '' : 's'}: see ⚠)`;
+  return failed === 0
+    ? `All ${outcomes.length} checks pass${warnings}.`
+    : `${failed} of ${outcomes.length} checks fail${warnings}.`;
 }
 
 /** `3 minutes`, `2 hours`, `5 days`: an age for a line. */

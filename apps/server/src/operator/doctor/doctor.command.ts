@@ -8,7 +8,7 @@ import { OperatorProblem } from '../operator-problem.ts';
 import { readSettingsFile, type Settings } from '../settings-file.ts';
 import { backupChecks } from './backup-checks.ts';
 import { certificateChecks, type CertificateTarget } from './certificate-checks.ts';
-import { fail, formatOutcome, runChecks, type Check, type CheckOutcome } from './check.ts';
+import { fail, formatOutcome, runChecks, summaryLine, type Check, type CheckOutcome } from './check.ts';
 import { daemonChecks } from './daemon-checks.ts';
 import { diskChecks } from './disk-checks.ts';
 import { dkimKeyChecks } from './dkim-key-checks.ts';
@@ -64,13 +64,16 @@ export async function doctorCommand(
   const outcomes = [...fromServer.filter((o) => !named.has(o.name)), ...local];
   const ok = outcomes.every((o) => o.ok);
   if (values.json) {
-    print(JSON.stringify({ ok, checks: outcomes.map((o) => ({ ...o, fix: o.fix ?? null })) }, null, 2));
+    print(
+      JSON.stringify(
+        { ok, checks: outcomes.map((o) => ({ ...o, warning: o.warning ?? false, fix: o.fix ?? null })) },
+        null,
+        2,
+      ),
+    );
   } else {
     for (const outcome of outcomes) print(formatOutcome(outcome));
-    const failed = outcomes.filter((o) => !o.ok).length;
-    print(
-      failed === 0 ? `All ${outcomes.length} checks pass.` : `${failed} of ${outcomes.length} checks fail.`,
-    );
+    print(summaryLine(outcomes));
   }
   return ok;
 }
@@ -176,7 +179,13 @@ async function serverOutcomes(layout: HostLayout, config: Config): Promise<Check
   }
   return [
     atrium(true, `answers at ${url}`),
-    ...parsed.data.checks.map((c) => ({ name: c.name, ok: c.ok, detail: c.detail, fix: c.fix ?? undefined })),
+    ...parsed.data.checks.map((c) => ({
+      name: c.name,
+      ok: c.ok,
+      warning: c.warning,
+      detail: c.detail,
+      fix: c.fix ?? undefined,
+    })),
   ];
 }
 
