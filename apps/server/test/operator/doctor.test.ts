@@ -284,6 +284,10 @@ describe('npm run atrium -- doctor', () => {
       expect(line).toMatch(/^✗ /);
       expect(line).toContain(`${keyFile}: mode 0644 lets group or others in (expected 0600)`);
       expect(line).toContain(`— fix: npm run atrium -- install --root ${root}`);
+      // The sync as cron runs it, with its arguments: the command alone only prints its usage.
+      expect(line).toContain(
+        `then ${layout.current}/deploy/atrium-dkim-sync -p ${root}/run/opendkim/opendkim.pid ${layout.dkimDir} ${layout.opendkimKeysDir} (`,
+      );
       expect(lines.filter((l) => l.startsWith('✗'))).toHaveLength(1);
     } finally {
       chmodSync(keyFile, 0o600);

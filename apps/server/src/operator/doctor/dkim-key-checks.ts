@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { hostOwnership } from '../install/host-changes.ts';
+import { dkimSyncArgs, dkimSyncScript } from '../install/service-files.ts';
 import { fail, pass, type Check } from './check.ts';
 import { opendkimSettings } from './mail-daemon-files.ts';
 
@@ -23,7 +24,7 @@ export function dkimKeyChecks(layout: HostLayout): Check[] {
       async run() {
         const { keyTable } = opendkimSettings(layout.opendkimConf);
         if (!keyTable) return pass('opendkim.conf names no KeyTable: nothing is signed here');
-        const fix = `npm run atrium -- install${layout.root === '/' ? '' : ` --root ${layout.root}`} (owners and modes), then ${path.join(layout.root, 'opt/atrium/current/deploy/atrium-dkim-sync')} (the root sync that copies the keys for OpenDKIM)`;
+        const fix = `npm run atrium -- install${layout.root === '/' ? '' : ` --root ${layout.root}`} (owners and modes), then ${[dkimSyncScript(layout), ...dkimSyncArgs(layout)].join(' ')} (the root sync that copies the keys for OpenDKIM)`;
         let table: string;
         try {
           table = readFileSync(keyTable, 'utf8');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hostLayout } from '../host-layout.ts';
 import { hasSystemd } from '../service-control.ts';
 
 /**
@@ -15,7 +16,12 @@ export function serviceCommand(
   return `${path.join(root, 'etc/init.d', name)} ${action}`;
 }
 
-/** Where a service's messages go, for a fix that says "look at why". */
+/**
+ * Where a service's messages go, for a fix that says "look at why": the journal under systemd;
+ * otherwise Atrium's init script writes its own log file (there may be no syslog daemon at all).
+ */
 export function serviceLog(root: string, name: string): string {
-  return root === '/' && hasSystemd() ? `journalctl -u ${name} -n 50` : `tail -n 50 /var/log/syslog`;
+  if (root === '/' && hasSystemd()) return `journalctl -u ${name} -n 50`;
+  if (name === 'atrium') return `tail -n 50 ${path.join(hostLayout(root).logDir, 'atrium.log')}`;
+  return `tail -n 50 /var/log/syslog`;
 }
