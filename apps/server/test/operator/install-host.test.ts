@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { chromium } from '@playwright/test';
@@ -72,6 +72,8 @@ describe('install --root', () => {
     expect(again.stdout).toContain('No changes: this host is as install leaves it.');
     const dry = host.install(['--dry-run']);
     expect(dry.stdout).toContain('No changes');
+    // The operator's relay stays: install wrote the host's Postfix only on the first run.
+    expect(readFileSync(host.layout.settingsFile, 'utf8')).toContain(`\nSMTP_URL=${outbox.url}\n`);
   });
 
   it('gives each directory the owner and mode its daemon accepts', () => {
@@ -164,6 +166,9 @@ describe('the installed host', () => {
     });
     await host.drainQueue();
     expect(await subjects()).toContain('Over port 25');
+    // Both daemons write their own files, with no syslog daemon on the host (docs/mail.md).
+    expect(readFileSync(host.mailLog, 'utf8')).toMatch(/postfix\/lmtp\[\d+\]: .* status=sent/);
+    expect(readFileSync(host.dovecotLog, 'utf8')).toMatch(/lmtp\(.*saved mail to INBOX/);
   });
 
   it('signs what a user submits on 587 with the domain’s key, and the signature verifies', async () => {
@@ -190,6 +195,14 @@ describe('the installed host', () => {
       resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
     });
     expect(result.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
+
+    // Atrium's own listener (SMTP_URL of an installed host): loopback, no sign-in, signed alike.
+    await sendTo(host, host.ports.relay, { from: admin, to: admin, subject: 'From Atrium itself' });
+    await host.drainQueue();
+    const own = await dkimVerify(await messageSource('From Atrium itself'), {
+      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
+    });
+    expect(own.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
   });
 
   it('serves Roundcube at the organisation’s /webmail behind Caddy, signing in through Atrium in Chromium', async () => {

@@ -82,8 +82,9 @@ export function installSettings(
       DAV_RADICALE_ADDRESS: `127.0.0.1:${RADICALE_PORT}`,
     });
     // Atrium's own mail (sign-in codes, invitations) leaves through this host's Postfix, signed
-    // like the users' (its loopback listener, mail-config.ts); never over the operator's relay.
-    if (!earlier?.SMTP_URL) settings.SMTP_URL = `smtp://127.0.0.1:${o.ports.relay}`;
+    // like the users' (its loopback listener, mail-config.ts); an SMTP_URL the file holds (the
+    // operator's relay) is kept, on its line.
+    settings.SMTP_URL = earlier?.SMTP_URL ?? `smtp://127.0.0.1:${o.ports.relay}`;
   }
   if (o.mail && o.webmail) {
     Object.assign(settings, {
