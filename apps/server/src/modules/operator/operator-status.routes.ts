@@ -34,15 +34,19 @@ export const operatorStatusRoutes =
     const token = deps.config.operatorToken;
     app.get(
       '/api/operator/status',
-      route('getOperatorStatus', "The doctor's checks the server can run; 200 when all pass, 503 otherwise", {
-        headers: z.object({ authorization: z.string().optional() }),
-        response: {
-          200: operatorStatusSchema,
-          503: operatorStatusSchema,
-          401: errorSchema,
-          404: errorSchema,
+      route(
+        'getOperatorStatus',
+        "The doctor's checks the server can run; 200 when all pass (a warning passes), 503 otherwise",
+        {
+          headers: z.object({ authorization: z.string().optional() }),
+          response: {
+            200: operatorStatusSchema,
+            503: operatorStatusSchema,
+            401: errorSchema,
+            404: errorSchema,
+          },
         },
-      }),
+      ),
       async (request, reply) => {
         const refused = refuseWithoutOperatorToken(request, reply, token);
         if (refused) return refused;
