@@ -143,6 +143,24 @@ describe('the job queue', () => {
     }
   });
 
+  it('runNow takes the run of a job its own worker claimed a moment earlier, and reports it done', async () => {
+    const worker = new JobWorker(database.db, log);
+    worker.register('test.raced', async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    worker.start();
+    try {
+      for (let n = 0; n < 3; n++) {
+        const id = await enqueue(database.db, { kind: 'test.raced', payload: {} });
+        // The poll (or another request's wake) looks just as a request sends its own e-mail.
+        worker.wake();
+        expect(await worker.runNow(id, 3000)).toBe('done');
+      }
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('gives up at once on a permanent error', async () => {
     const worker = new JobWorker(database.db, log);
     worker.register('test.hopeless', async () => {

@@ -170,6 +170,12 @@ export class JobWorker {
         id,
       });
       if (job) running = this.execute(job);
+      else {
+        // This process's own look (a wake or the poll) may have claimed it a moment earlier:
+        // it runs here (or is about to, once that look returns), so take its run.
+        await this.ticking;
+        running = this.inFlight.get(id);
+      }
     }
     if (!running) return (await findJob(this.db, id))?.status === 'done' ? 'done' : 'pending';
     return this.waitFor(running, waitMs);
