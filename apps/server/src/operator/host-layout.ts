@@ -49,6 +49,17 @@ export interface HostLayout {
   mailLogDir: string;
   /** Where install's logrotate file goes (Debian's logrotate reads the directory daily). */
   logrotateDir: string;
+  /**
+   * The certificate and key Postfix and Dovecot serve for MAIL_HOST (root's, key 0600): copies
+   * that deploy/atrium-tls-sync makes of Caddy's certificate or the operator's file.
+   */
+  mailTlsDir: string;
+  mailCert: string;
+  mailKey: string;
+  /** Caddy's storage on Debian (user caddy, HOME /var/lib/caddy): certificates and its local CA. */
+  caddyDataDir: string;
+  /** Caddy's log file (the Caddyfile's global `log`), with or without systemd. */
+  caddyLog: string;
 }
 
 /** Mail settings install gives every host (loopback listeners of the Atrium process). */
@@ -90,5 +101,10 @@ export function hostLayout(root = '/'): HostLayout {
     logDir: at('/var/log/atrium'),
     mailLogDir: at('/var/log/atrium-mail'),
     logrotateDir: at('/etc/logrotate.d'),
+    mailTlsDir: at('/etc/atrium/tls'),
+    mailCert: at('/etc/atrium/tls/mail.crt'),
+    mailKey: at('/etc/atrium/tls/mail.key'),
+    caddyDataDir: at('/var/lib/caddy/.local/share/caddy'),
+    caddyLog: at('/var/log/caddy/caddy.log'),
   };
 }
