@@ -1,9 +1,10 @@
-import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   appendFileSync,
   chmodSync,
   chownSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -19,13 +20,14 @@ import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
 import { hostLayout } from '../../src/operator/host-layout.ts';
 import { installCommand } from '../../src/operator/install/install.command.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
-import { accepts, spawnDaemon, uidOf } from '../support/daemons.ts';
+import { accepts, readLog, spawnDaemon, stopChildren, uidOf } from '../support/daemons.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
 import { ensureServiceUsers } from './installed-host.ts';
+import { makeCertificate } from './test-certificates.ts';
 
 /**
  * `doctor` on a host installed with `install --root DIR`: Dovecot, Postfix and OpenDKIM started
@@ -43,6 +45,10 @@ let database: TestDatabase;
 let app: FastifyInstance;
 let opendkim: ChildProcess | undefined;
 let dkimPublicKey: string;
+let radicale: ChildProcess | undefined;
+let radicaleAddress = '';
+let httpsPort = 0;
+const caddyScript = path.join(layout.initDir, 'atrium-caddy');
 const keyFile = path.join(layout.opendkimKeysDir, 'atrium._domainkey.acme.example.pem');
 const dovecotConf = path.join(layout.dovecotDir, 'dovecot.conf');
 
@@ -77,6 +83,14 @@ async function until(ready: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`${what} did not happen within 20 s`);
 }
 
+/** The command of install's cron file `name`, as cron runs it. */
+function cronCommand(name: string): string {
+  const line = readFileSync(path.join(layout.cronDir, name), 'utf8')
+    .split('\n')
+    .find((l) => /^[\d*]/.test(l))!;
+  return line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
+}
+
 function startDovecot(): void {
   // The daemon keeps the descriptors it was given: pipes would keep spawnSync waiting for ever.
   const run = spawnSync('/usr/sbin/dovecot', ['-c', dovecotConf], { stdio: 'ignore' });
@@ -89,15 +103,41 @@ beforeAll(async () => {
   ensureServiceUsers();
   const ports = Object.fromEntries(
     await Promise.all(
-      ['atrium', 'smtp', 'submission', 'imap', 'lmtp', 'auth', 'quota-status', 'dkim', 'socketmap'].map(
-        async (name) => [name, await freePort()] as const,
-      ),
+      [
+        'atrium',
+        'smtp',
+        'submission',
+        'submissions',
+        'imap',
+        'imaps',
+        'lmtp',
+        'auth',
+        'quota-status',
+        'dkim',
+        'socketmap',
+        'http',
+        'https',
+      ].map(async (name) => [name, await freePort()] as const),
     ),
   );
+  httpsPort = ports.https!;
+  // The operator's certificate for the mail host and the console (Caddy's own CA for any other
+  // name): Caddy serves it, and atrium-tls-sync copies it for Postfix and Dovecot.
+  const tlsDir = path.join(root, 'etc/ssl/operator');
+  mkdirSync(tlsDir, { recursive: true, mode: 0o755 });
+  const tls = makeCertificate(tlsDir, 'operator', { names: [MAIL_HOST, 'atrium.test'], days: 60 });
+  chownSync(tls.key, uidOf('caddy').uid, 0);
+  chmodSync(tls.key, 0o600);
   await installCommand(
     [
       '--root',
       root,
+      '--tls-cert',
+      tls.cert,
+      '--tls-key',
+      tls.key,
+      '--internal-tls',
+      '--no-webmail',
       '--public-url',
       'http://atrium.test',
       '--mail-host',
@@ -112,6 +152,15 @@ beforeAll(async () => {
   dns = await TestDnsServer.start();
   // An operator's own setting: the settings file's content is theirs too (doctor compares only its mode).
   appendFileSync(layout.settingsFile, `DNS_SERVERS=${dns.address}\nDNS_TIMEOUT_MS=1000\n`);
+  // Radicale on a port of this test's own, where Atrium (and doctor) look for it.
+  radicaleAddress = `127.0.0.1:${await freePort()}`;
+  writeFileSync(
+    layout.settingsFile,
+    readFileSync(layout.settingsFile, 'utf8').replace(
+      /^DAV_RADICALE_ADDRESS=.*$/m,
+      `DAV_RADICALE_ADDRESS=${radicaleAddress}`,
+    ),
+  );
   const settings = readSettingsFile(layout.settingsFile)!;
 
   // The daemons' run, queue and data directories below DIR, as their packages make them on a host.
@@ -124,6 +173,13 @@ beforeAll(async () => {
   owned(path.join(root, 'var/spool/postfix'));
   owned(path.join(root, 'var/lib/postfix'), 'postfix');
   owned(layout.runDir);
+  owned(path.join(root, 'run'));
+  if (!existsSync(path.dirname(layout.caddyLog))) owned(path.dirname(layout.caddyLog), 'caddy');
+  // Atrium's log as its init script opens it (this test's Atrium runs in this process).
+  writeFileSync(path.join(layout.logDir, 'atrium.log'), '', { flag: 'a' });
+  // The certificate's copies for Postfix and Dovecot, as cron makes them every minute.
+  const sync = cronCommand('atrium-tls');
+  if (spawnSync('sh', ['-c', sync], { stdio: 'ignore' }).status !== 0) throw new Error(`${sync} failed`);
 
   // OpenDKIM's copies of the keys, as atrium-dkim-sync leaves them: opendkim's, 0600.
   const opendkimIds = uidOf('opendkim');
@@ -159,6 +215,18 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = await buildApp(loadConfig({ ...settings, LOG_LEVEL: 'silent' }), { db: database.db });
   await app.listen({ port: ports.atrium!, host: '127.0.0.1' });
+  // Caddy through install's init script (user caddy) and Radicale (user radicale) in front of it.
+  const caddy = spawnSync(caddyScript, ['start'], { encoding: 'utf8' });
+  if (caddy.status !== 0) throw new Error(`atrium-caddy start: ${caddy.stderr}`);
+  radicale = spawn(
+    '/usr/bin/radicale',
+    ['--config', layout.radicaleConfig, '--server-hosts', radicaleAddress],
+    { ...uidOf('radicale'), stdio: 'ignore' },
+  );
+  await until(
+    async () => (await accepts(httpsPort)) && (await accepts(Number(radicaleAddress.split(':')[1]))),
+    `Caddy and Radicale listening:\n${readLog(layout.caddyLog)}`,
+  );
   // Postfix and Dovecot asked a moment ago (each lookup records it; docs/mail.md).
   await database.db
     .insertInto('mail_server_contacts')
@@ -190,6 +258,8 @@ const publishDkim = () =>
   dns.set('atrium._domainkey.acme.example', { TXT: [`v=DKIM1; k=rsa; p=${dkimPublicKey}`] });
 
 afterAll(async () => {
+  spawnSync(caddyScript, ['stop'], { stdio: 'ignore' });
+  if (radicale) await stopChildren([radicale]);
   spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'stop'], { stdio: 'ignore' });
   spawnSync('/usr/bin/doveadm', ['-c', dovecotConf, 'stop'], { stdio: 'ignore' });
   if (opendkim && opendkim.exitCode === null) {
@@ -240,6 +310,13 @@ describe('npm run atrium -- doctor', () => {
       'Disk space for backups',
       'Backups',
       'Backup verify',
+      'Caddy running',
+      'Caddy listening',
+      'Caddy reads the TLS key',
+      'Radicale answering',
+      'Calendars and contacts (/dav/)',
+      'Mail certificate',
+      'Log files',
     ]) {
       expect(lineOf(lines, name), `${name}\n${lines.join('\n')}`).toMatch(/^✓ /);
     }

@@ -69,7 +69,7 @@ function daemons(layout: HostLayout): Daemon[] {
 }
 
 /** The pid in `file` belongs to a live process. */
-function pidAlive(file: string): number | undefined {
+export function pidAlive(file: string): number | undefined {
   let pid: number;
   try {
     pid = Number(readFileSync(file, 'utf8').trim());

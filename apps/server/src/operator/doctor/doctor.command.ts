@@ -9,7 +9,12 @@ import { readSettingsFile, type Settings } from '../settings-file.ts';
 import { backupChecks } from './backup-checks.ts';
 import { certificateChecks, type CertificateTarget } from './certificate-checks.ts';
 import { fail, formatOutcome, runChecks, summaryLine, type Check, type CheckOutcome } from './check.ts';
+import { caddyChecks } from './caddy-checks.ts';
+import { cronChecks } from './cron-checks.ts';
 import { daemonChecks } from './daemon-checks.ts';
+import { davChecks, webmailChecks } from './dav-webmail-checks.ts';
+import { logFileChecks } from './log-file-checks.ts';
+import { mailCertificateChecks } from './mail-certificate-checks.ts';
 import { diskChecks } from './disk-checks.ts';
 import { dkimKeyChecks } from './dkim-key-checks.ts';
 import { driftChecks } from './drift-checks.ts';
@@ -102,6 +107,14 @@ function hostChecks(
     if (mail) checks.push(...dkimKeyChecks(layout));
     checks.push(...modeChecks(layout, expected));
     checks.push(...backupChecks(layout, settings));
+    // The parts in front of Atrium and beside the mail daemons, where this host has them.
+    checks.push(...caddyChecks(layout, settings));
+    if (mail) {
+      checks.push(...davChecks(layout, settings));
+      if (settings.ATRIUM_INSTALL_WEBMAIL !== 'false') checks.push(...webmailChecks(layout));
+      checks.push(...mailCertificateChecks(layout, config.mailHost));
+    }
+    checks.push(...cronChecks(layout), ...logFileChecks(layout, { mail }));
   }
   checks.push(
     ...diskChecks([
@@ -111,15 +124,9 @@ function hostChecks(
     ]),
   );
   const targets: CertificateTarget[] = [];
-  if (config.publicUrl.protocol === 'https:') targets.push(publicUrlTarget(config));
-  if (mail && settings.ATRIUM_INSTALL_TLS_CERT) {
-    targets.push({
-      host: config.mailHost,
-      port: Number(settings.ATRIUM_INSTALL_SUBMISSION_PORT ?? 587),
-      protocol: 'smtp',
-      renewedBy: `replace ${settings.ATRIUM_INSTALL_TLS_CERT}, then ${serviceCommand(layout.root, 'postfix', 'reload')}`,
-    });
-  }
+  if (config.publicUrl.protocol === 'https:') targets.push(publicUrlTarget(config, layout.root));
+  // The mail daemons' certificate is the copy "Mail certificate" checks: its name, days left, and
+  // that Postfix and Dovecot serve it (mail-certificate-checks.ts).
   checks.push(
     ...certificateChecks(targets, {
       dns: config.dnsServers.length > 0 ? createDnsClient(config) : undefined,

@@ -7,6 +7,7 @@ import { databaseChecks } from './database-checks.ts';
 import { diskChecks } from './disk-checks.ts';
 import { domainChecks } from './domain-checks.ts';
 import { mailContactChecks } from './mail-contact-checks.ts';
+import { serviceLog } from './service-commands.ts';
 
 export interface ServerCheckDeps {
   db: Db;
@@ -30,18 +31,18 @@ export async function serverChecks(deps: ServerCheckDeps): Promise<Check[]> {
     ...(await domainChecks(deps)),
     ...diskChecks([{ label: 'DATA_DIR', path: config.dataDir }]),
     ...(config.publicUrl.protocol === 'https:'
-      ? certificateChecks([publicUrlTarget(config)], { dns: dnsIfConfigured(deps) })
+      ? certificateChecks([publicUrlTarget(config, deps.root)], { dns: dnsIfConfigured(deps) })
       : []),
   ];
 }
 
 /** The console's address, where Caddy answers with its certificate. */
-export function publicUrlTarget(config: Pick<Config, 'publicUrl'>) {
+export function publicUrlTarget(config: Pick<Config, 'publicUrl'>, root = '/') {
   return {
     host: config.publicUrl.hostname,
     port: Number(config.publicUrl.port || 443),
     protocol: 'https' as const,
-    renewedBy: 'Caddy renews it: journalctl -u caddy',
+    renewedBy: `Caddy renews it: ${serviceLog(root, 'caddy')}`,
   };
 }
 

@@ -21,7 +21,15 @@ export function serviceCommand(
  * otherwise Atrium's init script writes its own log file (there may be no syslog daemon at all).
  */
 export function serviceLog(root: string, name: string): string {
+  const layout = hostLayout(root);
+  // Caddy writes its own file (the Caddyfile's global log) with or without systemd.
+  if (name === 'caddy') return `tail -n 50 ${layout.caddyLog}`;
   if (root === '/' && hasSystemd()) return `journalctl -u ${name} -n 50`;
-  if (name === 'atrium') return `tail -n 50 ${path.join(hostLayout(root).logDir, 'atrium.log')}`;
-  return `tail -n 50 /var/log/syslog`;
+  const files: Record<string, string> = {
+    atrium: path.join(layout.logDir, 'atrium.log'),
+    // Postfix's maillog_file and Dovecot's log_path (no syslog daemon needed).
+    postfix: path.join(layout.mailLogDir, 'postfix.log'),
+    dovecot: path.join(layout.mailLogDir, 'dovecot.log'),
+  };
+  return `tail -n 50 ${files[name] ?? path.join(root, 'var/log/syslog')}`;
 }

@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import type { HostLayout } from '../host-layout.ts';
+import { hasSystemd } from '../service-control.ts';
+import { pidAlive } from './daemon-checks.ts';
+
+/**
+ * Small asynchronous looks at a running host for doctor's checks: none blocks the event loop
+ * (no spawnSync), so checks that wait on sockets run side by side within their timeouts.
+ */
+export const PROBE_TIMEOUT_MS = 5_000;
+
+/** Whether a service runs: `systemctl is-active` where PID 1 is systemd, else its pid file. */
+export async function serviceState(
+  layout: HostLayout,
+  o: { unit: string; pidFile: string },
+): Promise<{ running: boolean; detail: string }> {
+  if (layout.root === '/' && hasSystemd()) {
+    const state = await new Promise<string>((resolve) => {
+      execFile('systemctl', ['is-active', o.unit], { timeout: PROBE_TIMEOUT_MS }, (_error, stdout) =>
+        resolve(String(stdout).trim() || 'unknown'),
+      );
+    });
+    return state === 'active'
+      ? { running: true, detail: 'active (systemd)' }
+      : { running: false, detail: `${o.unit} is ${state} (systemd)` };
+  }
+  const pid = pidAlive(o.pidFile);
+  return pid
+    ? { running: true, detail: `pid ${pid} (${o.pidFile})` }
+    : { running: false, detail: `no live process in ${o.pidFile}` };
+}
+
+export type Connected = { ok: true } | { ok: false; code: string };
+
+const errorCode = (error: unknown) =>
+  (error as NodeJS.ErrnoException).code ?? (error as Error).message ?? 'no answer';
+
+/** A TCP connection to host:port, or a Unix socket with `{ path }`. */
+export function connects(to: { host: string; port: number } | { path: string }): Promise<Connected> {
+  return new Promise((resolve) => {
+    const socket = connect({ ...to, timeout: PROBE_TIMEOUT_MS });
+    const done = (result: Connected) => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.once('connect', () => done({ ok: true }));
+    socket.once('timeout', () => done({ ok: false, code: 'ETIMEDOUT' }));
+    socket.once('error', (error) => done({ ok: false, code: errorCode(error) }));
+  });
+}
+
+export type HttpAnswer = { ok: true; status: number } | { ok: false; code: string };
+
+/**
+ * One HTTP request as a client makes it: `servername` and `host` name the site (SNI and Host)
+ * while the connection goes to `address`. The certificate is not verified here (a liveness
+ * probe); the certificate checks judge it.
+ */
+export function httpAnswer(o: {
+  tls: boolean;
+  address: string;
+  port: number;
+  host: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+}): Promise<HttpAnswer> {
+  return new Promise((resolve) => {
+    const request = o.tls ? httpsRequest : httpRequest;
+    const req = request(
+      {
+        host: o.address,
+        port: o.port,
+        method: o.method,
+        path: o.path,
+        headers: { host: o.host, ...o.headers },
+        timeout: PROBE_TIMEOUT_MS,
+        ...(o.tls ? { servername: o.host.replace(/:\d+$/, ''), rejectUnauthorized: false } : {}),
+      },
+      (res) => {
+        res.resume();
+        resolve({ ok: true, status: res.statusCode ?? 0 });
+      },
+    );
+    req.once('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    req.once('error', (error) => resolve({ ok: false, code: errorCode(error) }));
+    req.end();
+  });
+}
+
+/** `127.0.0.1` for a wildcard listen setting, the address itself (without brackets) otherwise. */
+export function loopbackOf(listen: string | undefined): string {
+  if (!listen || listen === 'all' || listen === '*' || listen === '0.0.0.0' || listen === '::') {
+    return '127.0.0.1';
+  }
+  return listen.replace(/^\[|\]$/g, '');
+}
