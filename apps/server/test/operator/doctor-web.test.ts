@@ -134,6 +134,9 @@ beforeAll(async () => {
   host.syncDkim();
   // Caddy through install's init script (user caddy), the certificate's copy, the mail daemons.
   await host.startMail();
+  // A host in order has been backed up (doctor reads the operator log the backup writes).
+  const backup = host.scheduledBackup();
+  if (backup.status !== 0) throw new Error(`${backup.command}: ${backup.stderr}`);
   startRadicale();
   const fpm = spawnSync('/usr/sbin/php-fpm8.2', ['--fpm-config', fpmConf()], { encoding: 'utf8' });
   if (fpm.status !== 0) throw new Error(`php-fpm: ${fpm.stderr}`);

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
-import { hostOwnership } from '../install/host-changes.ts';
+import { fileOwnership } from './file-access.ts';
 import { dkimSyncArgs, dkimSyncScript } from '../install/service-files.ts';
 import { fail, pass, type Check } from './check.ts';
 import { opendkimSettings } from './mail-daemon-files.ts';
@@ -63,7 +63,7 @@ interface Ids {
 }
 
 function opendkimIds(): Ids {
-  const owners = hostOwnership(true);
+  const owners = fileOwnership(true);
   try {
     return { uid: owners.uid('opendkim'), gid: owners.gid('opendkim') };
   } catch {

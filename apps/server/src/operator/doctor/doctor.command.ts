@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { operatorStatusSchema } from '@atrium/contracts/operator';
 import { loadConfig, type Config } from '../../config.ts';
-import { connectDatabase } from '../../db/connect.ts';
 import { createDnsClient } from '../../lib/dns.ts';
 import { hostLayout, type HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
@@ -20,7 +19,7 @@ import { dkimKeyChecks } from './dkim-key-checks.ts';
 import { driftChecks } from './drift-checks.ts';
 import { expectedHost, reinstallCommand } from './install-drift.ts';
 import { modeChecks } from './mode-checks.ts';
-import { publicUrlTarget, serverChecks } from './server-checks.ts';
+import { publicUrlTarget } from './public-url-target.ts';
 import { localServerUrl } from '../local-server.ts';
 import { serviceCommand, serviceLog } from './service-commands.ts';
 
@@ -209,6 +208,9 @@ async function withoutServer(layout: HostLayout, config: Config): Promise<CheckO
       },
     ];
   }
+  // Loaded only here: the database driver and the server's checks are most of doctor's start-up.
+  const { connectDatabase } = await import('../../db/connect.ts');
+  const { serverChecks } = await import('./server-checks.ts');
   let db;
   try {
     db = await connectDatabase({ databaseUrl: config.databaseUrl, onConnectionError: () => undefined });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
-import { difference, hostOwnership, type HostItem } from '../install/host-changes.ts';
+import { difference, type HostItem } from '../install/host-changes.ts';
+import { fileOwnership } from './file-access.ts';
 import { fail, pass, type Check } from './check.ts';
 import { reinstallCommand } from './install-drift.ts';
 
@@ -28,7 +29,7 @@ export function driftChecks(layout: HostLayout, expected: HostItem[]): Check[] {
       ),
     },
   ];
-  const owners = hostOwnership(process.getuid?.() === 0);
+  const owners = fileOwnership(process.getuid?.() === 0);
   return groups
     .filter((group) => group.items.length > 0)
     .map((group) => ({

@@ -1,5 +1,6 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { hostOwnership, type Ownership } from '../install/host-changes.ts';
 
 /**
  * Whether a system user may read a file, computed as the kernel decides it (owner, then group,
@@ -98,4 +99,31 @@ export function groupName(gid: number, etc = '/etc'): string {
       .map((line) => line.split(':'))
       .find((fields) => Number(fields[2]) === gid && fields[0])?.[0] ?? String(gid)
   );
+}
+
+/** name → id from an /etc/passwd- or /etc/group-shaped file. */
+function idsOf(file: string): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const line of readIfThere(file).split('\n')) {
+    const [name, , id] = line.split(':');
+    if (name && id !== undefined && /^\d+$/.test(id)) ids.set(name, Number(id));
+  }
+  return ids;
+}
+
+/**
+ * install's Ownership (users' and groups' ids) for doctor, from /etc/passwd and /etc/group read
+ * once: the checks comparing owners no longer start a getent process per name, each blocking the
+ * event loop (issue 40: 9 s on a busy host). A name the files lack (another NSS source) is asked
+ * of getent as install asks it.
+ */
+export function fileOwnership(chown: boolean, etc = '/etc'): Ownership {
+  const users = idsOf(path.join(etc, 'passwd'));
+  const groups = idsOf(path.join(etc, 'group'));
+  const fallback = hostOwnership(chown);
+  return {
+    chown,
+    uid: (user) => users.get(user) ?? fallback.uid(user),
+    gid: (group) => groups.get(group) ?? fallback.gid(group),
+  };
 }

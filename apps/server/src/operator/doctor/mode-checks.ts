@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
-import { difference, hostOwnership, type HostItem } from '../install/host-changes.ts';
+import { difference, type HostItem } from '../install/host-changes.ts';
+import { fileOwnership } from './file-access.ts';
 import { fail, pass, type Check } from './check.ts';
 import { reinstallCommand } from './install-drift.ts';
 
@@ -35,7 +36,7 @@ const listed = (entries: string[]) =>
  * the private keys, readable by nobody else.
  */
 export function modeChecks(layout: HostLayout, expected: HostItem[]): Check[] {
-  const owners = hostOwnership(process.getuid?.() === 0);
+  const owners = fileOwnership(process.getuid?.() === 0);
   const dirs = expected.filter((item) => item.kind === 'dir');
   const settingsFile = expected.filter((item) => item.kind === 'file' && item.path === layout.settingsFile);
   const installed = (name: string, items: HostItem[]): Check => ({

@@ -7,7 +7,7 @@ import { databaseChecks } from './database-checks.ts';
 import { diskChecks } from './disk-checks.ts';
 import { domainChecks } from './domain-checks.ts';
 import { mailContactChecks } from './mail-contact-checks.ts';
-import { serviceLog } from './service-commands.ts';
+import { publicUrlTarget } from './public-url-target.ts';
 
 export interface ServerCheckDeps {
   db: Db;
@@ -36,17 +36,9 @@ export async function serverChecks(deps: ServerCheckDeps): Promise<Check[]> {
   ];
 }
 
-/** The console's address, where Caddy answers with its certificate. */
-export function publicUrlTarget(config: Pick<Config, 'publicUrl'>, root = '/') {
-  return {
-    host: config.publicUrl.hostname,
-    port: Number(config.publicUrl.port || 443),
-    protocol: 'https' as const,
-    renewedBy: `Caddy renews it: ${serviceLog(root, 'caddy')}`,
-  };
-}
-
 /** The names resolve as Atrium's own lookups do: through DNS_SERVERS when set, else the system. */
 function dnsIfConfigured(deps: ServerCheckDeps): DnsClient | undefined {
   return deps.config.dnsServers.length > 0 ? deps.dns : undefined;
 }
+
+export { publicUrlTarget };
