@@ -140,6 +140,8 @@ const envSchema = z.object({
     .trim()
     .regex(roundcubeHost, 'expected [tls://]host:port such as 127.0.0.1:587')
     .default('127.0.0.1:587'),
+  // Where that Roundcube reaches Atrium's provider for tokens (install: Atrium on loopback).
+  WEBMAIL_PROVIDER_URL: z.url({ message: 'expected an absolute http(s) URL' }).optional(),
   // Apple configuration profiles from "Set up a device" are signed with this certificate (PEM, its
   // chain after it) and key when both are given; unsigned otherwise (docs/devices.md).
   DEVICE_PROFILE_SIGNING_CERT: z
@@ -222,7 +224,7 @@ export interface Config {
    * Roundcube on this host (WEBMAIL_CONFIG_DIR): Atrium writes `<host>.inc.php` there for each
    * Mail app served at `https://<site>.<SITE_BASE_DOMAIN>/webmail`. Undefined: nothing written.
    */
-  webmail?: { configDir: string; imapHost: string; smtpHost: string } | undefined;
+  webmail?: { configDir: string; imapHost: string; smtpHost: string; providerUrl?: string } | undefined;
   /** Radicale's loopback address (DAV_RADICALE_ADDRESS), which Atrium reaches without Caddy. */
   davRadicale?: { host: string; port: number } | undefined;
   /** Certificate and key that sign Apple configuration profiles; undefined: profiles are unsigned. */
@@ -332,7 +334,12 @@ export function loadConfig(env: Env = process.env): Config {
     },
     davRadicale: hostAndPort(s.DAV_RADICALE_ADDRESS, 'DAV_RADICALE_ADDRESS'),
     webmail: s.WEBMAIL_CONFIG_DIR
-      ? { configDir: s.WEBMAIL_CONFIG_DIR, imapHost: s.WEBMAIL_IMAP_HOST, smtpHost: s.WEBMAIL_SMTP_HOST }
+      ? {
+          configDir: s.WEBMAIL_CONFIG_DIR,
+          imapHost: s.WEBMAIL_IMAP_HOST,
+          smtpHost: s.WEBMAIL_SMTP_HOST,
+          providerUrl: s.WEBMAIL_PROVIDER_URL,
+        }
       : undefined,
     deviceProfileSigning:
       s.DEVICE_PROFILE_SIGNING_CERT && s.DEVICE_PROFILE_SIGNING_KEY

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppTemplate } from '@atrium/contracts/apps';
 import { createOrganizationWithAdmin, signInAs } from '../support/fixtures.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
-import { phpString, webmailHostFiles } from '../../src/modules/webmail/webmail-hosts.ts';
+import { phpString, webmailHostFiles, type WebmailContext } from '../../src/modules/webmail/webmail-hosts.ts';
 import { loadAppCatalog } from '../../src/modules/apps/catalog.ts';
 
 // Roundcube on Atrium's host (WEBMAIL_CONFIG_DIR): each Mail app's `<host>.inc.php`, kept by a job
@@ -182,44 +182,65 @@ describe('without WEBMAIL_CONFIG_DIR', () => {
   });
 });
 
+/** One Mail app's host file for acme.example.test, written and read back by PHP. */
+function hostFileFor(webmail: WebmailContext['config']['webmail'], clientSecret: string) {
+  const written = webmailHostFiles(
+    [
+      {
+        app_id: 'app',
+        organization_id: 'org',
+        template_key: 'mail',
+        launch_url: 'https://acme.example.test/webmail',
+        client_id: 'client',
+        client_secret_enc: 'sealed',
+        site_name: 'acme',
+      },
+    ],
+    {
+      config: {
+        publicUrl: new URL('https://atrium.example.test'),
+        mailHost: 'mail.example.test',
+        siteBaseDomain: 'example.test',
+        webmail,
+      },
+      template: loadAppCatalog(undefined).find('mail')!,
+      openSecret: () => clientSecret,
+      verifiedDomains: new Map(),
+    },
+  );
+  const file = path.join(
+    mkdtempSync(path.join(tmpdir(), 'atrium-webmail-php-')),
+    'acme.example.test.inc.php',
+  );
+  writeFileSync(file, written.files['acme.example.test.inc.php']!);
+  return { config: phpConfigOf(file), text: readFileSync(file, 'utf8') };
+}
+
 describe('a host file’s PHP', () => {
   it('keeps a quote or backslash in a value inside its string', () => {
     expect(phpString("a'b\\c")).toBe("'a\\'b\\\\c'");
-    const template = loadAppCatalog(undefined).find('mail')!;
-    const written = webmailHostFiles(
-      [
-        {
-          app_id: 'app',
-          organization_id: 'org',
-          template_key: 'mail',
-          launch_url: 'https://acme.example.test/webmail',
-          client_id: 'client',
-          client_secret_enc: 'sealed',
-          site_name: 'acme',
-        },
-      ],
-      {
-        config: {
-          publicUrl: new URL('https://atrium.example.test'),
-          mailHost: 'mail.example.test',
-          siteBaseDomain: 'example.test',
-          webmail: { imapHost: 'tls://127.0.0.1:143', smtpHost: '127.0.0.1:587' },
-        },
-        template,
-        openSecret: () => "s'];system('id');//\\",
-        verifiedDomains: new Map(),
-      },
+    const { config, text } = hostFileFor(
+      { imapHost: 'tls://mail.example.test:143', smtpHost: '127.0.0.1:587' },
+      "s'];system('id');//\\",
     );
-    const file = path.join(
-      mkdtempSync(path.join(tmpdir(), 'atrium-webmail-php-')),
-      'acme.example.test.inc.php',
-    );
-    writeFileSync(file, written.files['acme.example.test.inc.php']!);
-    const config = phpConfigOf(file);
     expect(config.oauth_client_secret).toBe("s'];system('id');//\\");
     expect(config.oauth_token_uri).toBe('https://atrium.example.test/oidc/token');
-    // STARTTLS on loopback checks the certificate against MAIL_HOST.
+    // STARTTLS to another host checks the certificate against MAIL_HOST.
     expect(config.imap_conn_options).toEqual({ ssl: { peer_name: 'mail.example.test' } });
-    expect(readFileSync(file, 'utf8')).not.toContain('smtp_conn_options');
+    expect(text).not.toContain('smtp_conn_options');
+  });
+
+  it('on an installed host: STARTTLS to submission on loopback, and the provider reached on loopback', () => {
+    const { config, text } = hostFileFor(
+      { imapHost: '127.0.0.1:143', smtpHost: 'tls://127.0.0.1:587', providerUrl: 'http://127.0.0.1:8080' },
+      'secret',
+    );
+    // The browser still goes to PUBLIC_URL; Roundcube's own calls stay on this host.
+    expect(config.oauth_auth_uri).toBe('https://atrium.example.test/oidc/auth');
+    expect(config.oauth_token_uri).toBe('http://127.0.0.1:8080/oidc/token');
+    expect(config.oauth_identity_uri).toBe('http://127.0.0.1:8080/oidc/me');
+    expect(config.smtp_host).toBe('tls://127.0.0.1:587');
+    expect(config.smtp_conn_options).toEqual({ ssl: { verify_peer: false, verify_peer_name: false } });
+    expect(text).not.toContain('imap_conn_options');
   });
 });

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { parseDump } from '../../src/db/logical-dump.ts';
 import { masterLogin, masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
-import type { InstalledHost } from './installed-host.ts';
+import { MAIL_HOST, type InstalledHost } from './installed-host.ts';
 
 /** What the backup drill reads off an installed host: its files, its mail, its server's tables. */
 
@@ -63,6 +63,8 @@ export async function imapAs<T>(
     host: '127.0.0.1',
     port: host.ports.imap,
     secure: false,
+    // STARTTLS, the certificate checked as a mail client does.
+    tls: { servername: MAIL_HOST, ca: host.mailCa() },
     auth: { user: masterLogin(user), pass: masterPassword(secret) },
     logger: false,
   });

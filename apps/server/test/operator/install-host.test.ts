@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -12,8 +12,10 @@ import { TestBrowser } from '../identity/support/browser.ts';
 import { leavesProviderAndApi } from '../identity/support/sign-in.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { Mailbox } from '../support/mailbox.ts';
+import { pyspfResult } from '../support/pyspf.ts';
 import { sendTo, submitUntilAccepted } from './host-mail.ts';
-import { InstalledHost } from './installed-host.ts';
+import { imapsSubjects, sendOverSubmissions, servedFingerprints } from './mail-tls.ts';
+import { InstalledHost, MAIL_HOST } from './installed-host.ts';
 
 // The operator's path, end to end: `install --root DIR` on a fresh root, the daemons started
 // from the files it wrote (Atrium by its init script as user atrium, OpenDKIM as opendkim with
@@ -93,6 +95,8 @@ describe('install --root', () => {
       'atrium-backup.timer',
       'atrium-dkim.path',
       'atrium-dkim.service',
+      'atrium-tls.service',
+      'atrium-tls.timer',
       'atrium.service',
     ]);
     // Without --root: the units name their files by absolute paths, which are below the root.
@@ -111,6 +115,7 @@ describe('the installed host', () => {
   const browser = () => new TestBrowser(host.publicUrl);
   let adminBrowser: TestBrowser;
   let appPassword: string;
+  let verificationRecord: string;
   /** The console's requests: its session cookie and, for writes, the session's CSRF token. */
   let csrf: Record<string, string> = {};
   const call = async (url: string, body?: unknown) => {
@@ -146,7 +151,8 @@ describe('the installed host', () => {
       id: string;
       verificationRecord: { value: string };
     };
-    dns.set(domain, { TXT: [added.verificationRecord.value] });
+    verificationRecord = added.verificationRecord.value;
+    dns.set(domain, { TXT: [verificationRecord] });
     const verified = await json(`/api/domains/${added.id}/verify`, {});
     expect((verified.check as { outcome: string }).outcome).toBe('verified');
   });
@@ -189,20 +195,51 @@ describe('the installed host', () => {
     );
     await host.drainQueue();
     const source = await messageSource('Signed on 587');
-    const resolver = new Resolver();
-    resolver.setServers([dns.address]);
-    const result = await dkimVerify(source, {
-      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
-    });
+    const result = await dkimVerify(source, { resolver: dnsResolver() });
     expect(result.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
 
     // Atrium's own listener (SMTP_URL of an installed host): loopback, no sign-in, signed alike.
     await sendTo(host, host.ports.relay, { from: admin, to: admin, subject: 'From Atrium itself' });
     await host.drainQueue();
-    const own = await dkimVerify(await messageSource('From Atrium itself'), {
-      resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
-    });
+    const own = await dkimVerify(await messageSource('From Atrium itself'), { resolver: dnsResolver() });
     expect(own.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
+  });
+
+  it('serves Caddy’s certificate for the mail host on 993, 465 and 587, where a phone signs in with TLS checked', async () => {
+    const caddys = new X509Certificate(
+      readFileSync(path.join(host.layout.caddyDataDir, 'certificates/local', MAIL_HOST, `${MAIL_HOST}.crt`)),
+    );
+    // Checked against Caddy's own CA (--internal-tls), for the name MAIL_HOST, on every port.
+    const served = await servedFingerprints(host);
+    expect(served).toEqual({
+      imaps: caddys.fingerprint256,
+      submissions: caddys.fingerprint256,
+      submission: caddys.fingerprint256,
+    });
+    await sendOverSubmissions(
+      host,
+      { from: admin, to: admin, subject: 'Over 465' },
+      { user: admin, pass: appPassword },
+    );
+    await host.drainQueue();
+    expect(await imapsSubjects(host, { user: admin, pass: appPassword })).toContain('Over 465');
+  });
+
+  it('passes SPF, by an independent evaluator, for mail leaving the host, against the records install printed', async () => {
+    // The mail host's records as install printed them: its A record (this machine's address) and SPF.
+    const printed = (type: string) =>
+      new RegExp(`^  ${MAIL_HOST.replace(/\./g, '\\.')}\\.  ${type}  "?([^"\\s]+(?: [^"]+)?)"?`, 'm').exec(
+        firstInstall.stdout,
+      )?.[1];
+    const address = printed('A')!;
+    dns.set(MAIL_HOST, { A: [address], TXT: [printed('TXT')!] });
+    const domains = await adminBrowser.request('/api/mail/domains');
+    const spf = (JSON.parse(domains.body) as MailDomainsResponse).domains
+      .flatMap((d) => d.records)
+      .find((r) => r.purpose === 'spf' && r.host === domain)!;
+    dns.set(domain, { TXT: [verificationRecord, spf.value] });
+    const verdict = await pyspfResult(dns.port, { ip: address, sender: admin, helo: MAIL_HOST });
+    expect(verdict, `${spf.value}; ${printed('TXT')}`).toMatchObject({ result: 'pass' });
   });
 
   it('serves Roundcube at the organisation’s /webmail behind Caddy, signing in through Atrium in Chromium', async () => {
@@ -240,7 +277,16 @@ describe('the installed host', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL((url) => url.href.startsWith(`${webmail}/?_task=mail`), { timeout: 30_000 });
       await page.locator('#messagelist').getByText('Over port 25').first().waitFor({ timeout: 20_000 });
+
+      // And sends: submission with STARTTLS on loopback, signed in with the session's token.
+      await page.goto(`${webmail}/?_task=mail&_action=compose`);
+      await page.locator('.recipient-input input').first().fill(admin);
+      await page.locator('#compose-subject').fill('Sent from webmail');
+      await page.locator('#composebody').fill('Written in Roundcube.');
+      await page.locator('button.send:visible').first().click();
+      await page.getByText('Message sent successfully').waitFor({ timeout: 30_000 });
     } catch (error) {
+      await page.screenshot({ path: '/tmp/roundcube-fail.png' }).catch(() => undefined);
       const shown = await page
         .locator('body')
         .innerText()
@@ -251,13 +297,55 @@ describe('the installed host', () => {
     } finally {
       await browser.close();
     }
+    await host.drainQueue();
+    const signed = await dkimVerify(await messageSource('Sent from webmail'), { resolver: dnsResolver() });
+    expect(signed.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
   }, 120_000);
+
+  it('hands a renewed certificate to Postfix and Dovecot with the copy cron runs every minute', async () => {
+    // Caddy renews: new files where it keeps the mail host's certificate.
+    const stored = path.join(host.layout.caddyDataDir, 'certificates/local', MAIL_HOST);
+    const made = spawnSync('openssl', [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '7'],
+      ...['-subj', `/CN=${MAIL_HOST}`, '-addext', `subjectAltName=DNS:${MAIL_HOST}`],
+      ...['-keyout', path.join(stored, `${MAIL_HOST}.key`), '-out', path.join(stored, `${MAIL_HOST}.crt`)],
+    ]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    const renewed = new X509Certificate(readFileSync(path.join(stored, `${MAIL_HOST}.crt`)));
+    // Every minute, from cron (no systemd) or atrium-tls.timer.
+    expect(readFileSync(path.join(host.layout.cronDir, 'atrium-tls'), 'utf8')).toMatch(
+      /^\* \* \* \* \* root /m,
+    );
+    expect(readFileSync(path.join(host.layout.systemdDir, 'atrium-tls.timer'), 'utf8')).toContain(
+      'OnUnitActiveSec=1min',
+    );
+    expect(host.syncTls()).toMatch(/reloaded postfix\nreloaded dovecot/);
+    // The renewed one is self-signed: a device told to trust it sees it on every port.
+    expect(host.mailCa()).toBe(renewed.toString());
+    await expect
+      .poll(() => servedFingerprints(host).catch((e: Error) => e.message), { timeout: 20_000 })
+      .toEqual({
+        imaps: renewed.fingerprint256,
+        submissions: renewed.fingerprint256,
+        submission: renewed.fingerprint256,
+      });
+    expect(host.syncTls()).toBe('');
+  });
+
+  /** The loopback DNS server, as a DKIM verifier resolves through it. */
+  function dnsResolver() {
+    const resolver = new Resolver();
+    resolver.setServers([dns.address]);
+    return (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>;
+  }
 
   async function imap<T>(work: (client: ImapFlow) => Promise<T>): Promise<T> {
     const client = new ImapFlow({
       host: '127.0.0.1',
       port: host.ports.imap,
       secure: false,
+      // STARTTLS, the certificate checked as a mail client does.
+      tls: { servername: MAIL_HOST, ca: host.mailCa() },
       auth: { user: admin, pass: appPassword },
       logger: false,
     });

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -23,6 +24,7 @@ const CLI = path.join(REPO, 'apps/server/src/cli.ts');
  * may write, and /tmp and /var/tmp are such directories. /var/lib is root's.
  */
 const ROOTS = '/var/lib/atrium-test-hosts';
+export const MAIL_HOST = 'mail.atrium.test';
 
 export const PORT_NAMES = [
   'atrium',
@@ -37,6 +39,8 @@ export const PORT_NAMES = [
   'relay',
   'http',
   'https',
+  'imaps',
+  'submissions',
 ] as const;
 export type PortName = (typeof PORT_NAMES)[number];
 
@@ -82,6 +86,7 @@ export class InstalledHost {
   private webmailOutput = '';
   private postfixRunning = false;
   private atriumRunning = false;
+  private caddyRunning = false;
 
   private constructor(root: string) {
     this.layout = hostLayout(root);
@@ -111,7 +116,7 @@ export class InstalledHost {
       '--public-url',
       this.publicUrl,
       '--mail-host',
-      'mail.atrium.test',
+      MAIL_HOST,
       '--site-base-domain',
       'atrium.test',
       '--listen',
@@ -168,6 +173,7 @@ export class InstalledHost {
       `--- atrium ---\n${readLog(this.atriumLog)}`,
       `--- postfix ---\n${readLog(this.mailLog)}`,
       `--- dovecot ---\n${readLog(this.dovecotLog)}`,
+      `--- caddy ---\n${readLog(this.layout.caddyLog)}`,
     ].join('\n');
   }
 
@@ -184,8 +190,68 @@ export class InstalledHost {
     );
   }
 
-  /** OpenDKIM, Postfix and Dovecot from the files install wrote. */
+  /**
+   * Caddy as install runs it where PID 1 is not systemd: its init script, as user caddy, its
+   * storage under the root's /var/lib/caddy and its own log file.
+   */
+  async startCaddy(): Promise<void> {
+    mkdirSync(this.at('run'), { recursive: true, mode: 0o755 });
+    const started = spawnSync(path.join(this.layout.initDir, 'atrium-caddy'), ['start'], {
+      encoding: 'utf8',
+    });
+    if (started.status !== 0) throw new Error(`caddy did not start: ${started.stderr}${started.stdout}`);
+    this.caddyRunning = true;
+    await until(
+      () => accepts(this.ports.https),
+      () => `caddy:\n${readLog(this.layout.caddyLog)}`,
+    );
+  }
+
+  /** What cron (or atrium-tls.timer) runs every minute: the mail host's certificate for the daemons. */
+  syncTls(): string {
+    const run = this.runCronLine('atrium-tls');
+    if (run.status !== 0) throw new Error(`${run.command}: ${run.stderr}${run.stdout}`);
+    return run.stdout;
+  }
+
+  /** Whether Caddy's storage holds its certificate for the mail host (issued at start). */
+  caddyHoldsMailCertificate(): boolean {
+    const dir = path.join(this.layout.caddyDataDir, 'certificates/local', MAIL_HOST);
+    return existsSync(path.join(dir, `${MAIL_HOST}.crt`));
+  }
+
+  /** The CA that issued the operator's certificate, when the test installed with one. */
+  operatorCa: string | undefined;
+
+  /**
+   * What a device must trust for the mail host's certificate: the operator's CA, the stand-in
+   * itself while it is self-signed, else Caddy's own CA.
+   */
+  mailCa(): string {
+    if (this.operatorCa) return this.operatorCa;
+    const served = new X509Certificate(readFileSync(this.layout.mailCert));
+    return served.issuer === served.subject ? served.toString() : this.caddyRootCa();
+  }
+
+  /** Caddy's own CA (--internal-tls), which a device of this host's users would be told to trust. */
+  caddyRootCa(): string {
+    return readFileSync(path.join(this.layout.caddyDataDir, 'pki/authorities/local/root.crt'), 'utf8');
+  }
+
+  /**
+   * Caddy (whose certificate for the mail host the daemons serve), the certificate's copy, then
+   * OpenDKIM, Postfix and Dovecot from the files install wrote.
+   */
   async startMail(): Promise<void> {
+    await this.startCaddy();
+    // Unless the operator's certificate covers the mail host (the sync then copies that file).
+    if (!this.cronLine('atrium-tls').includes(' -f ')) {
+      await until(
+        () => Promise.resolve(this.caddyHoldsMailCertificate()),
+        () => `caddy's certificate for ${MAIL_HOST}:\n${readLog(this.layout.caddyLog)}`,
+      );
+    }
+    this.syncTls();
     // What the packages make on a host: run directories and Postfix's queue and data.
     const opendkim = uidOf('opendkim');
     mkdirSync(this.at('run/opendkim'), { recursive: true, mode: 0o750 });
@@ -232,8 +298,8 @@ export class InstalledHost {
 
   /**
    * Roundcube as install set it up: PHP-FPM with the atrium-webmail pool install wrote (from a
-   * php-fpm.conf like Debian's, including the root's pool directory) and Caddy with the
-   * Caddyfile install wrote. Roundcube's package files (defaults.inc.php…) are linked in as the
+   * php-fpm.conf like Debian's, including the root's pool directory), behind the Caddy that
+   * startMail started. Roundcube's package files (defaults.inc.php…) are linked in as the
    * package has them in /etc/roundcube on a host.
    */
   async startWebmail(siteHost: string): Promise<void> {
@@ -261,21 +327,9 @@ export class InstalledHost {
       return child;
     };
     start('/usr/sbin/php-fpm8.2', ['-F', '-y', fpmConf]);
-    const caddyHome = this.at('var/lib/caddy');
-    mkdirSync(caddyHome, { recursive: true });
-    const caddy = start(
-      '/usr/bin/caddy',
-      ['run', '--config', this.layout.caddyfile, '--adapter', 'caddyfile'],
-      {
-        HOME: caddyHome,
-        XDG_DATA_HOME: caddyHome,
-        XDG_CONFIG_HOME: caddyHome,
-      },
-    );
     await until(
       async () => (await accepts(this.ports.https)) && existsSync(this.at('run/php/atrium-webmail.sock')),
-      () => `caddy and php-fpm for ${siteHost}:\n${this.webmailOutput}`,
-      () => caddy.exitCode !== null,
+      () => `caddy and php-fpm for ${siteHost}:\n${this.webmailOutput}\n${readLog(this.layout.caddyLog)}`,
     );
   }
 
@@ -295,12 +349,17 @@ export class InstalledHost {
     return this.runCronLine('atrium-backup');
   }
 
-  /** The command of install's cron file `name`, run now as cron would (output kept, not discarded). */
-  private runCronLine(name: string) {
+  /** The command of install's cron file `name`. */
+  private cronLine(name: string): string {
     const line = readFileSync(path.join(this.layout.cronDir, name), 'utf8')
       .split('\n')
       .find((l) => /^[\d*]/.test(l))!;
-    const command = line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
+    return line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
+  }
+
+  /** The command of install's cron file `name`, run now as cron would (output kept, not discarded). */
+  private runCronLine(name: string) {
+    const command = this.cronLine(name);
     const run = spawnSync('sh', ['-c', command], { encoding: 'utf8', timeout: 300_000 });
     return { command, status: run.status, stdout: run.stdout, stderr: run.stderr };
   }
@@ -321,6 +380,7 @@ export class InstalledHost {
         .map((child) => new Promise<void>((resolve) => child.once('exit', () => resolve()).kill('SIGTERM'))),
     );
     if (this.atriumRunning) spawnSync(path.join(this.layout.initDir, 'atrium'), ['stop']);
+    if (this.caddyRunning) spawnSync(path.join(this.layout.initDir, 'atrium-caddy'), ['stop']);
     if (this.postfixRunning) spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
     for (const child of [this.dovecot, this.opendkim]) {
       if (child && child.exitCode === null) {

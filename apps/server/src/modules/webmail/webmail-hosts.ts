@@ -50,7 +50,7 @@ export interface WebmailHostFiles {
 
 export interface WebmailContext {
   config: Pick<Config, 'publicUrl' | 'mailHost' | 'siteBaseDomain'> & {
-    webmail: { imapHost: string; smtpHost: string };
+    webmail: { imapHost: string; smtpHost: string; providerUrl?: string };
   };
   /** The Mail template the snippet comes from (the catalog's, so an operator's change applies). */
   template: CatalogTemplate;
@@ -84,12 +84,33 @@ function notServedHere(row: WebmailAppRow, url: URL | undefined, context: Webmai
 }
 
 /**
- * `tls://127.0.0.1:143`: STARTTLS on loopback to a certificate issued for MAIL_HOST. PHP checks
- * the certificate's name against what it connected to, so Roundcube is told the name to expect.
+ * TLS options for `tls://host:port`. On loopback (Roundcube beside Postfix and Dovecot, as install
+ * sets it up) the connection never leaves this host, and the certificate is issued for MAIL_HOST
+ * by a CA PHP may not trust (Caddy's own with --internal-tls, the self-signed stand-in of a new
+ * host): it is not verified, as Mail-in-a-Box does. Elsewhere PHP checks it against MAIL_HOST.
  */
-function peerNameLines(key: 'imap' | 'smtp', address: string, mailHost: string): string[] {
-  if (!/^(tls|ssl):\/\//i.test(address)) return [];
-  return [`$config['${key}_conn_options'] = ['ssl' => ['peer_name' => ${phpString(mailHost)}]];`];
+function connOptionLines(key: 'imap' | 'smtp', address: string, mailHost: string): string[] {
+  const tls = /^(tls|ssl):\/\/(.+):\d+$/i.exec(address);
+  if (!tls) return [];
+  const loopback = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i.test(tls[2]!);
+  const ssl = loopback
+    ? "['verify_peer' => false, 'verify_peer_name' => false]"
+    : `['peer_name' => ${phpString(mailHost)}]`;
+  return [`$config['${key}_conn_options'] = ['ssl' => ${ssl}];`];
+}
+
+/**
+ * Roundcube's calls to the provider that no browser sees (the code for tokens, the user's
+ * e-mail), straight to Atrium on loopback (WEBMAIL_PROVIDER_URL): through PUBLIC_URL they would
+ * leave and re-enter the host and need its CA store to trust Caddy's certificate.
+ */
+function backchannelLines(providerUrl: string | undefined): string[] {
+  if (!providerUrl) return [];
+  const issuer = `${providerUrl.replace(/\/+$/, '')}/oidc`;
+  return [
+    `$config['oauth_token_uri'] = ${phpString(`${issuer}/token`)};`,
+    `$config['oauth_identity_uri'] = ${phpString(`${issuer}/me`)};`,
+  ];
 }
 
 /** One Mail app's file: its snippet as the app's page shows it, then what differs on this host. */
@@ -112,7 +133,7 @@ function hostFile(row: WebmailAppRow, url: URL, clientSecret: string, context: W
       mailHost: config.mailHost,
     }),
   );
-  const { imapHost, smtpHost } = config.webmail;
+  const { imapHost, smtpHost, providerUrl } = config.webmail;
   return [
     ...HEADER,
     `// Mail app ${row.app_id} of organisation ${row.organization_id}.`,
@@ -121,8 +142,9 @@ function hostFile(row: WebmailAppRow, url: URL, clientSecret: string, context: W
     // (WEBMAIL_IMAP_HOST, WEBMAIL_SMTP_HOST), not out and back in through MAIL_HOST.
     `$config['imap_host'] = ${phpString(imapHost)};`,
     `$config['smtp_host'] = ${phpString(smtpHost)};`,
-    ...peerNameLines('imap', imapHost, config.mailHost),
-    ...peerNameLines('smtp', smtpHost, config.mailHost),
+    ...connOptionLines('imap', imapHost, config.mailHost),
+    ...connOptionLines('smtp', smtpHost, config.mailHost),
+    ...backchannelLines(providerUrl),
     // Caddy strips /webmail before PHP sees the path; Roundcube builds its redirect URI and
     // links from this instead of guessing it from the request.
     `$config['request_path'] = ${phpString(`${url.pathname.replace(/\/+$/, '')}/`)};`,

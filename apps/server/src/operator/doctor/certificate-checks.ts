@@ -16,13 +16,18 @@ export interface CertificateTarget {
   protocol: 'https' | 'smtp';
   /** What renews it, for the fix. */
   renewedBy: string;
+  /**
+   * Where to connect instead of where the name resolves: Caddy on this host, asked for the name
+   * (SNI), so the line is about what this host serves whatever DNS says.
+   */
+  address?: string;
 }
 
 export interface CertificateCheckOptions {
   /** Resolves the name as Atrium does (DNS_SERVERS); without it the system's resolver. */
   dns?: DnsClient;
-  /** Extra trusted roots (tests); the system's otherwise. */
-  ca?: string;
+  /** The trusted roots (with Caddy's own CA or the operator's certificate); the system's otherwise. */
+  ca?: string | string[];
 }
 
 /**
@@ -36,8 +41,8 @@ export function certificateChecks(
   return targets.map((target) => ({
     name: `Certificate of ${target.host}:${target.port}`,
     async run() {
-      let address = target.host;
-      if (options.dns) {
+      let address = target.address ?? target.host;
+      if (options.dns && !target.address) {
         const answer = await options.dns.a(target.host);
         if (answer.status !== 'found' || answer.records.length === 0) {
           return fail(
@@ -65,7 +70,11 @@ export function certificateChecks(
 }
 
 /** Connects (STARTTLS for SMTP), verifies the chain and the name, and returns the leaf certificate. */
-function peerCertificate(address: string, target: CertificateTarget, ca?: string): Promise<PeerCertificate> {
+export function peerCertificate(
+  address: string,
+  target: CertificateTarget,
+  ca?: string | string[],
+): Promise<PeerCertificate> {
   return new Promise((resolve, reject) => {
     let tls: TLSSocket | undefined;
     // SMTP: the greeting, EHLO, STARTTLS, then TLS on the same connection (RFC 3207).

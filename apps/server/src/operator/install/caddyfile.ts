@@ -1,13 +1,23 @@
 /**
- * Caddy in front of Atrium: the console at PUBLIC_URL's host and every organisation's name
+ * Caddy in front of Atrium: the console at PUBLIC_URL's host, MAIL_HOST (devices' /dav/, and the
+ * certificate Postfix and Dovecot serve too: mail-tls-files.ts) and every organisation's name
  * (sites under the base domain, apps.<domain>) with a certificate Caddy obtains on demand after
- * asking Atrium whether it serves the name (docs/caddy.md). With --tls-cert/--tls-key that
- * certificate serves every name instead (a wildcard one, or tests on loopback).
+ * asking Atrium whether it serves the name (docs/caddy.md). The console's and MAIL_HOST's are
+ * obtained at start. An operator's --tls-cert serves the names it covers; Caddy still obtains
+ * the others (issue 40).
  */
 export interface CaddyfileOptions {
   publicHost: string;
   atriumPort: number;
-  tls?: { cert: string; key: string };
+  /** MAIL_HOST, its own site so Caddy holds its certificate from the start; undefined: no mail. */
+  mailHost?: string;
+  /** SITE_BASE_DOMAIN: `*.<it>` gets its own site when the operator's certificate covers it. */
+  siteBaseDomain?: string;
+  /**
+   * The operator's certificate. `covers` says which names it is valid for; without it the one
+   * file serves every name and Caddy obtains none (tests on loopback with a certificate of theirs).
+   */
+  tls?: { cert: string; key: string; covers?: (host: string) => boolean };
   /**
    * Certificates from Caddy's own local CA instead of Let's Encrypt (a private network, a test):
    * still issued on demand, after asking Atrium. Browsers must trust Caddy's root.
@@ -18,6 +28,8 @@ export interface CaddyfileOptions {
   /** Ports other than 80/443 (tests on loopback). */
   httpPort?: number;
   httpsPort?: number;
+  /** Caddy's own log file (it rolls it itself); undefined: standard error. */
+  log?: string;
   /** Caddy routes serving webmail on every site (webmail-files.ts); undefined: no webmail. */
   webmailRoutes?: string;
   /** Caddy routes for CalDAV/CardDAV at /dav/ on MAIL_HOST (dav-files.ts); undefined: none. */
@@ -28,31 +40,59 @@ const HEADER = '# Written by `npm run atrium -- install`; run it again rather th
 
 export function caddyfile(o: CaddyfileOptions): string {
   const upstream = `127.0.0.1:${o.atriumPort}`;
+  const everyName = o.tls !== undefined && o.tls.covers === undefined;
   const global = [
     o.httpPort ? `\thttp_port ${o.httpPort}` : '',
     o.httpsPort ? `\thttps_port ${o.httpsPort}` : '',
     o.adminOff ? '\tadmin off' : '',
-    o.tls
+    o.log ? `\tlog {\n\t\toutput file ${o.log} {\n\t\t\troll_size 50MiB\n\t\t\troll_keep 5\n\t\t}\n\t}` : '',
+    everyName
       ? '\tauto_https disable_certs'
       : `\ton_demand_tls {\n\t\task http://${upstream}/api/proxy-hosts/check\n\t}`,
   ].filter(Boolean);
-  const issuer = o.internalTls ? ' internal' : '';
-  const tls = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : `\ttls${issuer} {\n\t\ton_demand\n\t}\n`;
+  const operatorCert = o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : '';
+  /** A named site's certificate: the operator's where it covers the name, else Caddy's own. */
+  const tlsFor = (host: string) =>
+    o.tls && (o.tls.covers?.(host) ?? true) ? operatorCert : o.internalTls ? '\ttls internal\n' : '';
+  const onDemand = everyName
+    ? operatorCert
+    : `\ttls${o.internalTls ? ' internal' : ''} {\n\t\ton_demand\n\t}\n`;
   const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
   const dav = o.davRoutes ? indent(o.davRoutes) : '';
   const operator = indent(OPERATOR_ONLY_ON_HOST);
+  const mailSite = o.mailHost && o.mailHost !== o.publicHost ? o.mailHost : undefined;
+  const sites = o.siteBaseDomain ? `site.${o.siteBaseDomain}` : undefined;
+  const wildcard = !everyName && sites && o.tls?.covers?.(sites) ? `*.${o.siteBaseDomain}` : undefined;
   return `${HEADER}{
 ${global.join('\n')}
 }
 
 # The console and the identity provider.
 ${o.publicHost} {
-${o.tls ? `\ttls ${o.tls.cert} ${o.tls.key}\n` : o.internalTls ? '\ttls internal\n' : ''}${operator}\treverse_proxy ${upstream}
+${tlsFor(o.publicHost)}${operator}${mailSite ? '' : dav}\treverse_proxy ${upstream}
 }
-
+${
+  mailSite
+    ? `
+# The mail host: devices' calendars and contacts, and the certificate Postfix and Dovecot serve.
+${mailSite} {
+${tlsFor(mailSite)}${operator}${dav}\treverse_proxy ${upstream}
+}
+`
+    : ''
+}${
+    wildcard
+      ? `
+# Organisations' sites, with the operator's certificate.
+${wildcard} {
+${operatorCert}${operator}${webmail}\treverse_proxy ${upstream}
+}
+`
+      : ''
+  }
 # Organisations' sites and own domains; Caddy asks Atrium before each new certificate.
 https:// {
-${tls}${operator}${dav}${webmail}\treverse_proxy ${upstream}
+${onDemand}${operator}${mailSite ? '' : dav}${webmail}\treverse_proxy ${upstream}
 }
 `;
 }

@@ -33,6 +33,9 @@ export interface InstallOptions {
     socketmap: number;
     /** Postfix's loopback listener for Atrium's own mail (SMTP_URL). */
     relay: number;
+    /** IMAP and submission with TLS from the first byte, where devices are told to connect. */
+    imaps: number;
+    submissions: number;
   };
 }
 
@@ -47,13 +50,15 @@ const PORT_DEFAULTS = {
   dkim: 8891,
   socketmap: 10027,
   relay: 10025,
+  imaps: 993,
+  submissions: 465,
 };
 
 const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;
 
 export const INSTALL_USAGE = `  npm run atrium -- install --public-url <https://atrium.example.com> [--mail-host <mail.example.com>]
                             [--site-base-domain <domain>] [--database-url <postgres://…>]
-                            [--tls-cert <file> --tls-key <file> | --internal-tls] [--no-mail] [--no-webmail]
+                            [--tls-cert <file> --tls-key <file>] [--internal-tls] [--no-mail] [--no-webmail]
                             [--listen all|<ip>] [--<name>-port <n>] [--dry-run] [--root <dir>]`;
 
 /**

@@ -16,6 +16,14 @@ import type { InstallOptions } from './install-options.ts';
 import { backupCron, backupServiceUnit, backupTimerUnit } from './backup-units.ts';
 import { caddyfile } from './caddyfile.ts';
 import { logrotateConfig } from './logrotate.ts';
+import {
+  covers,
+  operatorCertificate,
+  tlsCron,
+  tlsServiceUnit,
+  tlsSyncArgs,
+  tlsTimerUnit,
+} from './mail-tls-files.ts';
 import { davCaddyRoutes, RADICALE_PORT, radicaleConfig, radicaleRights } from './dav-files.ts';
 import {
   debianDatabaseConfigured,
@@ -44,7 +52,7 @@ const SETTINGS_HEADER =
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
 const MANAGED =
-  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
@@ -89,9 +97,12 @@ export function installSettings(
   if (o.mail && o.webmail) {
     Object.assign(settings, {
       WEBMAIL_CONFIG_DIR: layout.webmailConfigDir,
-      // Roundcube, beside Dovecot and Postfix, reaches them over loopback.
+      // Roundcube, beside Dovecot and Postfix, reaches them over loopback: IMAP in the clear
+      // (Dovecot takes a sign-in from loopback), submission with STARTTLS, which it requires
+      // before AUTH; and Atrium's provider for tokens without leaving the host.
       WEBMAIL_IMAP_HOST: `127.0.0.1:${o.ports.imap}`,
-      WEBMAIL_SMTP_HOST: `127.0.0.1:${o.ports.submission}`,
+      WEBMAIL_SMTP_HOST: `tls://127.0.0.1:${o.ports.submission}`,
+      WEBMAIL_PROVIDER_URL: `http://127.0.0.1:${o.ports.atrium}`,
     });
   }
   // Install's own record: a second run without options installs the same host.
@@ -146,6 +157,7 @@ export function installPlan(
   settings: Settings,
   release: string,
 ): HostItem[] {
+  const tls = mailTls(o, layout);
   const items: HostItem[] = [
     dir(path.dirname(layout.releases), 'root', 'root', 0o755),
     dir(layout.releases, 'root', 'root', 0o755),
@@ -183,15 +195,21 @@ export function installPlan(
     file(path.join(layout.initDir, 'atrium-caddy'), caddyInitScript(layout), 'root', 'root', 0o755, [
       'caddy',
     ]),
+    // Caddy's home (Debian's package makes it on a host) and its log, which it writes as caddy.
+    dir(path.join(layout.root, 'var/lib/caddy'), 'caddy', 'caddy', 0o755),
+    dir(path.dirname(layout.caddyLog), 'caddy', 'adm', 0o750),
     file(
       layout.caddyfile,
       caddyfile({
         publicHost: o.publicUrl.hostname,
         atriumPort: o.ports.atrium,
-        tls: o.tls,
+        mailHost: o.mail ? o.mailHost : undefined,
+        siteBaseDomain: o.siteBaseDomain,
+        tls: o.tls && { ...o.tls, covers: (host) => covers(tls.certificate, host) },
         httpPort: o.ports.http,
         httpsPort: o.ports.https,
         internalTls: o.internalTls,
+        log: layout.caddyLog,
         adminOff: layout.root !== '/',
         webmailRoutes: o.mail && o.webmail ? webmailCaddyRoutes(webmailPaths(layout)) : undefined,
         davRoutes: o.mail ? davCaddyRoutes({ mailHost: o.mailHost, atriumPort: o.ports.atrium }) : undefined,
@@ -214,6 +232,17 @@ export function installPlan(
     file(path.join(layout.systemdDir, 'atrium-dkim.service'), dkimServiceUnit(layout), 'root', 'root', 0o644),
     file(path.join(layout.cronDir, 'atrium-dkim'), dkimCron(layout), 'root', 'root', 0o644),
     file(layout.opendkimDefaults, opendkimDefaults(o.ports.dkim), 'root', 'root', 0o644, ['opendkim']),
+    // The mail host's certificate for Postfix and Dovecot, copied every minute (mail-tls-files.ts).
+    dir(layout.mailTlsDir, 'root', 'root', 0o700),
+    file(
+      path.join(layout.systemdDir, 'atrium-tls.service'),
+      tlsServiceUnit(layout, tls.syncArgs),
+      'root',
+      'root',
+      0o644,
+    ),
+    file(path.join(layout.systemdDir, 'atrium-tls.timer'), tlsTimerUnit(), 'root', 'root', 0o644),
+    file(path.join(layout.cronDir, 'atrium-tls'), tlsCron(layout, tls.syncArgs), 'root', 'root', 0o644),
     // Read by Radicale, which runs as the package's radicale user.
     file(
       layout.radicaleConfig,
@@ -318,7 +347,8 @@ function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
     ports: o.ports,
     mailRoot: layout.mailRoot,
     mailUser: MAIL_USER,
-    tls: o.tls,
+    // Always: the copy atrium-tls-sync keeps of Caddy's (or the operator's) certificate.
+    tls: { cert: layout.mailCert, key: layout.mailKey },
     dkim: { port: o.ports.dkim, dir: layout.opendkimKeysDir },
     logs,
     // Under --root the daemons keep their queue, run directory and logs below it too.
@@ -334,4 +364,15 @@ function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
         },
   };
   return mailConfigFiles(options, layout.dovecotDir);
+}
+
+/** The operator's certificate, parsed once, and how atrium-tls-sync finds the mail host's. */
+export function mailTls(o: InstallOptions, layout: HostLayout) {
+  const certificate = operatorCertificate(o.tls?.cert);
+  const coversMailHost = covers(certificate, o.mailHost);
+  return {
+    certificate,
+    coversMailHost,
+    syncArgs: tlsSyncArgs(layout, { mailHost: o.mailHost, tls: o.tls, coversMailHost }),
+  };
 }

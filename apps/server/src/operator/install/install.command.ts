@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { mailHostSpfRecord } from '../../modules/domains/mail-host-spf.ts';
 import { hostLayout, type HostLayout } from '../host-layout.ts';
@@ -15,9 +17,17 @@ import {
   systemUserCommands,
 } from './host-prerequisites.ts';
 import { parseInstallOptions, type InstallOptions } from './install-options.ts';
-import { installPlan, installSettings, roundcubeHasDatabase } from './install-plan.ts';
+import { installPlan, installSettings, mailTls, roundcubeHasDatabase } from './install-plan.ts';
 import { createRoundcubeDatabase } from './roundcube-database.ts';
-import { secretFileProblem, uidOfUser } from './secret-files.ts';
+import { operatorCertificateProblem, namesCovered } from './operator-certificate.ts';
+import {
+  describeListener,
+  expectedListeners,
+  lastErrorLine,
+  notListening,
+  serviceLogFile,
+} from './daemon-listeners.ts';
+import { tlsSyncScript } from './mail-tls-files.ts';
 import { webmailPaths } from './webmail-files.ts';
 import { dkimSyncArgs, dkimSyncScript } from './service-files.ts';
 import { checkoutProblem, deployRelease, releaseDeployed, releaseId } from './release.ts';
@@ -42,13 +52,8 @@ export async function installCommand(args: string[], checkout: string, print = c
     throw new OperatorProblem('install changes this host: run it as root (sudo npm run atrium -- install …)');
   }
   if (o.tls) {
-    // Caddy reads the key as user caddy on a host; under --root nothing runs as caddy.
-    const caddyUid = onHost ? uidOfUser('caddy') : undefined;
-    const problem = secretFileProblem(
-      '--tls-key',
-      o.tls.key,
-      caddyUid === undefined ? undefined : { name: 'caddy', uid: caddyUid },
-    );
+    // Caddy reads them as user caddy on a host; under --root nothing runs as caddy.
+    const problem = operatorCertificateProblem(o.tls, { asCaddy: onHost });
     if (problem) throw new OperatorProblem(problem);
   }
   const notDebian = debianProblem();
@@ -111,7 +116,8 @@ export async function installCommand(args: string[], checkout: string, print = c
       `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}${o.dryRun ? ' would be made (dry run)' : ' made'}.`,
     );
   }
-  if (!o.dryRun) startServices(o, layout, affected, print);
+  if (o.tls) printCoverage(o, print);
+  if (!o.dryRun) await startServices(o, layout, affected, print);
   if (!settings.SMTP_URL) {
     print(
       `Atrium's own mail (sign-in codes, invitations) waits in its outbox until SMTP_URL is set in ${layout.settingsFile} ` +
@@ -122,26 +128,26 @@ export async function installCommand(args: string[], checkout: string, print = c
 }
 
 /**
- * Services, enabled and (re)started where their files changed. Atrium first: it writes
- * OpenDKIM's tables at start, which the DKIM sync copies before OpenDKIM reads them.
+ * Services, enabled and (re)started where their files changed, each ✓ only once it listens.
+ * Atrium first: it writes OpenDKIM's tables at start, which the DKIM sync copies before OpenDKIM
+ * reads them. Caddy before the mail daemons: they serve the certificate it holds for MAIL_HOST.
  */
-function startServices(
+async function startServices(
   o: InstallOptions,
   layout: HostLayout,
   affected: Set<string>,
   print: (line: string) => void,
-): void {
+): Promise<void> {
   if (layout.root !== '/') {
     print(`Under --root nothing is started: the daemons' files are below ${layout.root}.`);
     return;
   }
   const systemd = hasSystemd();
-  const daemons = [
+  // Without systemd: Caddy through install's own init script, and cron runs the backup and syncs.
+  const caddy = systemd ? 'caddy' : 'atrium-caddy';
+  const mailDaemons = [
     ...(o.mail ? ['opendkim', 'dovecot', 'postfix', 'radicale'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
-    // Without systemd: Caddy through install's own init script, and cron runs the backup and DKIM sync.
-    systemd ? 'caddy' : 'atrium-caddy',
-    ...(!systemd ? ['cron'] : []),
   ];
   if (affected.has('caddy')) affected.add('atrium-caddy');
   if (systemd) {
@@ -150,9 +156,10 @@ function startServices(
       'systemctl',
       'enable',
       'atrium',
-      ...daemons,
+      caddy,
+      ...mailDaemons,
       'atrium-backup.timer',
-      ...(o.mail ? ['atrium-dkim.path'] : []),
+      ...(o.mail ? ['atrium-dkim.path', 'atrium-tls.timer'] : []),
     ]);
     // Restarted when its time changed, so the next run is computed from the new OnCalendar.
     runCommand([
@@ -162,18 +169,31 @@ function startServices(
     ]);
   } else {
     print(
-      `PID 1 is not systemd: the services start through their init scripts, and cron runs the daily backup${o.mail ? ' and copies DKIM keys' : ''}.`,
+      `PID 1 is not systemd: the services start through their init scripts, and cron runs the daily backup${o.mail ? ', copies DKIM keys and the mail certificate' : ''}.`,
     );
   }
-  const bring = (service: string) => {
+  const listeners = expectedListeners(o, layout);
+  const bring = async (service: string) => {
     const action = affected.has(service) ? 'restart' : 'start';
     if (action === 'start' && controlService(layout, service, 'status').ok) return;
     const result = controlService(layout, service, action);
+    if (!result.ok) {
+      print(`✗ ${result.command}: ${result.output.split('\n').pop()}`);
+      return;
+    }
+    // An init script's start-stop-daemon --background says 0 even when the daemon exits at once.
+    const silent = await notListening(listeners[service] ?? []);
+    if (silent.length === 0) {
+      print(`✓ ${result.command}`);
+      return;
+    }
+    const log = serviceLogFile(service, layout);
+    const said = log && lastErrorLine(log);
     print(
-      `${result.ok ? '✓' : '✗'} ${result.command}${result.ok ? '' : `: ${result.output.split('\n').pop()}`}`,
+      `✗ ${result.command}: not listening on ${silent.map(describeListener).join(', ')}${said ? ` — ${said}` : ''}${log ? ` (${log})` : ''}`,
     );
   };
-  bring('atrium');
+  await bring('atrium');
   if (o.mail) {
     if (waitUntilReady(o.ports.atrium)) {
       const sync = spawnSync(dkimSyncScript(layout), dkimSyncArgs(layout), { encoding: 'utf8' });
@@ -187,7 +207,61 @@ function startServices(
     }
     if (systemd) runCommand(['systemctl', 'start', 'atrium-dkim.path']);
   }
-  for (const daemon of daemons) bring(daemon);
+  if (!systemd) await bring('cron');
+  await bring(caddy);
+  if (o.mail) {
+    print(await copyMailCertificate(o, layout));
+    if (systemd) runCommand(['systemctl', 'start', 'atrium-tls.timer']);
+  }
+  for (const daemon of mailDaemons) await bring(daemon);
+}
+
+/** How long install waits for Caddy's first certificate for MAIL_HOST (ACME takes seconds). */
+const CERTIFICATE_WAIT_MS = 60_000;
+
+/**
+ * The mail daemons' certificate before they start: Caddy's for MAIL_HOST once it holds one (or
+ * the operator's), else a self-signed stand-in that the sync replaces within a minute of Caddy
+ * getting the real one.
+ */
+async function copyMailCertificate(o: InstallOptions, layout: HostLayout): Promise<string> {
+  const { coversMailHost, syncArgs } = mailTls(o, layout);
+  if (!coversMailHost) {
+    const deadline = Date.now() + CERTIFICATE_WAIT_MS;
+    while (!caddyHolds(layout, o.mailHost) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  const sync = spawnSync(tlsSyncScript(layout), syncArgs, { encoding: 'utf8' });
+  if (sync.status !== 0) return `✗ mail certificate for ${o.mailHost}: ${sync.stderr.trim()}`;
+  return /stand-in/.test(sync.stdout)
+    ? `✗ Caddy has no certificate for ${o.mailHost} yet: mail uses a self-signed stand-in until it has (every minute, ${tlsSyncScript(layout)}); see ${layout.caddyLog}`
+    : `✓ mail certificate for ${o.mailHost} (${coversMailHost ? o.tls!.cert : "Caddy's"}) in ${layout.mailTlsDir}`;
+}
+
+/** Whether Caddy's storage holds a certificate for `host`, from any issuer. */
+function caddyHolds(layout: HostLayout, host: string): boolean {
+  try {
+    return readdirSync(path.join(layout.caddyDataDir, 'certificates')).some((issuer) =>
+      existsSync(path.join(layout.caddyDataDir, 'certificates', issuer, host, `${host}.crt`)),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Which of the host's names the operator's certificate serves; Caddy obtains the others. */
+function printCoverage(o: InstallOptions, print: (line: string) => void): void {
+  const names = [o.publicUrl.hostname, ...(o.mail ? [o.mailHost] : []), `*.${o.siteBaseDomain}`];
+  const covered = namesCovered(
+    o.tls!.cert,
+    names.map((n) => n.replace(/^\*\./, 'site.')),
+  ).map((n) => n.replace(/^site\./, '*.'));
+  const others = names.filter((n) => !covered.includes(n));
+  print(
+    `--tls-cert serves ${covered.length > 0 ? covered.join(', ') : 'none of this host’s names'}; ` +
+      `${others.length > 0 ? `Caddy obtains certificates for ${others.join(', ')} and` : 'Caddy obtains certificates for'} organisations' own domains${o.internalTls ? ' from its own CA' : ''}.`,
+  );
 }
 
 /** Polls Atrium's readiness probe (curl-free: a child node process would do the same). */

@@ -176,7 +176,9 @@ export { MAIL_USER };
  * (binding ports 80 and 443), through util-linux's setpriv.
  */
 export function caddyInitScript(layout: HostLayout): string {
-  const pidFile = `${layout.root.replace(/\/$/, '')}/run/caddy.pid`;
+  const root = layout.root.replace(/\/$/, '');
+  const pidFile = `${root}/run/caddy.pid`;
+  const log = layout.caddyLog;
   return `#!/bin/sh
 ### BEGIN INIT INFO
 # Provides:          atrium-caddy
@@ -190,10 +192,13 @@ ${HEADER}set -e
 PIDFILE=${pidFile}
 case "$1" in
   start)
+    # What Caddy says before it has read its configuration (a key it cannot read, say) goes to
+    # its log file too, which must be caddy's for Caddy to write its own lines there.
+    [ -f ${log} ] || install -o caddy -g adm -m 0640 /dev/null ${log}
     start-stop-daemon --start --quiet --oknodo --background --make-pidfile --pidfile "$PIDFILE" \\
-      --startas /usr/bin/setpriv -- --reuid=caddy --regid=caddy --init-groups \\
+      --output ${log} --startas /usr/bin/setpriv -- --reuid=caddy --regid=caddy --init-groups \\
       --inh-caps=+net_bind_service --ambient-caps=+net_bind_service \\
-      env HOME=/var/lib/caddy /usr/bin/caddy run --environ --config ${layout.caddyfile}
+      env HOME=${root}/var/lib/caddy /usr/bin/caddy run --environ --config ${layout.caddyfile}
     ;;
   stop)
     start-stop-daemon --stop --quiet --oknodo --pidfile "$PIDFILE" --remove-pidfile --retry TERM/10/KILL/5

@@ -34,11 +34,17 @@ export interface MailConfigOptions {
      * of an installed host). Undefined: none.
      */
     relay?: number;
+    /** With a certificate: IMAP and submission with TLS from the first byte (default 993, 465). */
+    imaps?: number;
+    submissions?: number;
   };
   /** Mailboxes live under `<mailRoot>/<organisation id>/<user id>`, owned by `mailUser`. */
   mailRoot: string;
   mailUser: string;
-  /** Certificate and key for IMAP STARTTLS and submission; without them TLS is off (loopback only). */
+  /**
+   * Certificate and key for MAIL_HOST: STARTTLS on 25, 587 and 143, implicit TLS on 465 and 993,
+   * sign-in only over TLS (loopback aside, for Dovecot). Without them TLS is off (loopback only).
+   */
   tls?: { cert: string; key: string };
   /**
    * DKIM signing by OpenDKIM (a milter on loopback `port`) with the tables in `dir`
@@ -159,7 +165,9 @@ function postfixMain(o: MailConfigOptions): string {
   ];
   if (o.tls) {
     lines.push(`smtpd_tls_cert_file = ${o.tls.cert}`, `smtpd_tls_key_file = ${o.tls.key}`);
-    lines.push('smtpd_tls_security_level = may');
+    // Port 25 offers STARTTLS to other servers and takes mail without it (RFC 3207).
+    lines.push('smtpd_tls_security_level = may', 'smtpd_tls_mandatory_protocols = >=TLSv1.2');
+    lines.push('smtpd_tls_protocols = >=TLSv1.2');
   }
   if (o.logs && !o.paths) {
     // A file rather than syslog, always: Debian 12 hosts without systemd often run no syslog
@@ -182,12 +190,8 @@ function postfixMain(o: MailConfigOptions): string {
 function postfixMaster(o: MailConfigOptions): string {
   const at = (port: number) => (o.listen === 'all' ? String(port) : `${o.listen}:${port}`);
   const tls = o.tls ? 'encrypt' : 'none';
-  const services = [
-    `${at(o.ports.smtp)} inet n - n - - smtpd`,
-    `${at(o.ports.submission)} inet n - n - - smtpd`,
-    '  -o syslog_name=postfix/submission',
-    `  -o smtpd_tls_security_level=${tls}`,
-    `  -o smtpd_tls_auth_only=${o.tls ? 'yes' : 'no'}`,
+  // What submission (587) and submissions (465) share: sign-in, then only as one's own addresses.
+  const signedIn = [
     '  -o smtpd_sasl_auth_enable=yes',
     '  -o smtpd_client_restrictions=permit_sasl_authenticated,reject',
     // A signed-in user sends only as an address they own (smtpd_sender_login_maps).
@@ -198,6 +202,24 @@ function postfixMaster(o: MailConfigOptions): string {
           `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
           // Signer away: the client is told to try again later rather than mail leaving unsigned.
           '  -o milter_default_action=tempfail',
+        ]
+      : []),
+  ];
+  const services = [
+    `${at(o.ports.smtp)} inet n - n - - smtpd`,
+    `${at(o.ports.submission)} inet n - n - - smtpd`,
+    '  -o syslog_name=postfix/submission',
+    `  -o smtpd_tls_security_level=${tls}`,
+    `  -o smtpd_tls_auth_only=${o.tls ? 'yes' : 'no'}`,
+    ...signedIn,
+    ...(o.tls
+      ? [
+          // Implicit TLS (RFC 8314), which phones and Outlook prefer.
+          `${at(o.ports.submissions ?? 465)} inet n - n - - smtpd`,
+          '  -o syslog_name=postfix/submissions',
+          '  -o smtpd_tls_wrappermode=yes',
+          '  -o smtpd_tls_security_level=encrypt',
+          ...signedIn,
         ]
       : []),
     ...(o.ports.relay !== undefined
@@ -256,7 +278,7 @@ function dovecotConf(o: MailConfigOptions, dir: string): string {
 protocols = imap lmtp
 listen = ${listen}
 ${p ? `base_dir = ${p.dovecotBase}\nstate_dir = ${p.dovecotBase}/state\nlog_path = ${p.dovecotLog}\ninstance_name = atrium-test\n` : ''}${o.logs && !p ? `# A file rather than syslog, always (docs/mail.md); info_log_path follows log_path.\nlog_path = ${o.logs.dovecot}\n` : ''}
-${o.tls ? `ssl = required\nssl_cert = <${o.tls.cert}\nssl_key = <${o.tls.key}` : 'ssl = no'}
+${o.tls ? `ssl = required\nssl_cert = <${o.tls.cert}\nssl_key = <${o.tls.key}\nssl_min_protocol = TLSv1.2` : 'ssl = no'}
 # OAUTHBEARER and XOAUTH2 take access tokens from Atrium's provider; PLAIN and LOGIN take app
 # passwords. Plain text needs TLS, except on loopback.
 disable_plaintext_auth = yes
@@ -312,7 +334,7 @@ service imap-login {
   # With a certificate, also IMAP with TLS from the first byte, where devices are told to connect
   # (modules/devices/device-endpoints.ts, _imaps._tcp); without one, IMAP stays on loopback only.
   inet_listener imaps {
-    port = ${o.tls ? IMAPS_PORT : 0}
+    port = ${o.tls ? (o.ports.imaps ?? IMAPS_PORT) : 0}
   }
 }
 service lmtp {
