@@ -184,6 +184,10 @@ describe('doctor: Caddy, Radicale, PHP-FPM, the mail certificate and the log fil
     expect(lineOf(lines, 'Log files')).toMatch(
       /^✓ Log files: atrium\.log \d+(\.\d)? [kM]B, postfix\.log .*, dovecot\.log .*, caddy\.log .*$/,
     );
+    // MAIL_HOST as Caddy serves it to devices, trusted through the operator's certificate.
+    expect(lineOf(lines, `Certificate of ${MAIL_HOST}:${httpsPort()}`)).toMatch(
+      new RegExp(`^✓ Certificate of ${MAIL_HOST}:${httpsPort()}: valid for 59 more days \\(until \\S+\\)$`),
+    );
     // Under --root the host's cron is not this host's: no line for it.
     expect(lines.find((l) => l.slice(2).startsWith('cron:'))).toBeUndefined();
     // Every part of the host runs: nothing fails, and the command exits 0 for monitors.
@@ -267,6 +271,37 @@ describe('doctor: Caddy, Radicale, PHP-FPM, the mail certificate and the log fil
     );
     runFix(line);
     expect(lineOf(await doctor(), 'Caddy reads the TLS key')).toMatch(/^✓ /);
+  }, 60_000);
+
+  it('fails the certificate Caddy serves for the mail host when it expires in 5 days', async () => {
+    const original = { cert: readFileSync(tls.cert), key: readFileSync(tls.key) };
+    const soon = makeCertificate(host.at('etc/ssl/operator'), 'five-days', {
+      names: [MAIL_HOST, 'atrium.test', '*.atrium.test'],
+      days: 5,
+    });
+    const restartCaddy = async () => {
+      await stopCaddy();
+      spawnSync(caddyScript(), ['start']);
+      await until(
+        () => accepts(httpsPort()),
+        () => `Caddy restarted:\n${caddyLogTail()}`,
+      );
+    };
+    // The operator's files replaced by a certificate about to expire, which Caddy now serves.
+    writeFileSync(tls.cert, readFileSync(soon.cert));
+    writeFileSync(tls.key, readFileSync(soon.key));
+    await restartCaddy();
+    try {
+      expect(lineOf(await doctor(), `Certificate of ${MAIL_HOST}:${httpsPort()}`)).toMatch(
+        new RegExp(
+          `^✗ Certificate of ${MAIL_HOST}:${httpsPort()}: valid for 4 more days \\(until \\S+\\) — fix: renew it \\(replace ${escape(tls.cert)} \\(or let Caddy obtain one: install without --tls-cert\\), then ${escape(caddyScript())} restart\\)$`,
+        ),
+      );
+    } finally {
+      writeFileSync(tls.cert, original.cert);
+      writeFileSync(tls.key, original.key);
+      await restartCaddy();
+    }
   }, 60_000);
 
   it('names PHP-FPM stopped: webmail answers 502, with the command that starts it', async () => {

@@ -317,6 +317,7 @@ describe('npm run atrium -- doctor', () => {
       'Calendars and contacts (/dav/)',
       'Mail certificate',
       'Log files',
+      `Certificate of ${MAIL_HOST}:${httpsPort}`,
     ]) {
       expect(lineOf(lines, name), `${name}\n${lines.join('\n')}`).toMatch(/^✓ /);
     }

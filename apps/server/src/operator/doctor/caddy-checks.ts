@@ -1,9 +1,11 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { rootCertificates } from 'node:tls';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { hasSystemd } from '../service-control.ts';
 import type { Settings } from '../settings-file.ts';
+import type { CertificateTarget } from './certificate-checks.ts';
 import { fail, pass, type Check } from './check.ts';
 import { accountOf, canRead, type Account, groupName, ownerAndMode } from './file-access.ts';
 import { connects, loopbackOf, serviceState } from './probes.ts';
@@ -21,8 +23,13 @@ export function caddyService(layout: HostLayout): { name: string; pidFile: strin
   return { name: systemd ? 'caddy' : 'atrium-caddy', pidFile: path.join(layout.root, 'run/caddy.pid') };
 }
 
+/** Under --root Caddy's admin API is off (several Caddies on one machine): a reload is a restart. */
 export const caddyCommand = (layout: HostLayout, action: 'start' | 'restart' | 'reload') =>
-  serviceCommand(layout.root, caddyService(layout).name, action);
+  serviceCommand(
+    layout.root,
+    caddyService(layout).name,
+    action === 'reload' && layout.root !== '/' ? 'restart' : action,
+  );
 
 /**
  * The last error Caddy wrote to its log (JSON lines: `{"level":"error","ts":…,"msg":…}`), as
@@ -148,4 +155,40 @@ function keyNotWorldReadable(key: string, caddy: Account) {
     );
   }
   return pass(`user caddy reads ${key} (${ownerAndMode(stat)}); no other user can`);
+}
+
+/** MAIL_HOST's certificate as Caddy on this host serves it (https port, SNI MAIL_HOST). */
+export function mailHostTarget(layout: HostLayout, settings: Settings, mailHost: string): CertificateTarget {
+  const cert = settings.ATRIUM_INSTALL_TLS_CERT;
+  return {
+    host: mailHost,
+    port: Number(settings.ATRIUM_INSTALL_HTTPS_PORT ?? 443),
+    protocol: 'https',
+    address: loopbackOf(settings.ATRIUM_INSTALL_LISTEN),
+    renewedBy: cert
+      ? `replace ${cert} (or let Caddy obtain one: install without --tls-cert), then ${caddyCommand(layout, 'reload')}`
+      : `Caddy renews it: tail -n 50 ${layout.caddyLog}`,
+  };
+}
+
+/**
+ * What a device of this host's users trusts: the system's roots, plus Caddy's own CA with
+ * --internal-tls and the operator's certificate (a private CA's or a self-signed one, which the
+ * devices are given). Undefined: the system's roots alone.
+ */
+export function trustedRoots(layout: HostLayout, settings: Settings): string[] | undefined {
+  const extra = [
+    settings.ATRIUM_INSTALL_INTERNAL_TLS === 'true'
+      ? path.join(layout.caddyDataDir, 'pki/authorities/local/root.crt')
+      : undefined,
+    settings.ATRIUM_INSTALL_TLS_CERT,
+  ].flatMap((file) => {
+    if (!file) return [];
+    try {
+      return [readFileSync(file, 'utf8')];
+    } catch {
+      return [];
+    }
+  });
+  return extra.length > 0 ? [...rootCertificates, ...extra] : undefined;
 }

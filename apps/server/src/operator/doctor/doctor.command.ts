@@ -8,7 +8,7 @@ import { readSettingsFile, type Settings } from '../settings-file.ts';
 import { backupChecks } from './backup-checks.ts';
 import { certificateChecks, type CertificateTarget } from './certificate-checks.ts';
 import { fail, formatOutcome, runChecks, summaryLine, type Check, type CheckOutcome } from './check.ts';
-import { caddyChecks } from './caddy-checks.ts';
+import { caddyChecks, mailHostTarget, trustedRoots } from './caddy-checks.ts';
 import { cronChecks } from './cron-checks.ts';
 import { daemonChecks } from './daemon-checks.ts';
 import { davChecks, webmailChecks } from './dav-webmail-checks.ts';
@@ -124,11 +124,13 @@ function hostChecks(
   );
   const targets: CertificateTarget[] = [];
   if (config.publicUrl.protocol === 'https:') targets.push(publicUrlTarget(config, layout.root));
-  // The mail daemons' certificate is the copy "Mail certificate" checks: its name, days left, and
-  // that Postfix and Dovecot serve it (mail-certificate-checks.ts).
+  // MAIL_HOST as Caddy on this host serves it (devices' /dav/, autoconfig). The mail daemons'
+  // certificate is the copy "Mail certificate" checks (mail-certificate-checks.ts).
+  if (mail && expected) targets.push(mailHostTarget(layout, settings, config.mailHost));
   checks.push(
     ...certificateChecks(targets, {
       dns: config.dnsServers.length > 0 ? createDnsClient(config) : undefined,
+      ca: trustedRoots(layout, settings),
     }),
   );
   return checks;
