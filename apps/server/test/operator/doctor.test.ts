@@ -1,11 +1,8 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   appendFileSync,
   chmodSync,
   chownSync,
-  existsSync,
-  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -18,16 +15,24 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
 import { hostLayout } from '../../src/operator/host-layout.ts';
-import { installCommand } from '../../src/operator/install/install.command.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
-import { accepts, readLog, spawnDaemon, stopChildren, uidOf } from '../support/daemons.ts';
+import { accepts, stopChildren, uidOf } from '../support/daemons.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
-import { freePort } from '../support/free-port.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
 import { ensureServiceUsers } from './installed-host.ts';
-import { makeCertificate } from './test-certificates.ts';
+import {
+  freePorts,
+  installWithOperatorCertificate,
+  MAIL_HOST,
+  moveRadicale,
+  prepareHostFiles,
+  startDovecot,
+  startFront,
+  startMailDaemons,
+  until,
+} from './doctor-host.ts';
 
 /**
  * `doctor` on a host installed with `install --root DIR`: Dovecot, Postfix and OpenDKIM started
@@ -36,7 +41,6 @@ import { makeCertificate } from './test-certificates.ts';
  * then each fault the issue names gives its own ✗ with its fix, and is mended again.
  */
 const CHECKOUT = path.resolve(import.meta.dirname, '../../../..');
-const MAIL_HOST = 'mail.atrium.test';
 
 const root = mkdtempSync('/var/lib/atrium-doctor-test-');
 const layout = hostLayout(root);
@@ -75,158 +79,27 @@ function cli(command = 'doctor'): Promise<{ status: number; stdout: string }> {
 
 const lineOf = (lines: string[], name: string) => lines.find((l) => l.slice(2).startsWith(`${name}:`));
 
-async function until(ready: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await ready()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} did not happen within 20 s`);
-}
-
-/** The command of install's cron file `name`, as cron runs it. */
-function cronCommand(name: string): string {
-  const line = readFileSync(path.join(layout.cronDir, name), 'utf8')
-    .split('\n')
-    .find((l) => /^[\d*]/.test(l))!;
-  return line.replace(/^(\S+\s+){5}root\s+/, '').replace(/\s*>\/dev\/null$/, '');
-}
-
-function startDovecot(): void {
-  // The daemon keeps the descriptors it was given: pipes would keep spawnSync waiting for ever.
-  const run = spawnSync('/usr/sbin/dovecot', ['-c', dovecotConf], { stdio: 'ignore' });
-  if (run.status !== 0)
-    throw new Error(`dovecot did not start (${run.status}): see ${root}/var/log/dovecot.log`);
-}
-
 beforeAll(async () => {
   chmodSync(root, 0o755);
   ensureServiceUsers();
-  const ports = Object.fromEntries(
-    await Promise.all(
-      [
-        'atrium',
-        'smtp',
-        'submission',
-        'submissions',
-        'imap',
-        'imaps',
-        'lmtp',
-        'auth',
-        'quota-status',
-        'dkim',
-        'socketmap',
-        'http',
-        'https',
-      ].map(async (name) => [name, await freePort()] as const),
-    ),
-  );
-  httpsPort = ports.https!;
-  // The operator's certificate for the mail host and the console (Caddy's own CA for any other
-  // name): Caddy serves it, and atrium-tls-sync copies it for Postfix and Dovecot.
-  const tlsDir = path.join(root, 'etc/ssl/operator');
-  mkdirSync(tlsDir, { recursive: true, mode: 0o755 });
-  const tls = makeCertificate(tlsDir, 'operator', { names: [MAIL_HOST, 'atrium.test'], days: 60 });
-  chownSync(tls.key, uidOf('caddy').uid, 0);
-  chmodSync(tls.key, 0o600);
-  await installCommand(
-    [
-      '--root',
-      root,
-      '--tls-cert',
-      tls.cert,
-      '--tls-key',
-      tls.key,
-      '--internal-tls',
-      '--no-webmail',
-      '--public-url',
-      'http://atrium.test',
-      '--mail-host',
-      MAIL_HOST,
-      '--listen',
-      '127.0.0.1',
-      ...Object.entries(ports).flatMap(([name, port]) => [`--${name}-port`, String(port)]),
-    ],
-    CHECKOUT,
-    () => undefined,
-  );
+  const ports = await freePorts();
+  httpsPort = ports.https;
+  await installWithOperatorCertificate(layout, ports, CHECKOUT);
   dns = await TestDnsServer.start();
   // An operator's own setting: the settings file's content is theirs too (doctor compares only its mode).
   appendFileSync(layout.settingsFile, `DNS_SERVERS=${dns.address}\nDNS_TIMEOUT_MS=1000\n`);
-  // Radicale on a port of this test's own, where Atrium (and doctor) look for it.
-  radicaleAddress = `127.0.0.1:${await freePort()}`;
-  writeFileSync(
-    layout.settingsFile,
-    readFileSync(layout.settingsFile, 'utf8').replace(
-      /^DAV_RADICALE_ADDRESS=.*$/m,
-      `DAV_RADICALE_ADDRESS=${radicaleAddress}`,
-    ),
-  );
+  radicaleAddress = await moveRadicale(layout);
   const settings = readSettingsFile(layout.settingsFile)!;
 
-  // The daemons' run, queue and data directories below DIR, as their packages make them on a host.
-  const owned = (dir: string, user?: string) => {
-    mkdirSync(dir, { recursive: true, mode: 0o755 });
-    if (user) chownSync(dir, uidOf(user).uid, uidOf(user).gid);
-  };
-  owned(path.join(root, 'run/dovecot'));
-  owned(path.join(root, 'run/opendkim'), 'opendkim');
-  owned(path.join(root, 'var/spool/postfix'));
-  owned(path.join(root, 'var/lib/postfix'), 'postfix');
-  owned(layout.runDir);
-  owned(path.join(root, 'run'));
-  if (!existsSync(path.dirname(layout.caddyLog))) owned(path.dirname(layout.caddyLog), 'caddy');
-  // Atrium's log as its init script opens it (this test's Atrium runs in this process).
-  writeFileSync(path.join(layout.logDir, 'atrium.log'), '', { flag: 'a' });
-  // The certificate's copies for Postfix and Dovecot, as cron makes them every minute.
-  const sync = cronCommand('atrium-tls');
-  if (spawnSync('sh', ['-c', sync], { stdio: 'ignore' }).status !== 0) throw new Error(`${sync} failed`);
-
-  // OpenDKIM's copies of the keys, as atrium-dkim-sync leaves them: opendkim's, 0600.
-  const opendkimIds = uidOf('opendkim');
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-  writeFileSync(
-    path.join(layout.opendkimKeysDir, 'KeyTable'),
-    `atrium._domainkey.acme.example acme.example:atrium:${keyFile}\n`,
-  );
-  writeFileSync(
-    path.join(layout.opendkimKeysDir, 'SigningTable'),
-    'acme.example atrium._domainkey.acme.example\n',
-  );
-  for (const file of [keyFile, 'KeyTable', 'SigningTable'].map((f) =>
-    path.resolve(layout.opendkimKeysDir, f),
-  )) {
-    chownSync(file, opendkimIds.uid, opendkimIds.gid);
-  }
-
-  startDovecot();
-  spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'set-permissions'], { stdio: 'ignore' });
-  const postfix = spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'start'], { stdio: 'ignore' });
-  if (postfix.status !== 0)
-    throw new Error(`postfix did not start (${postfix.status}): see ${root}/var/log/mail.log`);
-  const dkim = spawnDaemon('/usr/sbin/opendkim', ['-x', layout.opendkimConf]);
-  opendkim = dkim.child;
-  await until(async () => {
-    if (dkim.exited()) throw new Error(`opendkim exited: ${dkim.output()}`);
-    return accepts(ports.dkim!);
-  }, 'OpenDKIM listening');
+  prepareHostFiles(layout, keyFile);
+  opendkim = await startMailDaemons(layout, ports.dkim);
 
   // Atrium as the service would run it, on a fresh database.
   database = await createTestDatabase();
   app = await buildApp(loadConfig({ ...settings, LOG_LEVEL: 'silent' }), { db: database.db });
-  await app.listen({ port: ports.atrium!, host: '127.0.0.1' });
-  // Caddy through install's init script (user caddy) and Radicale (user radicale) in front of it.
-  const caddy = spawnSync(caddyScript, ['start'], { encoding: 'utf8' });
-  if (caddy.status !== 0) throw new Error(`atrium-caddy start: ${caddy.stderr}`);
-  radicale = spawn(
-    '/usr/bin/radicale',
-    ['--config', layout.radicaleConfig, '--server-hosts', radicaleAddress],
-    { ...uidOf('radicale'), stdio: 'ignore' },
-  );
-  await until(
-    async () => (await accepts(httpsPort)) && (await accepts(Number(radicaleAddress.split(':')[1]))),
-    `Caddy and Radicale listening:\n${readLog(layout.caddyLog)}`,
-  );
+  await app.listen({ port: ports.atrium, host: '127.0.0.1' });
+  // Caddy (user caddy) and Radicale (user radicale) in front of it.
+  radicale = await startFront(layout, httpsPort, radicaleAddress);
   // Postfix and Dovecot asked a moment ago (each lookup records it; docs/mail.md).
   await database.db
     .insertInto('mail_server_contacts')
@@ -460,7 +333,7 @@ describe('npm run atrium -- doctor', () => {
       expect(run.status).toBe(1);
       expect(run.stdout).toContain('✗ Dovecot running');
     } finally {
-      startDovecot();
+      startDovecot(layout);
       // The next test counts ✗ lines: Dovecot must answer again first, not a moment later.
       await until(
         () => accepts(Number(readSettingsFile(layout.settingsFile)!.ATRIUM_INSTALL_IMAP_PORT)),
