@@ -23,7 +23,7 @@ const CLI = path.join(REPO, 'apps/server/src/cli.ts');
  * Test roots live where OpenDKIM's key check passes: it refuses a key below any directory others
  * may write, and /tmp and /var/tmp are such directories. /var/lib is root's.
  */
-const ROOTS = '/var/lib/atrium-test-hosts';
+export const ROOTS = '/var/lib/atrium-test-hosts';
 export const MAIL_HOST = 'mail.atrium.test';
 
 export const PORT_NAMES = [
