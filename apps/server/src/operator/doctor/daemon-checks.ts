@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
-import { controlService, hasSystemd } from '../service-control.ts';
 import { fail, pass, type Check } from './check.ts';
 import {
   dovecotListeners,
@@ -12,6 +10,7 @@ import {
   postfixPidFile,
   type Listener,
 } from './mail-daemon-files.ts';
+import { pidAlive, serviceState } from './probes.ts';
 import { serviceCommand } from './service-commands.ts';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -68,23 +67,6 @@ function daemons(layout: HostLayout): Daemon[] {
   ].map((d) => (d.service === 'postfix' && !onHost ? { ...d, restart: `${postfixStop}${d.start}` } : d));
 }
 
-/** The pid in `file` belongs to a live process. */
-export function pidAlive(file: string): number | undefined {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(file, 'utf8').trim());
-  } catch {
-    return undefined;
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
-}
-
 export function accepts(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: CONNECT_TIMEOUT_MS });
@@ -108,16 +90,10 @@ export function daemonChecks(layout: HostLayout): Check[] {
     {
       name: `${daemon.label} running`,
       async run() {
-        if (layout.root === '/' && hasSystemd()) {
-          const status = controlService(layout, daemon.service, 'status');
-          return status.ok
-            ? pass('active (systemd)')
-            : fail(`not active (${status.output || 'inactive'})`, daemon.start);
-        }
-        const pid = pidAlive(daemon.pidFile);
-        return pid
-          ? pass(`pid ${pid} (${daemon.pidFile})`)
-          : fail(`no live process in ${daemon.pidFile}`, daemon.start);
+        // systemctl is-active where PID 1 is systemd (asynchronously: the checks beside it keep
+        // running), the pid file its configuration names otherwise.
+        const state = await serviceState(layout, { unit: daemon.service, pidFile: daemon.pidFile });
+        return state.running ? pass(state.detail) : fail(state.detail, daemon.start);
       },
     },
     {

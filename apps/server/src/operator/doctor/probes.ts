@@ -1,16 +1,33 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import type { HostLayout } from '../host-layout.ts';
 import { hasSystemd } from '../service-control.ts';
-import { pidAlive } from './daemon-checks.ts';
 
 /**
  * Small asynchronous looks at a running host for doctor's checks: none blocks the event loop
  * (no spawnSync), so checks that wait on sockets run side by side within their timeouts.
  */
 export const PROBE_TIMEOUT_MS = 5_000;
+
+/** The pid in `file` belongs to a live process (EPERM: alive, another user's). */
+export function pidAlive(file: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
 
 /** Whether a service runs: `systemctl is-active` where PID 1 is systemd, else its pid file. */
 export async function serviceState(
