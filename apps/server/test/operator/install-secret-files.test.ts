@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operatorCertificateProblem } from '../../src/operator/install/operator-certificate.ts';
 import { secretFileProblem, uidOfUser } from '../../src/operator/install/secret-files.ts';
 import { atriumCli, InstalledHost } from './installed-host.ts';
 
@@ -85,5 +86,38 @@ describe('install --tls-key', () => {
     expect(secretFileProblem('--tls-key', path.join(dir, 'missing.key'))).toBe(
       `--tls-key ${path.join(dir, 'missing.key')}: cannot read it (ENOENT)`,
     );
+  });
+
+  it('refuses a key that is not the certificate’s, and on a host a file user caddy cannot reach', () => {
+    const other = path.join(dir, 'other.key');
+    const made = spawnSync('openssl', [
+      'genpkey',
+      '-algorithm',
+      'EC',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-out',
+      other,
+    ]);
+    expect(made.status, made.stderr.toString()).toBe(0);
+    chmodSync(other, 0o600);
+    expect(operatorCertificateProblem({ cert, key: other }, { asCaddy: false })).toBe(
+      `--tls-key ${other}: not the key of --tls-cert ${cert} — give the key the certificate was issued for`,
+    );
+    // caddy owns the key, but the directory holding it lets only root through (like /etc/ssl/private).
+    const caddy = uidOfUser('caddy')!;
+    chmodSync(key, 0o600);
+    chownSync(key, caddy, 0);
+    chmodSync(dir, 0o700);
+    try {
+      expect(operatorCertificateProblem({ cert, key }, { asCaddy: true })).toMatch(
+        new RegExp(`^--tls-cert ${cert}: user caddy cannot pass through ${dir} — `),
+      );
+      chmodSync(dir, 0o755);
+      expect(operatorCertificateProblem({ cert, key }, { asCaddy: true })).toBeUndefined();
+    } finally {
+      chmodSync(dir, 0o755);
+      chownSync(key, 0, 0);
+    }
   });
 });
