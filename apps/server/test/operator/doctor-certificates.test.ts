@@ -1,15 +1,21 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caddyChecks } from '../../src/operator/doctor/caddy-checks.ts';
 import { certificateChecks } from '../../src/operator/doctor/certificate-checks.ts';
 import { formatOutcome, runChecks } from '../../src/operator/doctor/check.ts';
 import { cronCheck } from '../../src/operator/doctor/cron-checks.ts';
 import { tlsSyncCommand } from '../../src/operator/doctor/mail-certificate-checks.ts';
 import { hostLayout } from '../../src/operator/host-layout.ts';
+import { uidOf } from '../support/daemons.ts';
 import { makeCertificate } from './test-certificates.ts';
+
+const gidOf = (group: string) =>
+  Number(spawnSync('getent', ['group', group], { encoding: 'utf8' }).stdout.split(':')[2]);
 
 /**
  * doctor's lines for a public name's certificate about to expire, for cron where PID 1 is not
@@ -70,6 +76,24 @@ describe('doctor on certificates and cron', () => {
     expect(await tlsSyncCommand(layout)).toBe(
       '/opt/atrium/current/deploy/atrium-tls-sync -c /var/lib/caddy/.local/share/caddy mail.example.com /etc/atrium/tls',
     );
+  });
+
+  it("names the group to join when the key's directory lets only its group through (Debian's /etc/ssl/private)", async () => {
+    const layout = hostLayout(path.join(dir, 'ssl-host'));
+    chmodSync(dir, 0o755); // mkdtemp's 0700 would stop caddy before the directory under test
+    const privateDir = path.join(dir, 'ssl-host/etc/ssl/private');
+    mkdirSync(privateDir, { recursive: true, mode: 0o755 });
+    const files = makeCertificate(privateDir, 'mail', { names: ['mail.example.com'], days: 60 });
+    chownSync(files.key, uidOf('caddy').uid, 0);
+    chmodSync(files.key, 0o600);
+    // root:ssl-cert 0710, as Debian's ssl-cert package makes it; caddy is not in that group.
+    chownSync(privateDir, 0, gidOf('ssl-cert'));
+    chmodSync(privateDir, 0o710);
+    const settings = { ATRIUM_INSTALL_TLS_CERT: files.cert, ATRIUM_INSTALL_TLS_KEY: files.key };
+    const check = caddyChecks(layout, settings).find((c) => c.name === 'Caddy reads the TLS key')!;
+    expect(await lines([check])).toEqual([
+      `✗ Caddy reads the TLS key: user caddy cannot enter ${privateDir} (root:ssl-cert 0710), so it cannot read ${files.key}: Caddy does not start — fix: adduser caddy ssl-cert; ${layout.initDir}/atrium-caddy restart`,
+    ]);
   });
 
   describe('cron, where PID 1 is not systemd', () => {
