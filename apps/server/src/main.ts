@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { tightenPermissions } from './db/data-dir.ts';
 import { startupProblem } from './lib/startup-problem.ts';
+import { supervised, tellSupervisor } from './lib/supervised.ts';
 
 // Everything this process writes (DATA_DIR, the generated secret, the embedded database) is for
 // its own user only, whatever umask it was started with.
@@ -60,11 +61,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // Under the supervisor a new release's server shares the port with the draining one
+    // (Node's reusePort, which Fastify passes on but does not declare).
+    const listen = { port: config.port, host: config.host, reusePort: supervised };
+    await app.listen(listen);
   } catch (error) {
     return fail(error, config);
   }
   app.log.info(`Atrium is running at ${config.publicUrl.href}`);
+  tellSupervisor({ type: 'ready' });
 }
 
 /** One line for what an operator can fix (a setting, a port in use, a directory); the error otherwise. */

@@ -28,6 +28,8 @@ export interface HostLayout {
   /** /run/atrium: the dict socket; made by systemd (RuntimeDirectory) or the init script. */
   runDir: string;
   dictSocket: string;
+  /** What the supervisor (supervisor/supervisor.ts) reports after each start and replacement. */
+  supervisorStatus: string;
   mailRoot: string;
   systemdDir: string;
   initDir: string;
@@ -85,6 +87,7 @@ export function hostLayout(root = '/'): HostLayout {
     backupDir: at('/var/backups/atrium'),
     runDir: at('/run/atrium'),
     dictSocket: at('/run/atrium/dict.sock'),
+    supervisorStatus: at('/run/atrium/supervisor.json'),
     mailRoot: at('/var/vmail'),
     systemdDir: at('/etc/systemd/system'),
     initDir: at('/etc/init.d'),

@@ -2,6 +2,7 @@ import type { Server, Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { supervised } from '../../lib/supervised.ts';
 import { appPasswordsRoutes } from './app-passwords/app-passwords.routes.ts';
 import { dkimRotationRoutes } from './dkim/dkim-rotation.routes.ts';
 import { registerDkimTablesJob, writeDkimTablesNow } from './dkim/dkim-tables.job.ts';
@@ -39,6 +40,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   const contacted = mailServerContacts(db, log);
 
   const servers: Server[] = [];
+  const unixServers = new Set<Server>();
   // Postfix and Dovecot keep their connections open: closing the app ends them.
   const sockets = new Set<Socket>();
   const track = (server: Server) => {
@@ -56,7 +58,8 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
       const server = createSocketmapServer(postfixTables(db), log, () => contacted('postfix'));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(socketmap.port, socketmap.host, () => resolve());
+        // Shared with a draining server of the previous release under the supervisor.
+        server.listen({ port: socketmap.port, host: socketmap.host, reusePort: supervised }, () => resolve());
       });
       track(server);
     }
@@ -70,11 +73,16 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
         log,
       );
       await listenOnUnixSocket(server, dictSocket);
+      // Closing a Unix socket's server unlinks its path, which by then is a newer server's (the
+      // supervisor's replacement took it over): a supervised server leaves it to its exit.
+      if (supervised) unixServers.add(server);
       track(server);
     }
   });
   app.addHook('onClose', async () => {
-    const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+    const closed = servers
+      .filter((server) => !unixServers.has(server))
+      .map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const socket of sockets) socket.destroy();
     await Promise.all(closed);
   });

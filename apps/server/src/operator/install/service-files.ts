@@ -10,6 +10,13 @@ export const HEADER = '# Written by `npm run atrium -- install`; run it again ra
 
 export const nodeBinary = (layout: HostLayout) => `${layout.current}/node_modules/.bin/node`;
 
+/**
+ * The service's process: the supervisor, which runs the server of the release `current` links to
+ * and replaces it on SIGHUP (reading the settings file at each start).
+ */
+export const supervisorCommand = (layout: HostLayout) =>
+  `${nodeBinary(layout)} apps/server/src/supervisor/supervisor.ts --link ${layout.current} --settings ${layout.settingsFile} --status ${layout.supervisorStatus}`;
+
 export function atriumUnit(layout: HostLayout, o: { mail: boolean }): string {
   return `${HEADER}[Unit]
 Description=Atrium business suite
@@ -23,7 +30,9 @@ User=${SERVICE_USER}
 Group=${SERVICE_USER}
 EnvironmentFile=${layout.settingsFile}
 WorkingDirectory=${layout.current}
-ExecStart=${nodeBinary(layout)} apps/server/src/main.ts
+ExecStart=${supervisorCommand(layout)}
+# A new release (update) or new settings (install) without a gap: supervisor/supervisor.ts.
+ExecReload=/bin/kill -HUP $MAINPID
 # The dict socket's directory: Dovecot's processes (group dovecot) connect, nobody else.
 RuntimeDirectory=atrium
 RuntimeDirectoryMode=0750
@@ -148,7 +157,11 @@ case "$1" in
     start-stop-daemon --start --quiet --oknodo --background --make-pidfile --pidfile "$PIDFILE" \\
       --chuid ${SERVICE_USER}:${SERVICE_USER} --chdir ${layout.current} --startas /bin/sh -- -c \\
       "umask 077; exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=${layout.stateDir} \\
-        ${nodeBinary(layout)} --env-file=${layout.settingsFile} apps/server/src/main.ts >>${log} 2>&1"
+        ${supervisorCommand(layout)} >>${log} 2>&1"
+    ;;
+  reload)
+    # A new release (update) or new settings (install) without a gap: supervisor/supervisor.ts.
+    start-stop-daemon --stop --signal HUP --quiet --pidfile "$PIDFILE"
     ;;
   stop)
     start-stop-daemon --stop --quiet --oknodo --pidfile "$PIDFILE" --remove-pidfile --retry TERM/20/KILL/5
@@ -161,7 +174,7 @@ case "$1" in
     start-stop-daemon --status --pidfile "$PIDFILE"
     ;;
   *)
-    echo "Usage: $0 start|stop|restart|status" >&2
+    echo "Usage: $0 start|stop|restart|reload|status" >&2
     exit 2
     ;;
 esac

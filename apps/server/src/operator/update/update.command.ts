@@ -16,6 +16,7 @@ import { releaseMigrations, rollbackRefusal, updateRefusal, type MigrationFile }
 import { failureReason, logSince, markLog, waitForReady } from './readiness.ts';
 import { linkedRelease, pointTo, previousLink, pruneReleases } from './release-links.ts';
 import { runReleaseDatabase } from './release-process.ts';
+import { readStatus } from '../../supervisor/supervisor-status.ts';
 
 export const UPDATE_USAGE = `  npm run atrium -- update [--root <dir>] [--dry-run] [--rollback] [--allow-breaking] [--timeout <seconds>]`;
 
@@ -161,7 +162,7 @@ export async function updateCommand(
   pointTo(layout, previousLink(layout), serving);
   pointTo(layout, layout.current, id);
   print(`✓ ${layout.current} → ${id}`);
-  const outcome = await startAndWait(step, id, stopped ? 'start' : 'restart');
+  const outcome = stopped ? await startAndWait(step, id, 'start') : await replaceAndWait(step, id);
   if (outcome.ready) {
     for (const removed of pruneReleases(layout)) print(`✓ removed release ${removed} (keeping the last few)`);
     print(
@@ -181,6 +182,11 @@ export async function updateCommand(
   pointTo(layout, layout.current, serving);
   if (earlierPrevious) pointTo(layout, previousLink(layout), earlierPrevious);
   print(`↩ ${layout.current} → ${serving} (back to the previous release)`);
+  if (outcome.keptServing) {
+    throw new OperatorProblem(
+      `release ${id} did not become ready: ${outcome.why}; release ${serving} kept serving throughout`,
+    );
+  }
   const back = await startAndWait(step, serving, 'restart');
   throw new OperatorProblem(
     `release ${id} did not become ready: ${outcome.why}; ` +
@@ -210,7 +216,52 @@ function stopServer(step: Step, why: string): void {
   step.print(`✓ stopped atrium (${why})`);
 }
 
-type Outcome = { ready: true } | { ready: false; why: string };
+/** keptServing: the release before went on serving while the new one failed (no gap). */
+type Outcome = { ready: true } | { ready: false; why: string; keptServing?: boolean };
+
+/** How often update looks at the supervisor's status while a replacement runs. */
+const STATUS_POLL_MS = 200;
+
+/**
+ * The supervisor (supervisor/supervisor.ts) replaces the server with the release `current` now
+ * links to, on PostgreSQL without a gap: SIGHUP through the service (systemctl reload, the init
+ * script's reload), then its status file says how it went. A service that cannot reload (a host
+ * whose service files predate the supervisor: run install) is restarted instead.
+ */
+async function replaceAndWait(step: Step, id: string): Promise<Outcome> {
+  const { layout } = step;
+  const mark = markLog(layout);
+  const before = readStatus(layout.supervisorStatus)?.lastReload?.at;
+  const sent = controlService(layout, 'atrium', 'reload');
+  if (!sent.ok) {
+    step.print(
+      `  ${sent.command} failed (service files from before the supervisor: run install): restarting`,
+    );
+    return startAndWait(step, id, 'restart');
+  }
+  const deadline = Date.now() + step.o.timeoutMs + 5_000;
+  let reload = readStatus(layout.supervisorStatus)?.lastReload;
+  while ((!reload || reload.at === before) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, STATUS_POLL_MS));
+    reload = readStatus(layout.supervisorStatus)?.lastReload;
+  }
+  if (reload && reload.at !== before && reload.ok && path.basename(reload.release) === id) {
+    const readiness = await waitForReady(layout, step.settings, step.o.timeoutMs);
+    if (readiness.ready) {
+      step.print(`✓ release ${id} is ready, and serves without a gap (the previous one drained and stopped)`);
+      return readiness;
+    }
+  }
+  const lines = logSince(mark);
+  const reason = failureReason(lines);
+  const why =
+    reload && reload.at !== before
+      ? (reload.why ?? 'it did not become ready')
+      : 'the supervisor did not answer';
+  step.print(`✗ release ${id} did not become ready: ${why}${reason ? `: ${reason}` : ''}`);
+  for (const line of lines.slice(-8)) step.print(`    ${line.slice(0, 300)}`);
+  return { ready: false, why: reason ? `${why}: ${reason}` : why, keptServing: true };
+}
 
 /** (Re)starts the service on the release `current` links to and waits for /api/ready. */
 async function startAndWait(step: Step, id: string, action: 'start' | 'restart'): Promise<Outcome> {
@@ -268,13 +319,18 @@ async function rollback(step: Step, serving: string): Promise<void> {
   pointTo(layout, layout.current, target);
   pointTo(layout, previousLink(layout), serving);
   print(`✓ ${layout.current} → ${target}`);
-  const outcome = await startAndWait(step, target, embedded ? 'start' : 'restart');
+  const outcome = embedded ? await startAndWait(step, target, 'start') : await replaceAndWait(step, target);
   if (outcome.ready) {
     print(`Release ${target} is serving; ${serving} is kept (update --rollback again returns to it).`);
     return;
   }
   pointTo(layout, layout.current, serving);
   pointTo(layout, previousLink(layout), target);
+  if (outcome.keptServing) {
+    throw new OperatorProblem(
+      `release ${target} did not become ready: ${outcome.why}; release ${serving} kept serving throughout`,
+    );
+  }
   const back = await startAndWait(step, serving, 'restart');
   throw new OperatorProblem(
     `release ${target} did not become ready: ${outcome.why}; ` +

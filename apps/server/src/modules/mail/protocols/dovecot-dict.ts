@@ -1,4 +1,4 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -204,10 +204,14 @@ export function createDictServer(handlers: DictHandlers | DictLookup, log: Fasti
  * reaches it through its directory (docs/mail.md).
  */
 export async function listenOnUnixSocket(server: Server, path: string): Promise<void> {
-  rmSync(path, { force: true });
+  // Made beside it and renamed over it: Dovecot never finds the path missing, even while a new
+  // release's server takes it over from the serving one (supervisor/supervisor.ts).
+  const fresh = `${path}.${process.pid}`;
+  rmSync(fresh, { force: true });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(path, () => resolve());
+    server.listen(fresh, () => resolve());
   });
-  chmodSync(path, 0o666);
+  chmodSync(fresh, 0o666);
+  renameSync(fresh, path);
 }
