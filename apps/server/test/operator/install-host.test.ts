@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAIL_HOST } from './installed-host.ts';
@@ -105,6 +106,42 @@ const context = installedHostScenario(
           submission: renewed.fingerprint256,
         });
       expect(host.syncTls()).toBe('');
+    });
+
+    it('answers the web and devices with 503 and Retry-After while Atrium is away, and serves again once it is back', async () => {
+      const host = context.host;
+      const viaCaddy = (servername: string, method: string, pathname: string) =>
+        new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+          const request = httpsRequest(
+            {
+              host: '127.0.0.1',
+              port: host.ports.https,
+              servername,
+              headers: { host: `${servername}:${host.ports.https}` },
+              method,
+              path: pathname,
+              rejectUnauthorized: false,
+            },
+            (response) => {
+              response.resume();
+              resolve({
+                status: response.statusCode!,
+                retryAfter: response.headers['retry-after'] as string,
+              });
+            },
+          );
+          request.once('error', reject);
+          request.end();
+        });
+      expect(spawnSync(path.join(host.layout.initDir, 'atrium'), ['stop']).status).toBe(0);
+      try {
+        // A phone syncing its calendar (not told its password is wrong), and a browser.
+        expect(await viaCaddy(MAIL_HOST, 'PROPFIND', '/dav/')).toEqual({ status: 503, retryAfter: '5' });
+        expect(await viaCaddy(MAIL_HOST, 'GET', '/')).toEqual({ status: 503, retryAfter: '5' });
+      } finally {
+        await host.startAtrium();
+      }
+      expect((await viaCaddy(MAIL_HOST, 'PROPFIND', '/dav/')).status).toBe(401);
     });
   },
 );

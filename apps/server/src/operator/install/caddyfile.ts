@@ -1,3 +1,5 @@
+import { DAV_ERROR_LINES } from './dav-files.ts';
+
 /**
  * Caddy in front of Atrium: the console at PUBLIC_URL's host, MAIL_HOST (devices' /dav/, and the
  * certificate Postfix and Dovecot serve too: mail-tls-files.ts) and every organisation's name
@@ -59,6 +61,7 @@ export function caddyfile(o: CaddyfileOptions): string {
     : `\ttls${o.internalTls ? ' internal' : ''} {\n\t\ton_demand\n\t}\n`;
   const webmail = o.webmailRoutes ? indent(o.webmailRoutes) : '';
   const dav = o.davRoutes ? indent(o.davRoutes) : '';
+  const errors = (withDav: boolean) => indent(errorHandling(withDav && o.davRoutes !== undefined));
   const operator = indent(OPERATOR_ONLY_ON_HOST);
   const mailSite = o.mailHost && o.mailHost !== o.publicHost ? o.mailHost : undefined;
   const sites = o.siteBaseDomain ? `site.${o.siteBaseDomain}` : undefined;
@@ -69,14 +72,14 @@ ${global.join('\n')}
 
 # The console and the identity provider.
 ${o.publicHost} {
-${tlsFor(o.publicHost)}${operator}${mailSite ? '' : dav}\treverse_proxy ${upstream}
+${tlsFor(o.publicHost)}${operator}${mailSite ? '' : dav}${errors(!mailSite)}\treverse_proxy ${upstream}
 }
 ${
   mailSite
     ? `
 # The mail host: devices' calendars and contacts, and the certificate Postfix and Dovecot serve.
 ${mailSite} {
-${tlsFor(mailSite)}${operator}${dav}\treverse_proxy ${upstream}
+${tlsFor(mailSite)}${operator}${dav}${errors(true)}\treverse_proxy ${upstream}
 }
 `
     : ''
@@ -85,16 +88,34 @@ ${tlsFor(mailSite)}${operator}${dav}\treverse_proxy ${upstream}
       ? `
 # Organisations' sites, with the operator's certificate.
 ${wildcard} {
-${operatorCert}${operator}${webmail}\treverse_proxy ${upstream}
+${operatorCert}${operator}${webmail}${errors(false)}\treverse_proxy ${upstream}
 }
 `
       : ''
   }
 # Organisations' sites and own domains; Caddy asks Atrium before each new certificate.
 https:// {
-${onDemand}${operator}${mailSite ? '' : dav}${webmail}\treverse_proxy ${upstream}
+${onDemand}${operator}${mailSite ? '' : dav}${webmail}${errors(!mailSite)}\treverse_proxy ${upstream}
 }
 `;
+}
+
+/**
+ * A site's one error handler (Caddy runs only the first handle_errors block of a site). Atrium
+ * away (a restart, an update on the embedded database): browsers, apps and devices get a 503 with
+ * Retry-After, a temporary answer they wait out, instead of a bare 502; a DAV client is not told
+ * its password is wrong. `withDav`: /dav/'s body limit too (dav-files.ts).
+ */
+function errorHandling(withDav: boolean): string {
+  return [
+    'handle_errors {',
+    ...(withDav ? DAV_ERROR_LINES.map((line) => `\t${line}`) : []),
+    '\t@atrium-away expression `{http.error.status_code} in [502, 504]`',
+    '\theader @atrium-away Retry-After 5',
+    '\trespond @atrium-away "Atrium is restarting. Try again in a few seconds." 503',
+    '}',
+    '',
+  ].join('\n');
 }
 
 /**

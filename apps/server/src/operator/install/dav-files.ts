@@ -112,7 +112,7 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     ...REMOTE_USER_SPELLINGS.map((name) => `\trequest_header -${name}`),
     // A body declared too large is refused before Atrium is asked. One sent without a length
     // (chunked) is cut at the limit; Radicale reads no body without a Content-Length anyway, and
-    // when the cut comes before its answer reverse_proxy reports a 502, which handle_errors below
+    // when the cut comes before its answer reverse_proxy reports a 502, which the site's handle_errors
     // turns into the 413 it is.
     `\t@dav-too-large header_regexp Content-Length ${TOO_LARGE_CONTENT_LENGTH}`,
     '\trespond @dav-too-large 413',
@@ -128,10 +128,15 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     `\t\theader_up X-Script-Name ${prefix}`,
     '\t}',
     '}',
-    'handle_errors {',
-    '\t@body-too-large expression `{http.error.message}.contains("request body too large")`',
-    '\trespond @body-too-large 413',
-    '}',
     '',
   ].join('\n');
 }
+
+/**
+ * For the site's one handle_errors block (caddyfile.ts: Caddy runs only the first such block of a
+ * site): a body cut at DAV_MAX_BODY_BYTES, which reverse_proxy reports as a 502, is the 413 it is.
+ */
+export const DAV_ERROR_LINES = [
+  '@body-too-large expression `{http.error.message}.contains("request body too large")`',
+  'respond @body-too-large 413',
+];
