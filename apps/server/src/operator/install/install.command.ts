@@ -28,6 +28,7 @@ import {
   serviceLogFile,
 } from './daemon-listeners.ts';
 import { tlsSyncScript } from './mail-tls-files.ts';
+import { replaceServer, supervisorRuns } from '../supervisor-reload.ts';
 import { webmailPaths } from './webmail-files.ts';
 import { dkimSyncArgs, dkimSyncScript } from './service-files.ts';
 import { checkoutProblem, deployRelease, releaseDeployed, releaseId } from './release.ts';
@@ -176,6 +177,16 @@ async function startServices(
   const bring = async (service: string) => {
     const action = affected.has(service) ? 'restart' : 'start';
     if (action === 'start' && controlService(layout, service, 'status').ok) return;
+    if (service === 'atrium' && action === 'restart' && supervisorRuns(layout)) {
+      // New settings or a new release without a gap (on PostgreSQL): the supervisor replaces it.
+      const replaced = await replaceServer(layout, 125_000);
+      print(
+        replaced.ok
+          ? '✓ atrium: replaced by a server with the new files (the previous one drained)'
+          : `✗ atrium: the new server did not become ready (${replaced.why}); see ${layout.logDir}/atrium.log`,
+      );
+      return;
+    }
     const result = controlService(layout, service, action);
     if (!result.ok) {
       print(`✗ ${result.command}: ${result.output.split('\n').pop()}`);

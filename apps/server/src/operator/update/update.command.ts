@@ -16,7 +16,7 @@ import { releaseMigrations, rollbackRefusal, updateRefusal, type MigrationFile }
 import { failureReason, logSince, markLog, waitForReady } from './readiness.ts';
 import { linkedRelease, pointTo, previousLink, pruneReleases } from './release-links.ts';
 import { runReleaseDatabase } from './release-process.ts';
-import { readStatus } from '../../supervisor/supervisor-status.ts';
+import { replaceServer } from '../supervisor-reload.ts';
 
 export const UPDATE_USAGE = `  npm run atrium -- update [--root <dir>] [--dry-run] [--rollback] [--allow-breaking] [--timeout <seconds>]`;
 
@@ -219,33 +219,20 @@ function stopServer(step: Step, why: string): void {
 /** keptServing: the release before went on serving while the new one failed (no gap). */
 type Outcome = { ready: true } | { ready: false; why: string; keptServing?: boolean };
 
-/** How often update looks at the supervisor's status while a replacement runs. */
-const STATUS_POLL_MS = 200;
-
 /**
- * The supervisor (supervisor/supervisor.ts) replaces the server with the release `current` now
- * links to, on PostgreSQL without a gap: SIGHUP through the service (systemctl reload, the init
- * script's reload), then its status file says how it went. A service that cannot reload (a host
- * whose service files predate the supervisor: run install) is restarted instead.
+ * The supervisor replaces the server with the release `current` now links to, on PostgreSQL
+ * without a gap (operator/supervisor-reload.ts). A service that cannot reload (service files
+ * from before the supervisor: run install) is restarted instead.
  */
 async function replaceAndWait(step: Step, id: string): Promise<Outcome> {
   const { layout } = step;
   const mark = markLog(layout);
-  const before = readStatus(layout.supervisorStatus)?.lastReload?.at;
-  const sent = controlService(layout, 'atrium', 'reload');
-  if (!sent.ok) {
-    step.print(
-      `  ${sent.command} failed (service files from before the supervisor: run install): restarting`,
-    );
+  const replaced = await replaceServer(layout, step.o.timeoutMs + 5_000);
+  if (!replaced.ok && !replaced.sent) {
+    step.print(`  ${replaced.why} (service files from before the supervisor: run install): restarting`);
     return startAndWait(step, id, 'restart');
   }
-  const deadline = Date.now() + step.o.timeoutMs + 5_000;
-  let reload = readStatus(layout.supervisorStatus)?.lastReload;
-  while ((!reload || reload.at === before) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, STATUS_POLL_MS));
-    reload = readStatus(layout.supervisorStatus)?.lastReload;
-  }
-  if (reload && reload.at !== before && reload.ok && path.basename(reload.release) === id) {
+  if (replaced.ok && path.basename(replaced.release) === id) {
     const readiness = await waitForReady(layout, step.settings, step.o.timeoutMs);
     if (readiness.ready) {
       step.print(`✓ release ${id} is ready, and serves without a gap (the previous one drained and stopped)`);
@@ -254,10 +241,7 @@ async function replaceAndWait(step: Step, id: string): Promise<Outcome> {
   }
   const lines = logSince(mark);
   const reason = failureReason(lines);
-  const why =
-    reload && reload.at !== before
-      ? (reload.why ?? 'it did not become ready')
-      : 'the supervisor did not answer';
+  const why = replaced.ok ? 'it did not answer /api/ready' : replaced.why;
   step.print(`✗ release ${id} did not become ready: ${why}${reason ? `: ${reason}` : ''}`);
   for (const line of lines.slice(-8)) step.print(`    ${line.slice(0, 300)}`);
   return { ready: false, why: reason ? `${why}: ${reason}` : why, keptServing: true };
