@@ -209,7 +209,12 @@ export async function listenOnUnixSocket(server: Server, path: string): Promise<
   const fresh = `${path}.${process.pid}`;
   rmSync(fresh, { force: true });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException & { address?: string }) => {
+      // Named by the setting's path, which is what the operator can fix (startup-problem.ts).
+      if (error.path === fresh) error.path = path;
+      if (error.address === fresh) error.address = path;
+      reject(error);
+    });
     server.listen(fresh, () => resolve());
   });
   chmodSync(fresh, 0o666);
