@@ -63,8 +63,18 @@ function serve(server: ServerProcess): void {
   });
 }
 
+/** Every server started and not yet exited: a stop stops them all, the one starting too. */
+const running = new Set<ServerProcess>();
+
+function launch(release: string, env: NodeJS.ProcessEnv): ServerProcess {
+  const server = new ServerProcess(release, env);
+  running.add(server);
+  void server.exited.then(() => running.delete(server));
+  return server;
+}
+
 async function start(): Promise<void> {
-  const server = new ServerProcess(realpathSync(link), environment().env);
+  const server = launch(realpathSync(link), environment().env);
   serve(server);
   await server.ready(READY_WITHIN_MS);
   report({});
@@ -76,16 +86,24 @@ async function replace(): Promise<void> {
   const old = serving;
   const at = () => new Date().toISOString();
   if (embedded && old) {
+    // One process opens DATA_DIR: nothing serves while it switches, and nothing is watched.
+    serving = undefined;
     await old.stop(DRAIN_MS);
-    const next = new ServerProcess(release, env);
-    serve(next);
-    if (await next.ready(READY_WITHIN_MS)) return report({ lastReload: { release, at: at(), ok: true } });
-    serve(new ServerProcess(old.release, env));
+    const next = launch(release, env);
+    if (await next.ready(READY_WITHIN_MS)) {
+      serve(next);
+      return report({ lastReload: { release, at: at(), ok: true } });
+    }
     await next.stop(DRAIN_MS);
-    await serving!.ready(READY_WITHIN_MS);
+    const back = launch(old.release, env);
+    if (!(await back.ready(READY_WITHIN_MS))) {
+      console.error(`atrium supervisor: neither ${release} nor ${old.release} became ready`);
+      process.exit(1);
+    }
+    serve(back);
     return report({ lastReload: { release, at: at(), ok: false, why: 'it did not become ready' } });
   }
-  const next = new ServerProcess(release, env);
+  const next = launch(release, env);
   if (!(await next.ready(READY_WITHIN_MS))) {
     await next.stop(DRAIN_MS);
     return report({ lastReload: { release, at: at(), ok: false, why: 'it did not become ready' } });
@@ -105,7 +123,7 @@ process.on('SIGHUP', () => queue(replace));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     stopping = true;
-    void (serving?.stop(DRAIN_MS) ?? Promise.resolve()).then(() => process.exit(0));
+    void Promise.all([...running].map((server) => server.stop(DRAIN_MS))).then(() => process.exit(0));
   });
 }
 queue(start);
