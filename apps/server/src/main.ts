@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { tightenPermissions } from './db/data-dir.ts';
 import { startupProblem } from './lib/startup-problem.ts';
-import { supervised, tellSupervisor } from './lib/supervised.ts';
+import { standby, supervised, tellSupervisor, untilGo } from './lib/supervised.ts';
 
 // Everything this process writes (DATA_DIR, the generated secret, the embedded database) is for
 // its own user only, whatever umask it was started with.
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return fail(error);
   }
+  if (standby) await untilGo();
   // Until the app (and its logger) exists, a lost connection is reported on stderr.
   let reportConnectionError = (error: Error) => console.error(`Database connection lost: ${error.message}`);
   const opened = await openDatabase(config, {

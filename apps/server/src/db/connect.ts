@@ -10,7 +10,7 @@ import { CHANGES_CHANNEL, rememberListenSource } from './change-feed.ts';
 import { secureDataDirectory, tightenPermissions } from './data-dir.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import type { Database, Db } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
+import { appliedMigrations, migrateToLatest, writeAppliedMigrations } from './migrate.ts';
 import { prepareStatementsOn } from './prepared-statements.ts';
 
 const INT8_OID = 20;
@@ -220,6 +220,7 @@ export async function openDatabase(
   });
   try {
     await migrateToLatest(db);
+    if (!config.databaseUrl) writeAppliedMigrations(config.dataDir, await appliedMigrations(db));
     await readEveryTable(db);
   } catch (error) {
     await db.destroy().catch(() => undefined);

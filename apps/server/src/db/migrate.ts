@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { FileMigrationProvider, Migrator, type Migration } from 'kysely/migration';
@@ -48,5 +48,27 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
     throw new Error(
       `Migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? 'unknown error'}`,
     );
+  }
+}
+
+/** Beside the embedded database: what it holds, written by the server that holds it. */
+export const appliedMigrationsFile = (dataDir: string) => path.join(dataDir, 'applied-migrations.json');
+
+/**
+ * The embedded database has one user at a time: `update` reads what it holds from this file
+ * (written at each start, after migrating) instead of stopping the server to ask it.
+ */
+export function writeAppliedMigrations(dataDir: string, applied: string[]): void {
+  const file = appliedMigrationsFile(dataDir);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(applied)}\n`);
+  renameSync(`${file}.tmp`, file);
+}
+
+/** What the serving server last wrote; undefined when it never did (a release before this file). */
+export function readAppliedMigrations(dataDir: string): string[] | undefined {
+  try {
+    return JSON.parse(readFileSync(appliedMigrationsFile(dataDir), 'utf8')) as string[];
+  } catch {
+    return undefined;
   }
 }

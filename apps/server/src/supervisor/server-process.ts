@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ServerMessage } from '../lib/supervised.ts';
+import type { ServerMessage, SupervisorMessage } from '../lib/supervised.ts';
 
 /** One server process (main.ts) of one release, as the supervisor runs it. */
 export class ServerProcess {
@@ -9,7 +9,8 @@ export class ServerProcess {
   readonly release: string;
   private readonly child: ChildProcess;
 
-  constructor(release: string, env: NodeJS.ProcessEnv) {
+  /** `standby`: it loads and waits for `go()` before opening the database (lib/supervised.ts). */
+  constructor(release: string, env: NodeJS.ProcessEnv, options: { standby?: boolean } = {}) {
     this.release = release;
     // The release's own Node (a new release may bring a newer one), from the release directory.
     const node = path.join(release, 'node_modules/.bin/node');
@@ -18,7 +19,7 @@ export class ServerProcess {
       [path.join(release, 'apps/server/src/main.ts')],
       {
         cwd: release,
-        env: { ...env, ATRIUM_SUPERVISED: '1' },
+        env: { ...env, ATRIUM_SUPERVISED: '1', ...(options.standby ? { ATRIUM_STANDBY: '1' } : {}) },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       },
     );
@@ -31,10 +32,25 @@ export class ServerProcess {
 
   /** Resolves true once the server says it is ready (listening, migrated), false if it exits or times out. */
   ready(timeoutMs: number): Promise<boolean> {
+    return this.said('ready', timeoutMs);
+  }
+
+  /** A standby server: true once it has loaded and waits for `go()`. */
+  standingBy(timeoutMs: number): Promise<boolean> {
+    return this.said('standing-by', timeoutMs);
+  }
+
+  /** Lets a standby server open the database and start serving. */
+  go(): void {
+    const message: SupervisorMessage = { type: 'go' };
+    this.child.send(message);
+  }
+
+  private said(type: ServerMessage['type'], timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => done(false), timeoutMs);
       const onMessage = (message: ServerMessage) => {
-        if (message?.type === 'ready') done(true);
+        if (message?.type === type) done(true);
       };
       const done = (ok: boolean) => {
         clearTimeout(timer);

@@ -36,6 +36,7 @@ export const PORT_NAMES = [
   'quota-status',
   'dkim',
   'socketmap',
+  'sasl',
   'relay',
   'http',
   'https',

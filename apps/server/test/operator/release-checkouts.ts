@@ -75,3 +75,15 @@ export function cannotStart(dir: string): void {
     ),
   );
 }
+
+/** A release that loads and migrates the database, then fails before it serves. */
+export function failsAfterMigrating(dir: string): void {
+  const main = path.join(dir, 'apps/server/src/main.ts');
+  const opened = '  const { db } = opened;\n';
+  const source = readFileSync(main, 'utf8');
+  expect(source).toContain(opened);
+  writeFileSync(
+    main,
+    source.replace(opened, `${opened}  throw new Error('this release cannot start (update test)');\n`),
+  );
+}

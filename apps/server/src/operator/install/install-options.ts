@@ -31,6 +31,11 @@ export interface InstallOptions {
     quotaStatus: number;
     dkim: number;
     socketmap: number;
+    /**
+     * Where the supervisor relays Postfix's SASL to Dovecot's auth (supervisor/sasl-relay.ts), so
+     * a sign-in that Atrium cannot check is a temporary failure, never "wrong password".
+     */
+    sasl: number;
     /** Postfix's loopback listener for Atrium's own mail (SMTP_URL). */
     relay: number;
     /** IMAP and submission with TLS from the first byte, where devices are told to connect. */
@@ -49,6 +54,7 @@ const PORT_DEFAULTS = {
   quotaStatus: 12340,
   dkim: 8891,
   socketmap: 10027,
+  sasl: 10028,
   relay: 10025,
   imaps: 993,
   submissions: 465,

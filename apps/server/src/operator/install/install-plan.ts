@@ -52,7 +52,7 @@ const SETTINGS_HEADER =
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
 const MANAGED =
-  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_SASL_ADDRESS|MAIL_DOVECOT_AUTH_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
@@ -82,6 +82,9 @@ export function installSettings(
   if (o.mail) {
     Object.assign(settings, {
       MAIL_SOCKETMAP_ADDRESS: `127.0.0.1:${o.ports.socketmap}`,
+      // The supervisor's relay between Postfix's SASL and Dovecot's auth (supervisor/sasl-relay.ts).
+      MAIL_SASL_ADDRESS: `127.0.0.1:${o.ports.sasl}`,
+      MAIL_DOVECOT_AUTH_ADDRESS: `127.0.0.1:${o.ports.auth}`,
       MAIL_DICT_SOCKET: layout.dictSocket,
       MAIL_DKIM_DIR: layout.dkimDir,
       MAIL_DKIM_OPENDKIM_DIR: layout.opendkimKeysDir,

@@ -16,7 +16,8 @@ import { releaseMigrations, rollbackRefusal, updateRefusal, type MigrationFile }
 import { failureReason, logSince, markLog, waitForReady } from './readiness.ts';
 import { linkedRelease, pointTo, previousLink, pruneReleases } from './release-links.ts';
 import { runReleaseDatabase } from './release-process.ts';
-import { replaceServer } from '../supervisor-reload.ts';
+import { readAppliedMigrations } from '../../db/migrate.ts';
+import { replaceServer, supervisorRuns } from '../supervisor-reload.ts';
 
 export const UPDATE_USAGE = `  npm run atrium -- update [--root <dir>] [--dry-run] [--rollback] [--allow-breaking] [--timeout <seconds>]`;
 
@@ -119,7 +120,9 @@ export async function updateCommand(
 
   if (o.dryRun) {
     if (!releaseDeployed(layout.releases, id)) print(`would deploy release ${id}`);
-    if (embedded) print('would stop atrium (the embedded database has one user at a time)');
+    if (embedded && !supervisorRuns(layout)) {
+      print('would stop atrium (the embedded database has one user at a time)');
+    }
     print(
       `would run the migrations of ${id}, link ${layout.current} → ${id}, restart atrium, wait for /api/ready`,
     );
@@ -131,11 +134,21 @@ export async function updateCommand(
   print(deployed ? `✓ deployed release ${id}` : `✓ release ${id} was already deployed`);
   const newDir = path.join(layout.releases, id);
 
-  // Additive migrations leave the previous release able to serve; a breaking one does not.
-  const stopped = embedded || breaking.length > 0;
+  // Additive migrations leave the previous release able to serve; a breaking one does not. The
+  // embedded database has one user at a time: under the supervisor the new server runs its
+  // (additive) migrations itself as it opens the database, once the old one has closed it, and
+  // the gap is that opening (supervisor/supervisor.ts); without it the server stops first.
+  const inServer = embedded && breaking.length === 0 && supervisorRuns(layout);
+  const stopped = !inServer && (embedded || breaking.length > 0);
   if (stopped)
     stopServer(step, embedded ? 'the embedded database has one user at a time' : 'breaking migration');
   const migrated = (() => {
+    if (inServer) {
+      // What the serving server wrote after migrating at its start (db/migrate.ts).
+      const applied = readAppliedMigrations(settings.DATA_DIR ?? layout.dataDir) ?? fromFiles;
+      const refused = updateRefusal(applied, { id, migrations: newMigrations }, serving, o.allowBreaking);
+      return refused ? { refused } : { applied: [] as string[] };
+    }
     try {
       return runReleaseDatabase(layout, newDir, [
         'migrate',
@@ -155,7 +168,9 @@ export async function updateCommand(
     throw new OperatorProblem(`${why}; release ${serving} is serving, as before`);
   }
   print(
-    `✓ migrations run: ${migrated.applied.length === 0 ? 'none were pending' : migrated.applied.join(', ')}`,
+    inServer
+      ? '✓ migrations: the new server runs them as it opens the embedded database'
+      : `✓ migrations run: ${migrated.applied.length === 0 ? 'none were pending' : migrated.applied.join(', ')}`,
   );
 
   const earlierPrevious = linkedRelease(layout, previousLink(layout));
@@ -184,7 +199,7 @@ export async function updateCommand(
   print(`↩ ${layout.current} → ${serving} (back to the previous release)`);
   if (outcome.keptServing) {
     throw new OperatorProblem(
-      `release ${id} did not become ready: ${outcome.why}; release ${serving} kept serving throughout`,
+      `release ${id} did not become ready: ${outcome.why}; release ${serving} is serving${embedded ? ' again' : ', as before'}`,
     );
   }
   const back = await startAndWait(step, serving, 'restart');
@@ -235,7 +250,11 @@ async function replaceAndWait(step: Step, id: string): Promise<Outcome> {
   if (replaced.ok && path.basename(replaced.release) === id) {
     const readiness = await waitForReady(layout, step.settings, step.o.timeoutMs);
     if (readiness.ready) {
-      step.print(`✓ release ${id} is ready, and serves without a gap (the previous one drained and stopped)`);
+      step.print(
+        step.settings.DATABASE_URL
+          ? `✓ release ${id} is ready, and serves without a gap (the previous one drained and stopped)`
+          : `✓ release ${id} is ready (the gap was its opening of the embedded database)`,
+      );
       return readiness;
     }
   }
@@ -285,10 +304,19 @@ async function rollback(step: Step, serving: string): Promise<void> {
   const declared = [...listReleases(layout.releases), serving].flatMap((id) =>
     releaseMigrations(path.join(layout.releases, id)),
   );
-  if (embedded) stopServer(step, 'the embedded database has one user at a time');
+  // Under the supervisor the embedded database stays open: the serving server wrote what it holds
+  // when it started (db/migrate.ts).
+  const inServer = embedded && supervisorRuns(layout);
+  if (embedded && !inServer) stopServer(step, 'the embedded database has one user at a time');
   let refused: string | undefined;
   try {
-    const answer = runReleaseDatabase(layout, path.join(layout.releases, serving), ['applied']);
+    const answer = inServer
+      ? {
+          applied:
+            readAppliedMigrations(settings.DATA_DIR ?? layout.dataDir) ??
+            releaseMigrations(path.join(layout.releases, serving)).map((m) => m.name),
+        }
+      : runReleaseDatabase(layout, path.join(layout.releases, serving), ['applied']);
     if ('applied' in answer) {
       const targetMigrations = releaseMigrations(path.join(layout.releases, target));
       refused = rollbackRefusal(answer.applied, { id: target, migrations: targetMigrations }, declared);
@@ -297,13 +325,14 @@ async function rollback(step: Step, serving: string): Promise<void> {
     refused = (error as Error).message;
   }
   if (refused) {
-    if (embedded) await startAndWait(step, serving, 'start');
+    if (embedded && !inServer) await startAndWait(step, serving, 'start');
     throw new OperatorProblem(`rollback refused: ${refused}; release ${serving} is serving, as before`);
   }
   pointTo(layout, layout.current, target);
   pointTo(layout, previousLink(layout), serving);
   print(`✓ ${layout.current} → ${target}`);
-  const outcome = embedded ? await startAndWait(step, target, 'start') : await replaceAndWait(step, target);
+  const outcome =
+    embedded && !inServer ? await startAndWait(step, target, 'start') : await replaceAndWait(step, target);
   if (outcome.ready) {
     print(`Release ${target} is serving; ${serving} is kept (update --rollback again returns to it).`);
     return;
@@ -312,7 +341,7 @@ async function rollback(step: Step, serving: string): Promise<void> {
   pointTo(layout, previousLink(layout), target);
   if (outcome.keptServing) {
     throw new OperatorProblem(
-      `release ${target} did not become ready: ${outcome.why}; release ${serving} kept serving throughout`,
+      `release ${target} did not become ready: ${outcome.why}; release ${serving} is serving${embedded ? ' again' : ', as before'}`,
     );
   }
   const back = await startAndWait(step, serving, 'restart');

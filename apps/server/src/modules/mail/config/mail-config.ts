@@ -26,6 +26,12 @@ export interface MailConfigOptions {
     imap: number;
     lmtp: number;
     auth: number;
+    /**
+     * An installed host's SASL relay (the supervisor's, in front of `auth`): Postfix asks there, and
+     * a sign-in Atrium cannot check (it is restarting) is answered 454, not 535. Undefined: Postfix
+     * asks Dovecot directly.
+     */
+    sasl?: number;
     /** Dovecot's quota-status policy service, which Postfix asks at RCPT (loopback only). */
     quotaStatus: number;
     /**
@@ -159,7 +165,7 @@ function postfixMain(o: MailConfigOptions): string {
     'smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination',
     // Submission signs in through Dovecot (app passwords, OAuth tokens): one place decides.
     'smtpd_sasl_type = dovecot',
-    `smtpd_sasl_path = inet:127.0.0.1:${o.ports.auth}`,
+    `smtpd_sasl_path = inet:127.0.0.1:${o.ports.sasl ?? o.ports.auth}`,
     'biff = no',
     'append_dot_mydomain = no',
   ];

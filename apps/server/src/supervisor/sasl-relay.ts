@@ -1,5 +1,4 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { FastifyBaseLogger } from 'fastify';
 
 /** Postfix keeps its auth connection between sign-ins; this only reaps ones it abandoned. */
 const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
@@ -23,9 +22,14 @@ function isTemporaryFail(line: string): boolean {
  * answers 535 "wrong password", so a phone asks its user for the password again whenever Atrium
  * is briefly away. A lost auth connection, though, makes Postfix answer 454 "try again later":
  * so a temporary FAIL is not forwarded and both connections are dropped instead.
- * Lines are never logged: the client's carry base64 passwords. Listens on loopback only.
+ * Lines are never logged: the client's carry base64 passwords. Listens on loopback only. It runs
+ * in the supervisor, which outlives every server it replaces: Postfix's connections stay up
+ * through an update, and only Atrium's own absence reaches Postfix, as a temporary failure.
  */
-export function createSaslRelay(upstream: { host: string; port: number }, log: FastifyBaseLogger): Server {
+export function createSaslRelay(
+  upstream: { host: string; port: number },
+  log: { warn: (message: string) => void },
+): Server {
   return createServer((client: Socket) => {
     client.setTimeout(IDLE_TIMEOUT_MS, () => client.destroy());
     // Writes made before the connection is up are buffered by net, so Postfix's VERSION/CPID wait.
@@ -38,7 +42,7 @@ export function createSaslRelay(upstream: { host: string; port: number }, log: F
     client.on('close', close);
     // Dovecot away or gone: dropping Postfix's connection makes it answer 454, not 535.
     dovecot.on('error', (error: NodeJS.ErrnoException) => {
-      log.warn({ code: error.code }, 'SASL relay: Dovecot auth unreachable');
+      log.warn(`SASL relay: Dovecot auth unreachable (${error.code ?? error.message})`);
       close();
     });
     dovecot.on('close', close);
