@@ -43,6 +43,7 @@ import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.route
 import { registerAuthGuard } from './plugins/auth-guard.ts';
 import { registerConsole } from './plugins/console-static.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerHandover } from './plugins/handover.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurity } from './plugins/security.ts';
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  registerHandover(app);
 
   const { db } = deps;
   // Operator files: a bad one stops start-up here, naming the file and the field.

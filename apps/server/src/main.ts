@@ -14,6 +14,9 @@ process.umask(0o077);
 // A .env file beside the working directory may hold the settings (README, "Configuration").
 if (existsSync('.env')) process.loadEnvFile('.env');
 
+/** Longer than Dovecot keeps an idle connection to Atrium (plugins/handover.ts). */
+const HANDOVER_MS = 1500;
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -46,6 +49,8 @@ async function main(): Promise<void> {
     if (closing) process.exit(1); // a second signal means "now"
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // On PostgreSQL a new server has taken over (or none will: a second and a half is nothing then).
+    if (supervised && config.databaseUrl) await app.handOver(HANDOVER_MS);
     await app.close();
     await db.destroy();
     // PGlite sets the modes of some files it writes itself; leave none readable by others.

@@ -5,8 +5,11 @@ import { ConfigError } from '../config.ts';
 /** Group and other permission bits: none of them may be set under DATA_DIR. */
 const GROUP_OR_OTHER = 0o077;
 
-/** What Atrium keeps in DATA_DIR: the generated secret, the embedded database and its lock. */
-const ATRIUM_ENTRIES = ['secret', 'pgdata', 'pgdata.lock'];
+/**
+ * What Atrium keeps in DATA_DIR: the generated secret, the embedded database, its lock and the
+ * list of its migrations (db/migrate.ts).
+ */
+const ATRIUM_ENTRIES = ['secret', 'pgdata', 'pgdata.lock', 'applied-migrations.json'];
 
 /**
  * DATA_DIR holds the embedded database (write-ahead log included, with live links and codes in

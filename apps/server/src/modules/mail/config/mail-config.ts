@@ -408,6 +408,9 @@ userdb_objects = userdb
 
 function dovecotOauth2(o: MailConfigOptions, appPasswords: boolean): string {
   const base = o.atriumUrl.replace(/\/$/, '');
+  // Idle connections to Atrium are dropped after a second rather than kept for a minute: a server
+  // handing over to a new release (plugins/handover.ts) then never closes one that is reused.
+  const keepAlive = 'max_idle_time_msecs = 1000\n';
   const credentials = `${encodeURIComponent(o.client.clientId)}:${encodeURIComponent(o.client.clientSecret)}`;
   if (appPasswords) {
     return `${HEADER}
@@ -415,7 +418,7 @@ grant_url = ${base}/api/mail/password-grant
 client_id = ${o.client.clientId}
 client_secret = ${o.client.clientSecret}
 use_grant_password = yes
-# X-Dovecot-Auth-Remote: the mail client's address (%{rip}), so Atrium counts a client's wrong
+${keepAlive}# X-Dovecot-Auth-Remote: the mail client's address (%{rip}), so Atrium counts a client's wrong
 # app passwords against that client rather than against Dovecot's own address.
 send_auth_headers = yes
 username_attribute = email
@@ -429,5 +432,5 @@ force_introspection = yes
 username_attribute = email
 active_attribute = active
 active_value = true
-`;
+${keepAlive}`;
 }
