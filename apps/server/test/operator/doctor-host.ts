@@ -28,6 +28,7 @@ const PORTS = [
   'quota-status',
   'dkim',
   'socketmap',
+  'sasl',
   'http',
   'https',
 ] as const;

@@ -8,6 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import type { Server } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { loadConfig } from '../../src/config.ts';
 import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
 import { hostLayout } from '../../src/operator/host-layout.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
+import { createSaslRelay } from '../../src/supervisor/sasl-relay.ts';
 import { accepts, stopChildren, uidOf } from '../support/daemons.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
@@ -50,6 +52,7 @@ let app: FastifyInstance;
 let opendkim: ChildProcess | undefined;
 let dkimPublicKey: string;
 let radicale: ChildProcess | undefined;
+let relay: Server | undefined;
 let radicaleAddress = '';
 let httpsPort = 0;
 const caddyScript = path.join(layout.initDir, 'atrium-caddy');
@@ -98,6 +101,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = await buildApp(loadConfig({ ...settings, LOG_LEVEL: 'silent' }), { db: database.db });
   await app.listen({ port: ports.atrium, host: '127.0.0.1' });
+  // The supervisor's relay of Postfix's sign-ins, which the service runs beside Atrium.
+  relay = createSaslRelay({ host: '127.0.0.1', port: ports.auth }, { warn: () => undefined });
+  await new Promise<void>((resolve) => relay!.listen(ports.sasl, '127.0.0.1', () => resolve()));
   // Caddy (user caddy) and Radicale (user radicale) in front of it.
   radicale = await startFront(layout, httpsPort, radicaleAddress);
   // Postfix and Dovecot asked a moment ago (each lookup records it; docs/mail.md).
@@ -131,6 +137,7 @@ const publishDkim = () =>
   dns.set('atrium._domainkey.acme.example', { TXT: [`v=DKIM1; k=rsa; p=${dkimPublicKey}`] });
 
 afterAll(async () => {
+  relay?.close();
   spawnSync(caddyScript, ['stop'], { stdio: 'ignore' });
   if (radicale) await stopChildren([radicale]);
   spawnSync('/usr/sbin/postfix', ['-c', layout.postfixDir, 'stop'], { stdio: 'ignore' });
@@ -169,6 +176,7 @@ describe('npm run atrium -- doctor', () => {
       'Dovecot listening',
       'OpenDKIM running',
       'OpenDKIM listening',
+      'Submission sign-ins reach Dovecot',
       'Postfix configuration',
       'Dovecot configuration',
       'OpenDKIM configuration',
@@ -328,6 +336,10 @@ describe('npm run atrium -- doctor', () => {
       );
       expect(lineOf(lines, 'Dovecot listening')).toMatch(
         /^✗ Dovecot listening: nothing answers on dovecot imap 127\.0\.0\.1:\d+, /,
+      );
+      // Submission's sign-ins wait for it too: the relay answers, Dovecot behind it does not.
+      expect(lineOf(lines, 'Submission sign-ins reach Dovecot')).toMatch(
+        /^✗ Submission sign-ins reach Dovecot: no answer from Dovecot's auth through 127\.0\.0\.1:\d+ — fix: /,
       );
       const run = await cli();
       expect(run.status).toBe(1);

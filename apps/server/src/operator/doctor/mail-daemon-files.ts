@@ -13,7 +13,7 @@ export interface Listener {
   port: number;
 }
 
-const readIfThere = (file: string) => {
+export const readIfThere = (file: string) => {
   try {
     return readFileSync(file, 'utf8');
   } catch {

@@ -20,7 +20,8 @@ export function expectedListeners(o: InstallOptions, layout: HostLayout): Record
   const at = (port: number, host = publicAddress): Listener => ({ host, port });
   const caddy = [at(o.ports.https ?? 443)];
   return {
-    atrium: [at(o.ports.atrium, '127.0.0.1')],
+    // With mail, the supervisor's relay of Postfix's sign-ins too (supervisor/sasl-relay.ts).
+    atrium: [at(o.ports.atrium, '127.0.0.1'), ...(o.mail ? [at(o.ports.sasl, '127.0.0.1')] : [])],
     caddy,
     'atrium-caddy': caddy,
     postfix: [at(o.ports.smtp), at(o.ports.submission), at(o.ports.submissions)],
