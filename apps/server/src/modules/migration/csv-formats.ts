@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, type UserImportFormat } from '@atrium/contracts/migration';
 import { CsvError, parse } from 'csv-parse';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { IncomingText, looksLikeUtf16WithoutBom } from '../../lib/text-encoding.ts';
 
 /**
  * The three user files the import reads (README, "Data Migration"), recognised from their header:
@@ -123,16 +124,22 @@ export function toRawRow(columns: Columns, record: string[], row: number): RawUs
   return raw;
 }
 
-/** Comma or semicolon: whichever the header line has more of, outside quotes. */
-export function delimiterOf(firstLine: string): ',' | ';' {
+/**
+ * Comma or semicolon: whichever the header line has more of, outside quotes; a tab when the line
+ * has tabs and no comma (Excel's "Unicode text" is tab-separated).
+ */
+export function delimiterOf(firstLine: string): ',' | ';' | '\t' {
   let commas = 0;
   let semicolons = 0;
+  let tabs = 0;
   let quoted = false;
   for (const ch of firstLine) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && ch === ',') commas++;
     else if (!quoted && ch === ';') semicolons++;
+    else if (!quoted && ch === '\t') tabs++;
   }
+  if (commas === 0 && tabs > semicolons) return '\t';
   return semicolons > commas ? ';' : ',';
 }
 
@@ -146,9 +153,15 @@ const BINARY_SIGNATURES: Array<[string, Buffer]> = [
 
 export const NOT_TEXT =
   'The file is not a text file. Save it as “CSV UTF-8 (comma delimited)” and send that file.';
+export const UTF16_WITHOUT_BOM =
+  'The file is UTF-16 text without the byte-order mark that says which byte comes first, so it cannot be ' +
+  'read reliably. Save it as “CSV UTF-8 (comma delimited)” and send that file.';
 
-/** A 400 when the file's first bytes are not CSV text: a known binary format, or a NUL before the first line ends. */
-function refuseBinary(head: Buffer): void {
+/**
+ * A 400 when the file's first bytes are not CSV text: a known binary format, or a NUL before the
+ * first line ends (UTF-16, whose characters hold NULs, passes when its byte-order mark says so).
+ */
+function refuseBinary(head: Buffer, utf16: boolean): void {
   for (const [name, signature] of BINARY_SIGNATURES) {
     if (head.subarray(0, signature.length).equals(signature)) {
       throw badRequest(
@@ -156,8 +169,11 @@ function refuseBinary(head: Buffer): void {
       );
     }
   }
+  if (utf16) return;
   const newline = head.findIndex((b) => b === 0x0a || b === 0x0d);
-  if (head.subarray(0, newline < 0 ? head.length : newline).includes(0)) throw badRequest(NOT_TEXT);
+  if (head.subarray(0, newline < 0 ? head.length : newline).includes(0)) {
+    throw badRequest(looksLikeUtf16WithoutBom(head) ? UTF16_WITHOUT_BOM : NOT_TEXT);
+  }
 }
 
 /**
@@ -198,31 +214,40 @@ export const FILE_TOO_LARGE =
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS.toLocaleString('en')} rows. Split it into several files.`;
 
 /**
- * Reads an uploaded CSV as it arrives: UTF-8 with or without BOM, comma or semicolon separated,
- * quoted fields. Yields the format first, then the data rows one by one, so a file of 150,000
- * rows never sits in memory whole. Bad files are 400s naming the problem.
+ * Reads an uploaded CSV as it arrives: UTF-8 with or without BOM, UTF-16 with BOM or Windows-1252
+ * (lib/text-encoding.ts), comma, semicolon or tab separated, quoted fields. Yields the format
+ * first, then the data rows one by one, so a file of 150,000 rows never sits in memory whole. Bad
+ * files are 400s naming the problem; bytes the file's encoding cannot read are errors of their rows.
  */
 export async function* readUserCsv(
   input: Readable,
 ): AsyncGenerator<{ format: UserImportFormat } | RawUserRow> {
   let bytes = 0;
+  // The parser is given text: the bytes are decoded here, in the encoding their start tells.
+  const text = new IncomingText();
   let head = '';
+  let ended = false;
   const chunks: Buffer[] = [];
   const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
   // Enough of the file to see its first line and so its delimiter.
   for (;;) {
     const next = await iterator.next();
-    if (next.done) break;
+    if (next.done) {
+      head += text.end();
+      ended = true;
+      break;
+    }
     const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
     bytes += chunk.length;
     chunks.push(chunk);
-    head = Buffer.concat(chunks).toString('utf8');
-    if (/[\r\n]/.test(head) || head.length > 64 * 1024) break;
+    head += text.decode(chunk);
+    if (/[\r\n]/.test(head) || bytes > 64 * 1024) break;
   }
   if (bytes > IMPORT_MAX_BYTES) throw new AppError(413, 'file_too_large', FILE_TOO_LARGE);
-  refuseBinary(Buffer.concat(chunks).subarray(0, 64 * 1024));
-  if (head.replace(/^\uFEFF/, '').trim() === '') throw badRequest('The file is empty.');
-  const delimiter = delimiterOf(head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!);
+  const utf16 = text.encoding === 'utf-16le' || text.encoding === 'utf-16be';
+  refuseBinary(Buffer.concat(chunks).subarray(0, 64 * 1024), utf16);
+  if (head.trim() === '') throw badRequest('The file is empty.');
+  const delimiter = delimiterOf(head.split(/\r?\n/, 1)[0]!);
 
   const parser = parse({
     bom: true,
@@ -233,8 +258,9 @@ export async function* readUserCsv(
   });
   const feed = async () => {
     try {
-      for (const chunk of chunks) if (!parser.write(chunk)) await onceDrained(parser);
+      if (!parser.write(head)) await onceDrained(parser);
       for (;;) {
+        if (ended) break;
         if (parser.destroyed) {
           // The reader stopped (a bad row, say): the rest of the upload is not read.
           await iterator.return?.();
@@ -249,9 +275,13 @@ export async function* readUserCsv(
           return;
         }
         if (parser.destroyed) continue;
-        if (!parser.write(chunk)) await onceDrained(parser);
+        const decoded = text.decode(chunk);
+        if (decoded && !parser.write(decoded)) await onceDrained(parser);
       }
-      if (!parser.destroyed) parser.end();
+      if (parser.destroyed) return;
+      const rest = ended ? '' : text.end();
+      if (rest) parser.write(rest);
+      parser.end();
     } catch (error) {
       parser.destroy(error as Error);
     }

@@ -4,6 +4,7 @@ import { domainNameSchema, localPartSchema, personName } from '@atrium/contracts
 import type { EmailDomains } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { passwordProblem } from '../../lib/passwords.ts';
+import { hasUndecodedCharacter } from '../../lib/text-encoding.ts';
 import { heldOtherThanByUsers } from '../mail/settings/mail-addresses.repository.ts';
 import {
   domainsVerifiedElsewhere,
@@ -47,11 +48,8 @@ const emptyNameMessage = (schema: typeof firstNameSchema) => {
   return result.success ? '' : firstIssue(result.error);
 };
 
-/**
- * A cell holding what no text column can store (a NUL; PostgreSQL refuses it): the column it is
- * in, or undefined. Asked first, by the dry run and the import alike.
- */
-function unstorableColumn(raw: RawUserRow): string | undefined {
+/** The first column of the row with a cell that `test` finds, or undefined. */
+function columnWhere(raw: RawUserRow, test: (value: string) => boolean): string | undefined {
   const cells: Array<[string, string[]]> = [
     ['E-mail', [raw.email]],
     ['First name', [raw.firstName]],
@@ -59,8 +57,17 @@ function unstorableColumn(raw: RawUserRow): string | undefined {
     ['Groups', raw.groups],
     ['Password', [raw.password]],
   ];
-  return cells.find(([, values]) => values.some(hasUnstorableCharacter))?.[0];
+  return cells.find(([, values]) => values.some(test))?.[0];
 }
+
+/**
+ * Bytes the file's encoding cannot read (lib/text-encoding.ts shows them as U+FFFD): a file in
+ * another encoding, or one whose encoding changes part-way. Imported, they would be names like
+ * "Jos� M�ller" (issue 42 item 8).
+ */
+export const UNDECODED_MESSAGE =
+  'The file is not UTF-8, UTF-16 or Windows-1252 text here (shown as �). ' +
+  'Save it as “CSV UTF-8 (comma delimited)” and send that file';
 
 /** The rules of one row by itself, and "a duplicate of an earlier row" (`seen`: e-mail → row). */
 export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
@@ -70,8 +77,11 @@ export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
     email: replaceUnstorable(raw.email),
     message,
   });
-  const unstorable = unstorableColumn(raw);
+  // A cell holding what no text column can store (a NUL; PostgreSQL refuses it), asked first.
+  const unstorable = columnWhere(raw, hasUnstorableCharacter);
   if (unstorable) return fail(`${unstorable}: ${UNSTORABLE_MESSAGE}`);
+  const undecoded = columnWhere(raw, hasUndecodedCharacter);
+  if (undecoded) return fail(`${undecoded}: ${UNDECODED_MESSAGE}`);
   if (raw.problem) return fail(raw.problem);
   if (!raw.email) return fail('The e-mail address is missing');
   const at = raw.email.lastIndexOf('@');
