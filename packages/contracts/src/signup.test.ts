@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signupAccountBodySchema, signupEmailBodySchema, siteNameProblem } from './signup.ts';
+import { signupAccountBodySchema, signupEmailBodySchema, siteNameProblem, siteNameSchema } from './signup.ts';
 import { organizationProfileBodySchema } from './organizations.ts';
 
 describe('siteNameProblem', () => {
@@ -18,6 +18,27 @@ describe('siteNameProblem', () => {
     for (const reserved of ['www', 'api', 'admin', 'mail', 'oidc', 'console', 'static']) {
       expect(siteNameProblem(reserved)).toBe('This site name is reserved. Choose another one');
     }
+  });
+
+  it('reserves the names mail clients and MTA-STS look up under a domain', () => {
+    for (const reserved of ['autoconfig', 'autodiscover', 'mta-sts']) {
+      expect(siteNameProblem(reserved)).toBe('This site name is reserved. Choose another one');
+    }
+    for (const name of ['autoconfigs', 'my-autodiscover', 'mta-sts2'])
+      expect(siteNameProblem(name)).toBeNull();
+  });
+
+  it('refuses punycode (xn--) names, and accepts names with inner double hyphens elsewhere', () => {
+    for (const name of ['xn--bcher-kva', 'xn--80ak6aa92e', 'xn--abc']) {
+      expect(siteNameProblem(name)).toBe(
+        'Do not start with “xn--”, the prefix of encoded international names',
+      );
+    }
+    expect(siteNameSchema.safeParse('xn--bcher-kva').error?.issues.map((i) => i.message)).toEqual([
+      'Do not start with “xn--”, the prefix of encoded international names',
+    ]);
+    for (const name of ['xna--b', 'xn-abc', 'box--n', 'acme-xn--co'])
+      expect(siteNameProblem(name)).toBeNull();
   });
 });
 

@@ -11,7 +11,9 @@ export const SITE_NAME_MAX = 63;
 
 /**
  * Site names that would collide with the deployment's own hosts or confuse users: www, api,
- * admin, mail, oidc, console and static, and the usual service labels.
+ * admin, mail, oidc, console and static, and the usual service labels. autoconfig,
+ * autodiscover and mta-sts are names mail clients (Thunderbird, Outlook) and sending servers
+ * (MTA-STS, RFC 8461) look up by convention: a site there would answer for them.
  */
 export const RESERVED_SITE_NAMES: ReadonlySet<string> = new Set([
   'www',
@@ -49,7 +51,13 @@ export const RESERVED_SITE_NAMES: ReadonlySet<string> = new Set([
   'root',
   'system',
   'atrium',
+  'autoconfig',
+  'autodiscover',
+  'mta-sts',
 ]);
+
+/** The ACE prefix of internationalised labels (punycode, RFC 5890): `xn--bcher-kva` is `bücher`. */
+const PUNYCODE_PREFIX = 'xn--';
 
 /** Why a site name is refused by its form alone (not whether it is taken), or null. */
 export function siteNameProblem(value: string): string | null {
@@ -58,11 +66,14 @@ export function siteNameProblem(value: string): string | null {
   if (value.length > SITE_NAME_MAX) return `Use at most ${SITE_NAME_MAX} characters`;
   if (!/^[a-z0-9-]+$/.test(value)) return 'Use only lowercase letters, digits and hyphens';
   if (value.startsWith('-') || value.endsWith('-')) return 'Start and end with a letter or a digit';
+  if (value.startsWith(PUNYCODE_PREFIX)) return SITE_NAME_PUNYCODE;
   if (RESERVED_SITE_NAMES.has(value)) return SITE_NAME_RESERVED;
   return null;
 }
 
 export const SITE_NAME_RESERVED = 'This site name is reserved. Choose another one';
+/** A name starting `xn--` is the encoded form of an internationalised name, which site names are not. */
+export const SITE_NAME_PUNYCODE = 'Do not start with “xn--”, the prefix of encoded international names';
 export const SITE_NAME_TAKEN = 'This site name is already taken. Choose another one';
 /** The name already exists in the operator's DNS zone (a host of theirs): never taken over. */
 export const SITE_NAME_IN_DNS = 'This site name is already in use on this domain. Choose another one';

@@ -5,11 +5,31 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isApiOrProviderPath } from '../lib/server-paths.ts';
 
+/** A self-hosted admin console (its sign-in, sign-up and every site host) is not for search engines. */
+export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+
 /**
  * Serves the built console; any other GET that is not an API or provider path gets
- * index.html (SPA fallback). API paths always get a JSON 404, never HTML.
+ * index.html (SPA fallback). API paths always get a JSON 404, never HTML. /robots.txt is a real
+ * one, built or not, instead of the fallback's HTML.
  */
 export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
+  app.get(
+    '/robots.txt',
+    {
+      config: { access: 'public' },
+      schema: {
+        operationId: 'getRobotsTxt',
+        tags: ['console'],
+        summary: 'Asks crawlers not to index anything',
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=86400')
+        .type('text/plain; charset=utf-8')
+        .send(ROBOTS_TXT),
+  );
   const indexFile = path.join(consoleDir, 'index.html');
   const built = existsSync(indexFile);
   const pageOf = routePagesOf(consoleDir);

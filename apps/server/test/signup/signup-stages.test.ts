@@ -39,6 +39,10 @@ describe('site stage', () => {
     ['www', 'This site name is reserved. Choose another one'],
     ['admin', 'This site name is reserved. Choose another one'],
     ['oidc', 'This site name is reserved. Choose another one'],
+    ['autoconfig', 'This site name is reserved. Choose another one'],
+    ['autodiscover', 'This site name is reserved. Choose another one'],
+    ['mta-sts', 'This site name is reserved. Choose another one'],
+    ['xn--bcher-kva', 'Do not start with “xn--”, the prefix of encoded international names'],
   ])('refuses %j with a field message', async (siteName, message) => {
     const v = visitor();
     const response = await v.site('Example Ltd', siteName);
@@ -78,6 +82,15 @@ describe('site stage', () => {
     expect(await ask('x')).toMatchObject({
       available: false,
       message: 'Use at least 3 characters',
+      siteUrl: null,
+    });
+    expect(await ask('mta-sts')).toMatchObject({
+      available: false,
+      message: 'This site name is reserved. Choose another one',
+    });
+    expect(await ask('xn--80ak6aa92e')).toMatchObject({
+      available: false,
+      message: 'Do not start with “xn--”, the prefix of encoded international names',
       siteUrl: null,
     });
   });
