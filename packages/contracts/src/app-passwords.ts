@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { labelText } from './text.ts';
+import { userIdParamsSchema } from './users.ts';
 
 /** Named passwords for mail clients that cannot sign in with OAuth (/profile). */
 export const APP_PASSWORD_NAME_MAX = 60;
@@ -34,4 +35,9 @@ export const createdAppPasswordResponse = z.object({
 
 export const appPasswordParams = z.object({
   appPasswordId: z.uuid({ message: 'expected the id of one of your app passwords' }),
+});
+
+/** An admin's view of a user's app passwords on /users/:id ("Devices"): the same fields. */
+export const userAppPasswordParams = userIdParamsSchema.extend({
+  appPasswordId: z.uuid({ message: 'expected the id of one of the user’s app passwords' }),
 });

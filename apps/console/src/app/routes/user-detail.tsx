@@ -6,6 +6,7 @@ import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { useUserDetail } from '../../features/users/api/user-detail.ts';
 import { UserAppsCard } from '../../features/users/components/user-apps-card.tsx';
 import { UserDetailsCard } from '../../features/users/components/user-details-card.tsx';
+import { UserDevicesCard } from '../../features/users/components/user-devices-card.tsx';
 import { UserGroupsCard } from '../../features/users/components/user-groups-card.tsx';
 import { UserFactorsCard } from '../../features/users/components/user-factors-card.tsx';
 import { UserPasswordCard } from '../../features/users/components/user-password-card.tsx';
@@ -78,6 +79,7 @@ export default function UserDetailPage() {
           <UserPasswordCard user={u} />
           <UserFactorsCard user={u} />
           <UserSessionsCard user={u} />
+          <UserDevicesCard user={u} />
         </div>
       </div>
     </>

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { supervised } from '../../lib/supervised.ts';
 import { appPasswordsRoutes } from './app-passwords/app-passwords.routes.ts';
+import { appPasswordsAdminRoutes } from './app-passwords/app-passwords-admin.routes.ts';
 import { dkimRotationRoutes } from './dkim/dkim-rotation.routes.ts';
 import { registerDkimTablesJob, writeDkimTablesNow } from './dkim/dkim-tables.job.ts';
 import { createDictServer, listenOnUnixSocket } from './protocols/dovecot-dict.ts';
@@ -31,6 +32,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
   const mailClient = () => (client ??= ensureMailClient(db, config));
 
   await app.register(appPasswordsRoutes({ db }));
+  await app.register(appPasswordsAdminRoutes({ db }));
   await app.register(mailAuthRoutes({ db, mailClient }));
   await app.register(mailSettingsRoutes({ db, config }));
   await app.register(dkimRotationRoutes({ db, config, jobs: app.jobs }));

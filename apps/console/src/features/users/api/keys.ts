@@ -7,6 +7,7 @@ export const usersKeys = {
   list: (query: ListUsersQuery) => [...usersKeys.lists(), query] as const,
   detail: (id: string) => [...usersKeys.all, 'detail', id] as const,
   factors: (id: string) => [...usersKeys.all, 'factors', id] as const,
+  appPasswords: (id: string) => [...usersKeys.all, 'app-passwords', id] as const,
   emailDomains: () => [...usersKeys.all, 'email-domains'] as const,
   link: (token: string) => ['set-password-link', token] as const,
 };
