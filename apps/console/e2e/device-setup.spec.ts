@@ -7,6 +7,9 @@ import { createOrganizationWithAdmin, createUser, expect, test } from './support
 
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/devices');
 
+// Devices are set up only once the operator names MAIL_HOST (issue 42 item 5).
+test.use({ atriumEnv: { MAIL_HOST: 'mail.atrium.test' } });
+
 for (const width of [375, 1280] as const) {
   test(`sets up an iPhone and Thunderbird at ${width} px`, async ({ page, atrium, signInAs }) => {
     const shot = await screenshotAndAxe(page, shots, width);

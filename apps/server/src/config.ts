@@ -177,6 +177,8 @@ export interface Config {
   dnsServers: string[];
   siteBaseDomain: string;
   mailHost: string;
+  /** MAIL_HOST was given (install writes it); false: the default `mail.<SITE_BASE_DOMAIN>`. */
+  mailHostSet: boolean;
   appCatalog: string | undefined;
   planCatalog: string | undefined;
   /** Where subscription changes are posted, signed with the secret; undefined: nowhere. */
@@ -309,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
     dnsServers,
     siteBaseDomain,
     mailHost: (s.MAIL_HOST ?? `mail.${siteBaseDomain}`).toLowerCase(),
+    mailHostSet: s.MAIL_HOST !== undefined,
     appCatalog: s.APP_CATALOG,
     planCatalog: s.PLAN_CATALOG,
     subscriptionWebhook:

@@ -95,6 +95,17 @@ export const changePasswordBody = z.object({
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
+/**
+ * What a password change did (issue 42 item 3): the other sessions end, and so do the app
+ * passwords (whoever knew the old password may have made one, docs/mail.md); `disconnectedDevices`
+ * names the app passwords that ended, oldest first, so the person knows what to set up again.
+ */
+export const changePasswordResponse = z.object({
+  message: z.string(),
+  disconnectedDevices: z.array(z.string()),
+});
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponse>;
+
 export const ownSession = z.object({
   id: z.string(),
   current: z.boolean(),

@@ -21,6 +21,18 @@ export const DEVICE_LABELS: Record<DeviceKind, string> = {
 /** A one-time download link of an Apple configuration profile lives this long. */
 export const DEVICE_PROFILE_LINK_MINUTES = 15;
 
+/**
+ * Whether this server offers "Set up a device" (issue 42 item 5): only once the operator has named
+ * MAIL_HOST, the one host devices reach for mail, calendars and contacts, and it is not a name that
+ * means the device itself (`localhost`, `*.localhost`). Otherwise the values would point nowhere.
+ */
+export const deviceSetupStatusResponse = z.object({ available: z.boolean() });
+export type DeviceSetupStatus = z.infer<typeof deviceSetupStatusResponse>;
+
+/** What the console and the API say while devices cannot be set up. */
+export const DEVICES_NOT_SET_UP =
+  'Mail and calendar apps on devices are not set up on this server yet: ask your administrator (the operator sets MAIL_HOST).';
+
 export const setUpDeviceBody = z.object({
   kind: deviceKindSchema,
   /** The app password's name: the device's, as its owner calls it ("Ada's iPhone"). */

@@ -33,13 +33,13 @@ const consoleDist = path.resolve(import.meta.dirname, '../../dist/index.html');
  * One real Atrium per worker: the production console build served by the real server on a
  * fresh database, sending mail to a loopback SMTP server and resolving through a loopback DNS server.
  */
-export const test = base.extend<{ signInAs: (user: TestUser) => Promise<void> }, { atrium: Atrium }>({
-  atrium: [
-    // Playwright reads a fixture's dependencies from this destructuring, so it must be present.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => runAtrium(use),
-    { scope: 'worker' },
-  ],
+export const test = base.extend<
+  { signInAs: (user: TestUser) => Promise<void> },
+  { atrium: Atrium; atriumEnv: Record<string, string> }
+>({
+  /** Operator settings of this file's Atrium (`test.use({ atriumEnv: { MAIL_HOST: … } })`). */
+  atriumEnv: [{}, { scope: 'worker', option: true }],
+  atrium: [async ({ atriumEnv }, use) => runAtrium(use, { env: atriumEnv }), { scope: 'worker' }],
   baseURL: async ({ atrium }, use) => use(atrium.url),
   /** Puts a console session for `user` into this test's browser (no sign-in screens). */
   signInAs: async ({ atrium, context }, use) => {
@@ -50,17 +50,17 @@ export const test = base.extend<{ signInAs: (user: TestUser) => Promise<void> },
 /**
  * Starts the loopback mailbox, the loopback DNS server and the real server on a fresh database,
  * hands the running Atrium to `use`, then stops all three. `publicHost` names the server in
- * PUBLIC_URL (127.0.0.1 unless said).
+ * PUBLIC_URL (127.0.0.1 unless said); `env` adds operator settings.
  */
 export async function runAtrium(
   use: (atrium: Atrium) => Promise<void>,
-  options: { publicHost?: string } = {},
+  options: { publicHost?: string; env?: Record<string, string> } = {},
 ): Promise<void> {
   if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
   const mailbox = await Mailbox.start();
   const dns = await TestDnsServer.start();
   const server = await createTestApp({
-    env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv() },
+    env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv(), ...options.env },
     listen: true,
     publicHost: options.publicHost,
   });

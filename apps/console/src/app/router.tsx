@@ -46,6 +46,8 @@ export const routeTree: RouteObject[] = [
         children: [
           { path: routes.notifications, lazy: page(() => import('./routes/notifications.tsx')) },
           { path: routes.profile, lazy: page(() => import('./routes/profile.tsx')) },
+          // The same page, scrolled to "Set up a device" with its heading focused.
+          { path: routes.profileDevices, lazy: page(() => import('./routes/profile.tsx')) },
         ],
       },
       {

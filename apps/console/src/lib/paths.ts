@@ -9,6 +9,8 @@ export const routes = {
   addUser: '/adduser',
   verifyDomain: '/d-verify',
   profile: '/profile',
+  /** /profile opened at its "Set up a device" section (issue 42 item 5). */
+  profileDevices: '/profile/devices',
   notFound: '/404',
   groups: '/groups',
   signup: '/signup',
@@ -45,6 +47,7 @@ export const paths = {
   verifyDomain: (id?: string) =>
     id ? `${routes.verifyDomain}?${new URLSearchParams({ id })}` : routes.verifyDomain,
   profile: () => routes.profile,
+  profileDevices: () => routes.profileDevices,
   notFound: () => routes.notFound,
   /** The groups page, with one group's members open when `groupId` is given. */
   groups: (groupId?: string) =>

@@ -5,6 +5,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { useUserApplications } from '../../features/apps/api/user-applications.ts';
 import { AppTiles } from '../../features/apps/components/app-tiles.tsx';
+import { DeviceSetupLink } from '../../features/devices/components/device-setup-link.tsx';
 import { LoadError } from '../../components/load-error.tsx';
 
 /** The apps page: exactly the apps this user may open, each in a new tab. */
@@ -45,6 +46,12 @@ export default function ApplicationPage() {
       ) : (
         <AppTiles apps={applications.data.apps} />
       )}
+      {/* Mail, calendars and contacts on a phone or computer: /profile's "Set up a device". */}
+      <div className="card atrium-card mt-4">
+        <div className="card-body py-3 px-4">
+          <DeviceSetupLink />
+        </div>
+      </div>
     </>
   );
 }

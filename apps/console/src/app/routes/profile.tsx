@@ -8,21 +8,44 @@ import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
 import { DeviceSetup } from '../../features/devices/components/device-setup.tsx';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useMatch } from 'react-router';
+import { routes } from '../../lib/paths.ts';
 
-/** One card of the profile, named by its heading; `fill`: as tall as the row. */
+/**
+ * One card of the profile, named by its heading; `fill`: as tall as the row; `opened`: the page's
+ * URL is this card's own (/profile/devices), so it is scrolled to and its heading focused.
+ */
 function ProfileSection(props: {
   id: string;
   title: string;
   className: string;
   fill?: boolean;
+  opened?: boolean;
   children: ReactNode;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!props.opened) return;
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [props.opened]);
   return (
-    <section className={props.className} aria-labelledby={`profile-${props.id}-heading`}>
+    <section
+      id={`profile-${props.id}`}
+      className={props.className}
+      aria-labelledby={`profile-${props.id}-heading`}
+    >
       <div className={props.fill ? 'card atrium-card h-100' : 'card atrium-card'}>
         <div className="card-body p-4">
-          <h2 id={`profile-${props.id}-heading`} className="h6 mb-3">
+          <h2
+            id={`profile-${props.id}-heading`}
+            ref={heading}
+            tabIndex={props.opened ? -1 : undefined}
+            // Clear of the fixed header when scrolled to.
+            style={props.opened ? { scrollMarginTop: '5rem' } : undefined}
+            className="h6 mb-3"
+          >
             {props.title}
           </h2>
           {props.children}
@@ -34,6 +57,7 @@ function ProfileSection(props: {
 
 export default function ProfilePage() {
   const user = useCurrentUser();
+  const devicesOpened = useMatch(routes.profileDevices) !== null;
   return (
     <>
       <PageHeader
@@ -68,7 +92,7 @@ export default function ProfilePage() {
         <ProfileSection id="trusted-browsers" title="Trusted browsers" className="col-12">
           <TrustedBrowsersSection />
         </ProfileSection>
-        <ProfileSection id="devices" title="Set up a device" className="col-12">
+        <ProfileSection id="devices" title="Set up a device" className="col-12" opened={devicesOpened}>
           <DeviceSetup />
         </ProfileSection>
         <ProfileSection id="app-passwords" title="App passwords for mail" className="col-12">

@@ -30,6 +30,16 @@ export interface DeviceEndpoints {
   dav: { host: string; port: number };
 }
 
+/**
+ * Whether devices can be set up here (issue 42 item 5): MAIL_HOST was named by the operator and is
+ * not a name every device takes for itself (`localhost`, `*.localhost`, RFC 6761 §6.3). The default
+ * `mail.<SITE_BASE_DOMAIN>` is a guess nobody published; values built from it would point nowhere.
+ */
+export function devicesAvailable(config: Pick<Config, 'mailHost' | 'mailHostSet'>): boolean {
+  const host = config.mailHost.replace(/\.$/, '');
+  return config.mailHostSet && host !== 'localhost' && !host.endsWith('.localhost');
+}
+
 export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoints {
   const host = config.mailHost;
   return {

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   deviceProfileParams,
+  deviceSetupStatusResponse,
   mobileconfigBody,
   setUpDeviceBody,
   setUpDeviceResponse,
@@ -11,6 +12,7 @@ import type { Db } from '../../db/database.ts';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 import { appPasswordOwner } from '../mail/app-passwords/app-passwords.service.ts';
+import { devicesAvailable } from './device-endpoints.ts';
 import { MOBILECONFIG_TYPE } from './protocols/mobileconfig.ts';
 import { PROFILE_LINK_PATH, ownMobileconfig, profileFromLink, setUpDevice } from './device-setup.service.ts';
 
@@ -37,6 +39,18 @@ export const deviceSetupRoutes =
     const { db, config } = deps;
     const ownerOf = (request: Parameters<typeof principalOf>[0]) =>
       appPasswordOwner(db, principalOf(request), request.ip);
+
+    app.get(
+      '/api/profile/devices',
+      route(
+        'deviceSetupStatus',
+        'Whether this server offers "Set up a device": false while the operator has not set MAIL_HOST (or it names localhost)',
+        { response: { 200: deviceSetupStatusResponse } },
+        // Read by the apps page, the dashboard and /profile: the global limit, not set-up's.
+        { access: 'user' },
+      ),
+      async () => ({ available: devicesAvailable(config) }),
+    );
 
     app.post(
       '/api/profile/devices',

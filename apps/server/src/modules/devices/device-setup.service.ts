@@ -1,11 +1,15 @@
-import { DEVICE_PROFILE_LINK_MINUTES, type SetUpDeviceBody } from '@atrium/contracts/devices';
+import {
+  DEVICE_PROFILE_LINK_MINUTES,
+  DEVICES_NOT_SET_UP,
+  type SetUpDeviceBody,
+} from '@atrium/contracts/devices';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { decryptSecret, deriveKey, encryptSecret, randomToken, sha256 } from '../../lib/crypto.ts';
-import { notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { qrCodeDataUrl } from '../auth/factors/authenticator/totp.ts';
 import { createAppPassword, type Owner } from '../mail/app-passwords/app-passwords.service.ts';
-import { deviceEndpoints, deviceSettings } from './device-endpoints.ts';
+import { deviceEndpoints, deviceSettings, devicesAvailable } from './device-endpoints.ts';
 import { deviceOwnerRow, insertProfileLink, takeProfileLink } from './devices.repository.ts';
 import { mobileconfigXml, type ProfileAccount } from './protocols/mobileconfig.ts';
 import { signProfile } from './protocols/profile-signing.ts';
@@ -14,6 +18,11 @@ import { signProfile } from './protocols/profile-signing.ts';
 export const PROFILE_LINK_PATH = '/api/device-profiles';
 
 const linkKey = (config: Config) => deriveKey(config.secret, 'device-profile-links');
+
+/** No app password is made for a device that could reach nothing (MAIL_HOST not set up). */
+function requireDevicesAvailable(config: Config): void {
+  if (!devicesAvailable(config)) throw conflict(DEVICES_NOT_SET_UP, undefined, 'devices_not_set_up');
+}
 
 type ProfileUser = Awaited<ReturnType<typeof deviceOwnerRow>>;
 
@@ -30,6 +39,7 @@ const accountOf = (user: ProfileUser, password: string): ProfileAccount => ({
  * password and the link are made in one transaction.
  */
 export async function setUpDevice(db: Db, config: Config, owner: Owner, body: SetUpDeviceBody) {
+  requireDevicesAvailable(config);
   const user = await deviceOwnerRow(db, owner);
   const token = randomToken(24);
   const expiresAt = new Date(Date.now() + DEVICE_PROFILE_LINK_MINUTES * 60_000);
@@ -67,6 +77,7 @@ export async function setUpDevice(db: Db, config: Config, owner: Owner, body: Se
 
 /** The signed-in user's profile, made at once with a new app password named `name`. */
 export async function ownMobileconfig(db: Db, config: Config, owner: Owner, name: string) {
+  requireDevicesAvailable(config);
   const user = await deviceOwnerRow(db, owner);
   const { password } = await createAppPassword(db, owner, name);
   return signProfile(config, mobileconfigXml(accountOf(user, password), deviceEndpoints(config)));

@@ -1,6 +1,7 @@
-import type { ChangePasswordBody, OwnSession } from '@atrium/contracts/auth';
+import type { ChangePasswordBody, ChangePasswordResponse, OwnSession } from '@atrium/contracts/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { appPasswordKeys } from '../../mail/api/app-passwords.ts';
 
 export const profileKeys = {
   all: ['profile'] as const,
@@ -25,10 +26,15 @@ export function useEndSession() {
   });
 }
 
+/** Changes the password; the other sessions and every app password end with the old one. */
 export function useChangePassword() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api.post<{ message: string }>('/api/profile/password', body),
-    onSuccess: () => client.invalidateQueries({ queryKey: profileKeys.sessions() }),
+    mutationFn: (body: ChangePasswordBody) => api.post<ChangePasswordResponse>('/api/profile/password', body),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: profileKeys.sessions() }),
+        client.invalidateQueries({ queryKey: appPasswordKeys.list() }),
+      ]),
   });
 }

@@ -24,9 +24,24 @@ describe('SetupChecklist', () => {
     );
   });
 
+  it('points to setting up your own devices, open steps or not (issue 42 item 5)', async () => {
+    for (const openSteps of [['users'] as const, []]) {
+      const { unmount } = renderAt(<SetupChecklist setup={{ completed: true, openSteps: [...openSteps] }} />);
+      expect(
+        await screen.findByRole('link', {
+          name: 'Set up mail, calendars and contacts on your phone or computer',
+        }),
+      ).toHaveProperty('pathname', '/profile/devices');
+      unmount();
+    }
+  });
+
   it('says when every step is done', async () => {
     renderAt(<SetupChecklist setup={{ completed: true, openSteps: [] }} />);
     expect(await screen.findByText('Every setup step is done.')).toBeTruthy();
-    expect(screen.queryAllByRole('link')).toEqual([]);
+    // No step to start: the one link is to your own devices.
+    expect(screen.queryAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Set up mail, calendars and contacts on your phone or computer',
+    ]);
   });
 });

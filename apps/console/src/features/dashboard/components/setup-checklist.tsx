@@ -3,6 +3,7 @@ import { SETUP_STEP_TITLES, type SetupStep } from '@atrium/contracts/setup-steps
 import { CheckCircle2, Circle } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
+import { DeviceSetupLink } from '../../devices/components/device-setup-link.tsx';
 
 /** Where each open step is done outside the wizard. */
 const STEP_LINKS: Record<SetupStep, { text: string; to: () => string }> = {
@@ -29,6 +30,8 @@ export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefine
             Set up your organisation
           </h2>
           <span className="text-body-secondary">Every setup step is done.</span>
+          {/* Your own devices next (issue 42 item 5). */}
+          <DeviceSetupLink className="ms-sm-auto small" />
         </div>
       </section>
     );
@@ -54,6 +57,9 @@ export function SetupChecklist({ setup }: { setup: Dashboard['setup'] | undefine
           </li>
         ))}
       </ul>
+      <div className="card-footer bg-transparent px-4 py-3 small">
+        <DeviceSetupLink />
+      </div>
     </section>
   );
 }

@@ -7,14 +7,16 @@ import {
   type SetUpDeviceResponse,
 } from '@atrium/contracts/devices';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useForm } from 'react-hook-form';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { applyServerErrors } from '../../../lib/server-form-errors.ts';
 import { ErrorAlert } from '../../auth/components/error-alert.tsx';
+import { useAppPasswords } from '../../mail/api/app-passwords.ts';
 import { useSetUpDevice } from '../api/device-setup.ts';
+import { freeDeviceName } from '../free-name.ts';
 
 /** A name to start from, which the user can change ("iPhone" → "Ada’s iPhone" is theirs to type). */
 const SUGGESTED_NAME: Record<DeviceKind, string> = {
@@ -32,25 +34,38 @@ export function DeviceSetupForm({
   onDone: (kind: DeviceKind, result: SetUpDeviceResponse) => void;
 }) {
   const setUp = useSetUpDevice();
+  const appPasswords = useAppPasswords();
+  // The names already used: a second iPhone is offered "iPhone 2" (issue 42 item 5).
+  const taken = useMemo(() => (appPasswords.data ?? []).map((p) => p.name), [appPasswords.data]);
+  const suggest = (kind: DeviceKind, names: readonly string[] = taken) =>
+    freeDeviceName(SUGGESTED_NAME[kind], names);
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const { register, handleSubmit, setError, setValue, getValues, formState, reset } =
+  const { register, handleSubmit, setError, setValue, getValues, getFieldState, formState, reset } =
     useForm<SetUpDeviceBody>({
       resolver: zodResolver(setUpDeviceBody),
       defaultValues: { kind: 'apple', name: SUGGESTED_NAME.apple },
     });
-  const { errors, isSubmitting, dirtyFields } = formState;
+  const { errors, isSubmitting } = formState;
+  // Follow the kind, and the names in use as they arrive, until the user typed a name of their own.
+  const follow = (kind: DeviceKind, names?: readonly string[]) => {
+    if (!getFieldState('name').isDirty) setValue('name', suggest(kind, names));
+  };
+  useEffect(() => {
+    follow(getValues('kind'), taken);
+    // Only when the names in use change; `follow` reads the rest as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [taken]);
   const kindField = register('kind', {
-    // Follow the kind with the suggested name until the user typed one of their own.
-    onChange: (event: { target: { value: DeviceKind } }) => {
-      if (!dirtyFields.name) setValue('name', SUGGESTED_NAME[event.target.value]);
-    },
+    onChange: (event: { target: { value: DeviceKind } }) => follow(event.target.value),
   });
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
     try {
       const result = await setUp.mutateAsync(values);
-      reset({ kind: getValues('kind'), name: SUGGESTED_NAME[getValues('kind')] });
+      // The next one of the same kind is offered a name this one did not take.
+      const kind = getValues('kind');
+      reset({ kind, name: suggest(kind, [...taken, result.appPassword.name]) });
       onDone(values.kind, result);
     } catch (error) {
       setFailure(applyServerErrors(error, setError, ['name', 'kind']));

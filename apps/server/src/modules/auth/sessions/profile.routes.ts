@@ -2,7 +2,7 @@ import { describeUserAgent } from '../../../lib/user-agent.ts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { changePasswordBody, ownSessionsResponse } from '@atrium/contracts/auth';
+import { changePasswordBody, changePasswordResponse, ownSessionsResponse } from '@atrium/contracts/auth';
 import type { Config } from '../../../config.ts';
 import type { Db } from '../../../db/database.ts';
 import { fieldError, notFound } from '../../../lib/errors.ts';
@@ -16,6 +16,18 @@ import { endConsoleSession } from '../console-client/end-console-session.ts';
 import { routeOptions } from '../../../plugins/route-options.ts';
 
 const tags = ['profile'];
+
+/**
+ * What a password change did, in words: the devices whose app passwords ended are named (issue 42
+ * item 3), since they stop syncing until set up again.
+ */
+function passwordChangedMessage(devices: string[]): string {
+  const done = 'Your password was changed.';
+  if (devices.length === 0) return `${done} Your other sessions were signed out.`;
+  const count = devices.length === 1 ? '1 device' : `${devices.length} devices`;
+  const were = devices.length === 1 ? 'was' : 'were';
+  return `${done} Your other sessions were signed out, and ${count} (${devices.join(', ')}) ${were} disconnected.`;
+}
 
 const route = routeOptions({ config: { access: 'user' }, tags });
 
@@ -79,8 +91,8 @@ export const profileRoutes =
       '/api/profile/password',
       route(
         'changeOwnPassword',
-        'Changes your password (current password required); ends your other sessions',
-        { body: changePasswordBody, response: { 200: z.object({ message: z.string() }) } },
+        'Changes your password (current password required); ends your other sessions and your app passwords, and names the devices that were disconnected',
+        { body: changePasswordBody, response: { 200: changePasswordResponse } },
         { access: 'user', rateLimit: { max: 10, timeWindow: '1 minute' } },
       ),
       async (request) => {
@@ -101,13 +113,15 @@ export const profileRoutes =
           throw fieldError('newPassword', 'Choose a password different from your current one');
         }
         const passwordHash = await hashPassword(newPassword);
-        await db.transaction().execute(async (trx) => {
+        const ended = await db.transaction().execute(async (trx) => {
           await trx
             .updateTable('users')
             .set({ password_hash: passwordHash, password_changed_at: sql`now()` })
             .where('id', '=', user.id)
             .execute();
-          await revokeUserAccess(trx, user.id, { exceptConsoleSessionId: principal.sessionId });
+          const revoked = await revokeUserAccess(trx, user.id, {
+            exceptConsoleSessionId: principal.sessionId,
+          });
           const label = `${user.first_name} ${user.last_name}`.trim();
           await recordActivity(trx, {
             organizationId: principal.organizationId,
@@ -122,8 +136,9 @@ export const profileRoutes =
             { organizationId: principal.organizationId, userId: user.id },
             'changed',
           );
+          return revoked.appPasswords;
         });
-        return { message: 'Your password was changed. Your other sessions were signed out.' };
+        return { message: passwordChangedMessage(ended), disconnectedDevices: ended };
       },
     );
   };
