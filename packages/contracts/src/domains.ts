@@ -163,6 +163,16 @@ export const deletionCheckSchema = z.object({
 });
 export type DeletionCheck = z.infer<typeof deletionCheckSchema>;
 
+/**
+ * The DNS mapping as a BIND zone-file fragment (`GET /api/domains/:id/zone-file`): `$ORIGIN`, one
+ * line per record, this TTL, long TXT values as several quoted strings of at most 255 bytes.
+ */
+export const ZONE_FILE_TTL = 3600;
+/** The zone file's media type (RFC 4027). */
+export const ZONE_FILE_MEDIA_TYPE = 'text/dns';
+/** The downloaded file's name: `<domain>.zone` (the ASCII name). */
+export const zoneFileName = (domain: string) => `${domain}.zone`;
+
 export const proxyHostQuerySchema = z.object({
   domain: z.string().trim().min(1, 'Give the host name as ?domain=').max(300, 'Host name too long'),
 });

@@ -2,7 +2,15 @@ import { RefreshCw } from 'lucide-react';
 import Button from 'react-bootstrap/Button';
 
 /** Looks something up again (DNS records): "Checking…" while it does. */
-export function CheckAgainButton({ checking, onCheck }: { checking: boolean; onCheck: () => void }) {
+export function CheckAgainButton({
+  checking,
+  onCheck,
+  label = 'Check again',
+}: {
+  checking: boolean;
+  onCheck: () => void;
+  label?: string;
+}) {
   return (
     <Button
       variant="outline-secondary"
@@ -12,7 +20,7 @@ export function CheckAgainButton({ checking, onCheck }: { checking: boolean; onC
       disabled={checking}
     >
       <RefreshCw size={16} aria-hidden="true" />
-      {checking ? 'Checking…' : 'Check again'}
+      {checking ? 'Checking…' : label}
     </Button>
   );
 }

@@ -22,6 +22,7 @@ const endpoints = (id: string) =>
     ['POST', `/api/domains/${id}/verify`],
     ['POST', `/api/domains/${id}/primary`],
     ['GET', `/api/domains/${id}/dns-records`],
+    ['GET', `/api/domains/${id}/zone-file`],
     ['GET', `/api/domains/${id}/deletion-check`],
     ['DELETE', `/api/domains/${id}`],
   ] as const;

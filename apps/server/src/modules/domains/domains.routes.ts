@@ -6,6 +6,8 @@ import {
   domainListSchema,
   domainResponseSchema,
   verifyDomainResponseSchema,
+  ZONE_FILE_MEDIA_TYPE,
+  zoneFileName,
 } from '@atrium/contracts/domains';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -102,6 +104,23 @@ export const domainsRoutes =
         { params: domainIdParamsSchema, response: { 200: dnsMappingSchema } },
       ),
       async (request) => service.dnsMapping(serviceDeps, actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/domains/:id/zone-file',
+      route(
+        'getDomainZoneFile',
+        'The DNS mapping as a BIND zone-file fragment to download: $ORIGIN, TTL 3600, long TXT values split into 255-byte strings',
+        { params: domainIdParamsSchema, produces: [ZONE_FILE_MEDIA_TYPE] },
+      ),
+      async (request, reply) => {
+        const zone = await service.domainZoneFile(serviceDeps, actorOf(request), request.params.id);
+        return reply
+          .header('content-type', `${ZONE_FILE_MEDIA_TYPE}; charset=utf-8`)
+          .header('content-disposition', `attachment; filename="${zoneFileName(zone.name)}"`)
+          .header('cache-control', 'no-store')
+          .send(zone.text);
+      },
     );
 
     app.get(

@@ -3,6 +3,7 @@ import type {
   DnsMapping,
   DomainDetail,
   DomainList,
+  MappingPurpose,
   VerifyDomainResponse,
 } from '@atrium/contracts/domains';
 import type { Config } from '../../config.ts';
@@ -22,6 +23,7 @@ import { displayDomainName, normalizeDomainName } from './domain-name.ts';
 import { storeCheck } from './domain-verification.ts';
 import { toDomainDetail, toDomainSummary } from './domain-view.ts';
 import { checkVerificationRecord } from './verification-check.ts';
+import { zoneFile } from './zone-file.ts';
 import * as repo from './domains.repository.ts';
 
 export interface DomainsDeps {
@@ -172,6 +174,50 @@ export async function makePrimary(deps: DomainsDeps, caller: Actor, id: string):
 }
 
 export async function dnsMapping(deps: DomainsDeps, caller: Actor, id: string): Promise<DnsMapping> {
+  const { row, expected } = await mappingOf(deps, caller, id);
+  const records = await checkMapping(deps.dns, expected);
+  return { domain: toDomainSummary(row), records, checkedAt: new Date().toISOString() };
+}
+
+/** What each line of the zone file is for, written above it. */
+const ZONE_COMMENTS: Record<MappingPurpose, string> = {
+  mx: 'Mail exchanger: delivers mail for the domain to the mail service',
+  spf: 'SPF: lets the mail service send mail for the domain',
+  dkim: 'DKIM key: receivers check the signature of outgoing mail with it',
+  dmarc: 'DMARC policy: what receivers do with mail that fails the checks',
+  site: "Site: the organisation's site at this name",
+  imaps: 'IMAP server, for mail apps (RFC 6186)',
+  submission: 'Sending server, for mail apps (RFC 6186)',
+  caldavs: 'Calendar server (RFC 6764)',
+  carddavs: 'Contacts server (RFC 6764)',
+  autoconfig: 'Thunderbird set-up',
+  autodiscover: 'Outlook set-up',
+};
+
+/**
+ * The DNS mapping as a zone-file fragment, with the ownership TXT record first: the records the
+ * domain page lists, without looking anything up. Verified domains only, like the mapping.
+ */
+export async function domainZoneFile(
+  deps: DomainsDeps,
+  caller: Actor,
+  id: string,
+): Promise<{ name: string; text: string }> {
+  const { row, expected } = await mappingOf(deps, caller, id);
+  const verification = toDomainDetail(row).verificationRecord;
+  const text = zoneFile(row.name, [
+    { ...verification, comment: 'Ownership: proves the organisation holds the domain' },
+    ...expected.map((record) => ({
+      host: record.host,
+      type: record.type,
+      value: record.value,
+      comment: ZONE_COMMENTS[record.purpose],
+    })),
+  ]);
+  return { name: row.name, text };
+}
+
+async function mappingOf(deps: DomainsDeps, caller: Actor, id: string) {
   const row = await mustFind(deps.db, caller, id);
   if (row.state !== 'verified') {
     throw conflict(
@@ -185,8 +231,7 @@ export async function dnsMapping(deps: DomainsDeps, caller: Actor, id: string): 
     { name: row.name, dkimKeys: publishedDkimKeys(row), siteName },
     deps.config,
   );
-  const records = await checkMapping(deps.dns, expected);
-  return { domain: toDomainSummary(row), records, checkedAt: new Date().toISOString() };
+  return { row, expected };
 }
 
 export async function deletionCheck(deps: DomainsDeps, caller: Actor, id: string): Promise<DeletionCheck> {

@@ -7,5 +7,6 @@ export const domainsKeys = {
   list: () => [...domainsKeys.all, 'list'] as const,
   detail: (id: string) => [...domainsKeys.all, 'detail', id] as const,
   mapping: (id: string) => [...domainsKeys.all, 'mapping', id] as const,
+  zoneFile: (id: string) => [...domainsKeys.all, 'zone-file', id] as const,
   deletionCheck: (id: string) => [...domainsKeys.all, 'deletion-check', id] as const,
 };

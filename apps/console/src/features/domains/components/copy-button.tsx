@@ -5,9 +5,10 @@ const COPIED_MS = 2000;
 
 /**
  * Copies a value; says "Copied" on the button for two seconds (and to screen readers through
- * the live region), so the admin sees which value went to the clipboard.
+ * the live region), so the admin sees which value went to the clipboard. `label` is the idle text
+ * ("Copy all"); `what` completes the accessible name ("Copy <what>").
  */
-export function CopyButton({ value, what }: { value: string; what: string }) {
+export function CopyButton({ value, what, label = 'Copy' }: { value: string; what: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -33,7 +34,7 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
     >
       {state === 'copied' ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
       <span aria-live="polite">
-        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : 'Copy'}
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : label}
       </span>
     </button>
   );

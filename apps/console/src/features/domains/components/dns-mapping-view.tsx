@@ -6,6 +6,7 @@ import { useDnsMapping } from '../api/dns-mapping.ts';
 import { CopyButton } from './copy-button.tsx';
 import { formatDateTime } from './format.ts';
 import { PURPOSE, STATUS } from './mapping-labels.ts';
+import { ZoneFileActions } from './zone-file-actions.tsx';
 
 /** Expected against found for every record of the DNS mapping, each with its status. */
 export function DnsMappingView({ domainId }: { domainId: string }) {
@@ -21,8 +22,13 @@ export function DnsMappingView({ domainId }: { domainId: string }) {
         <p className="mb-0 text-body-secondary" aria-live="polite">
           {okCount} of {records.length} records in place · looked up {formatDateTime(checkedAt)}
         </p>
-        <CheckAgainButton checking={mapping.isFetching} onCheck={() => void mapping.refetch()} />
+        <CheckAgainButton
+          checking={mapping.isFetching}
+          onCheck={() => void mapping.refetch()}
+          label="Check all records now"
+        />
       </div>
+      <ZoneFileActions domainId={domainId} domainName={mapping.data.domain.name} />
       <ul className="list-unstyled mb-0 d-grid gap-3" aria-label="DNS records">
         {records.map((record) => (
           <MappingRecord key={`${record.type} ${record.host}`} record={record} />
@@ -38,6 +44,8 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
   const id = recordDomId(record);
   // Why a published record still fails (SPF that does not evaluate); a failed lookup says so in Found.
   const showsCheck = Boolean(record.problem) && record.status !== 'lookup_failed';
+  // Longer than one TXT string (the DKIM key): shown whole, with what to do if a DNS host refuses it.
+  const long = record.valueStrings.length > 1;
   return (
     <li className="card atrium-card" aria-labelledby={`${id}-title`} data-status={record.status}>
       <div className="card-body">
@@ -62,10 +70,17 @@ function MappingRecord({ record }: { record: DnsMappingRecord }) {
           </dd>
           <dt className="col-sm-3">Expected</dt>
           <dd className="col-sm-9 d-flex align-items-start gap-2">
-            <code className="text-break flex-grow-1">{record.value}</code>
+            <div className="flex-grow-1 text-break">
+              <code aria-describedby={long ? `${id}-long-note` : undefined}>{record.value}</code>
+              {long ? (
+                <p className="text-body-secondary mt-1 mb-0" id={`${id}-long-note`}>
+                  Some DNS hosts limit a text value to 255 characters: paste it whole; if yours refuses, split
+                  it into quoted strings of 255 characters at most (the zone file does this for you).
+                </p>
+              ) : null}
+            </div>
             <CopyButton value={record.value} what={`${purpose.title} value`} />
           </dd>
-          {record.valueStrings.length > 1 ? <SplitValue record={record} title={purpose.title} /> : null}
           {record.type === 'SRV' ? <SrvFields value={record.value} /> : null}
           <dt className="col-sm-3">Found</dt>
           <dd className={showsCheck ? 'col-sm-9' : 'col-sm-9 mb-0'}>
@@ -121,33 +136,6 @@ function CheckProblem({ record }: { record: DnsMappingRecord }) {
 /** During a DKIM key rotation two DKIM records are listed: the host tells them apart. */
 const recordDomId = (record: DnsMappingRecord) =>
   `dns-${record.purpose}-${record.host.replace(/[^a-z0-9-]/gi, '-')}`;
-
-/**
- * A TXT value longer than 255 bytes, as the quoted strings DNS stores it in: many DNS panels refuse
- * the long value in one piece, and resolvers join the strings back into one value.
- */
-function SplitValue({ record, title }: { record: DnsMappingRecord; title: string }) {
-  const id = recordDomId(record);
-  const quoted = record.valueStrings.map((part) => `"${part}"`).join(' ');
-  return (
-    <>
-      <dt className="col-sm-3">Split value</dt>
-      <dd className="col-sm-9">
-        <p className="text-body-secondary mb-1" id={`${id}-split-why`}>
-          A TXT string holds at most 255 bytes, so this value is stored as {record.valueStrings.length}{' '}
-          strings. If your DNS panel refuses the value in one piece, enter these quoted strings one after the
-          other in the same record.
-        </p>
-        <div className="d-flex align-items-start gap-2">
-          <code className="text-break flex-grow-1" aria-describedby={`${id}-split-why`}>
-            {quoted}
-          </code>
-          <CopyButton value={quoted} what={`${title} split value`} />
-        </div>
-      </dd>
-    </>
-  );
-}
 
 /** DNS panels ask for an SRV record's four parts in separate fields. */
 function SrvFields({ value }: { value: string }) {
