@@ -13,7 +13,7 @@ export const mailboxSchema = z.object({
   userId: z.string(),
   name: z.string(),
   email: z.string(),
-  status: z.enum(['active', 'suspended']),
+  status: z.enum(['active', 'suspended', 'invited']),
   quotaBytes: z.number(),
   /** Null until Dovecot has reported this mailbox (nothing delivered or opened yet). */
   usedBytes: z.number().nullable(),

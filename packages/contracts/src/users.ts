@@ -78,6 +78,18 @@ export const domainNameSchema = z
   .max(253, 'Use at most 253 characters')
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/, 'Enter a domain such as example.com');
 
+/**
+ * A personal (secondary) address of the person, outside Atrium: where their invitation goes, since
+ * their Atrium mailbox cannot be opened before they set a password (issue 42 item 1). Empty: none.
+ */
+export const personalEmailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'Use at most 254 characters')
+  .pipe(z.union([z.literal(''), z.email('Enter an address such as ann@example.org')]))
+  .transform((value) => (value === '' ? null : value));
+
 export const addUserSchema = z
   .object({
     firstName: personName('first name'),
@@ -88,6 +100,8 @@ export const addUserSchema = z
     /** `password`: the admin sets the first password; `invitation`: the user gets a set-password link. */
     credential: z.enum(['password', 'invitation']),
     password: z.string().max(256, 'Use at most 256 characters').optional(),
+    /** Where the invitation goes; optional (the user's own address when Atrium does not host its mail). */
+    personalEmail: personalEmailSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.credential !== 'password') return;
@@ -102,8 +116,20 @@ export type AddUserInput = z.input<typeof addUserSchema>;
 export const emailDomainsSchema = z.object({
   domains: z.array(z.string()),
   anyDomain: z.boolean(),
+  /**
+   * Those of `domains` whose mail Atrium hosts: an invited user's address there reaches only a
+   * mailbox they cannot open before they set a password, so an invitation needs a personal address.
+   */
+  mailHosted: z.array(z.string()),
 });
 export type EmailDomains = z.infer<typeof emailDomainsSchema>;
+
+/**
+ * Why an invitation cannot be e-mailed: the user's own address has no mailbox they can open yet
+ * (Atrium hosts its mail) and no personal address is given. The add-user form says it too.
+ */
+export const noInvitationAddress = (email: string) =>
+  `${email} has no mailbox until the person signs in, and no personal address is given: add one or set a password`;
 
 export const createdUserSchema = z.object({
   user: userSummarySchema,
@@ -111,14 +137,18 @@ export const createdUserSchema = z.object({
   invited: z.boolean(),
   /** False when the invitation could not be handed to the mail server; it can be re-sent. */
   mailSent: z.boolean(),
+  /** Where the invitation went (the personal address, or the user's own); null without one. */
+  invitationSentTo: z.string().nullable(),
 });
 export type CreatedUser = z.infer<typeof createdUserSchema>;
 
 export const updateUserSchema = z.object({
   firstName: personName('first name'),
   lastName: personName('last name'),
+  /** Absent: unchanged; empty: removed. */
+  personalEmail: personalEmailSchema.optional(),
 });
-export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+export type UpdateUserInput = z.input<typeof updateUserSchema>;
 
 export const setPasswordSchema = z.object({ password: newPasswordField });
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
@@ -138,6 +168,8 @@ export type UserSession = z.infer<typeof sessionSchema>;
 export const appRefSchema = z.object({ id: z.string(), name: z.string() });
 
 export const userDetailSchema = userSummarySchema.extend({
+  /** Where invitations go (personalEmailSchema); null: none given. */
+  personalEmail: z.string().nullable(),
   passwordChangedAt: z.string().nullable(),
   /** The pending set-password link (invitation or admin-sent reset), if any. */
   pendingLink: z.object({ purpose: z.enum(['invite', 'reset']), expiresAt: z.string() }).nullable(),

@@ -61,6 +61,8 @@ export interface UsersTable {
   created_at: Timestamp;
   last_sign_in_at: NullableTimestamp;
   password_changed_at: NullableTimestamp;
+  /** Where invitations go (issue 42 item 1); lower-cased, not unique. */
+  personal_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface GroupsTable {

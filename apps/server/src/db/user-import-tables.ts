@@ -40,6 +40,7 @@ export interface UserImportRowsTable {
   groups: Json;
   password_enc: ColumnType<string | null, string | null | undefined, string | null>;
   invite: Defaulted<boolean>;
+  personal_email: ColumnType<string | null, string | null | undefined, string | null>;
   outcome: ColumnType<ImportRowOutcome | null, ImportRowOutcome | null | undefined, ImportRowOutcome | null>;
   message: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { MailboxesPage } from '@atrium/contracts/mail-mailboxes';
 import type { MailDomainsResponse } from '@atrium/contracts/mail-settings';
 import { describe, expect, it } from 'vitest';
+import { readOutbox } from '../../src/lib/mail.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
+import { dryRun } from '../migration/helpers.ts';
 import { signInAs } from '../support/fixtures.ts';
 import { useStarted } from '../support/use-started.ts';
 import { createMailWorld, imapSignIn, inboxSubjects, sendMail } from './mail-world.ts';
@@ -40,14 +42,99 @@ describe('mail through Debian’s Postfix and Dovecot, with Atrium as their dire
     const elsewhere = await send('someone@not-served.example.org');
     expect(elsewhere?.responseCode).toBe(554);
     expect(elsewhere?.response).toMatch(/Relay access denied/i);
-    // An invited user has no mailbox yet.
+    // An invited user's mailbox exists from the start (issue 42 item 1): accepted, not refused.
     const invited = await world.user();
     await world.server.db
       .updateTable('users')
       .set({ status: 'invited' })
       .where('id', '=', invited.id)
       .execute();
-    expect((await send(invited.email))?.responseCode).toBe(550);
+    expect(await send(invited.email), world.mail.logs()).toBeNull();
+  });
+
+  it('invites to the personal address; mail sent before the person signs in waits in the new mailbox', async () => {
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const local = `new${Date.now()}`;
+    const email = `${local}@${world.domain}`;
+    const add = (body: object) =>
+      world.server.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: admin.headers,
+        payload: { firstName: 'Nina', lastName: 'New', localPart: local, domain: world.domain, ...body },
+      });
+    // Atrium hosts this domain's mail: the own address reaches only a mailbox nobody can open yet.
+    const refused = await add({ credential: 'invitation' });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error.message).toBe(
+      `${email} has no mailbox until the person signs in, and no personal address is given: add one or set a password`,
+    );
+    const domains = await world.server.app.inject({
+      url: '/api/users/email-domains',
+      headers: admin.headers,
+    });
+    expect(domains.json().mailHosted).toEqual([world.domain]);
+
+    const added = await add({ credential: 'invitation', personalEmail: ' Nina.Home@Example.NET ' });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json()).toMatchObject({ invited: true, invitationSentTo: 'nina.home@example.net' });
+    const [invitation] = await readOutbox(world.server.db, world.server.config, {
+      to: 'nina.home@example.net',
+    });
+    expect(invitation?.subject).toMatch(/You have been invited/);
+    expect(invitation?.text).toContain(email);
+    expect(await readOutbox(world.server.db, world.server.config, { to: email })).toEqual([]);
+    const detail = await world.server.app.inject({
+      url: `/api/users/${added.json().user.id}`,
+      headers: admin.headers,
+    });
+    expect(detail.json()).toMatchObject({ status: 'invited', personalEmail: 'nina.home@example.net' });
+
+    // A colleague writes before Nina has signed in: kept in her mailbox.
+    await sendMail(world, {
+      from: 'someone@example.net',
+      to: email,
+      subject: 'Welcome aboard',
+      text: 'Hi Nina',
+    });
+    await world.mail.drainQueue();
+
+    // Nina opens the link from her personal mailbox and chooses a password…
+    const token = /\/invite\/([^\s"<>)]+)/.exec(invitation!.text)![1]!;
+    const accepted = await world.server.app.inject({
+      method: 'POST',
+      url: `/api/invitations/${token}/accept`,
+      payload: { password: 'correct horse battery staple', confirmPassword: 'correct horse battery staple' },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    // …signs in, makes an app password for her mail app and reads the message.
+    const nina = { id: added.json().user.id as string, email, organizationId: world.org.id };
+    const { password } = await createAppPassword(world.server, nina, 'Phone');
+    const imap = await imapSignIn(world, { user: email, pass: password });
+    try {
+      expect(await inboxSubjects(imap), world.mail.logs()).toEqual(['Welcome aboard']);
+    } finally {
+      await imap.logout();
+    }
+  });
+
+  it('lists an imported invited user without a personal address as a row error while Atrium hosts the mail', async () => {
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const csv = [
+      'First name,Last name,E-mail,Personal email,Send invitation',
+      `Ann,Away,ann@${world.domain},,yes`,
+      `Bea,Home,bea@${world.domain},bea@home.example,yes`,
+      `Cy,Password,cy@${world.domain},,no`,
+    ].join('\n');
+    const result = await dryRun(world.server, admin, csv);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    expect(result.body.counts).toMatchObject({ create: 2, errors: 1 });
+    expect(result.body.errors).toEqual([
+      expect.objectContaining({
+        row: 2,
+        message: `ann@${world.domain} has no mailbox until the person signs in, and no personal address is given: add one or set a password`,
+      }),
+    ]);
   });
 
   it('enforces the mail plan’s quota: a message larger than the mailbox is bounced, not stored', async () => {

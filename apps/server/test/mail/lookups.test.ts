@@ -132,26 +132,30 @@ describe('the socketmap and dict listeners', () => {
     // A mailbox answers itself, so a catch-all on its domain never takes its mail.
     expect(await aliases(ann!.email)).toBe(`OK ${ann!.email}`);
     expect(await aliases(sue!.email)).toBe(`OK ${sue!.email}`);
-    expect(await aliases(ivy!.email)).toBe('NOTFOUND ');
+    // An invited user's mailbox exists from the start (issue 42 item 1): it keeps its mail.
+    expect(await aliases(ivy!.email)).toBe(`OK ${ivy!.email}`);
+    expect(await ask(`${POSTFIX_MAPS.mailboxes} ${ivy!.email}`)).toBe(`OK ${ivy!.email}`);
+    // …but sends nothing before they sign in (submission needs a signed-in user anyway).
+    expect(await ask(`${POSTFIX_MAPS.senderLogins} ${ivy!.email}`)).toBe('NOTFOUND ');
     expect(await aliases(at('HELLO'))).toBe(`OK ${ann!.email}`);
-    // Active and suspended members (whose mailboxes keep their mail); invited ones have none.
-    expect(await aliases(at('team'))).toBe(`OK ${bob!.email},${sue!.email}`);
+    // Every member with a mailbox: active, suspended and invited ones.
+    expect(await aliases(at('team'))).toBe(`OK ${bob!.email},${ivy!.email},${sue!.email}`);
     expect(await aliases('@aliases-lookups.example.com')).toBe('NOTFOUND ');
     expect(await aliases(at('nobody'))).toBe('NOTFOUND ');
     // Postfix asks a socketmap the full address only: the catch-all answers an address nobody
-    // holds; held addresses keep their answers (an invited user's stays not found).
+    // holds; held addresses keep their answers (an invited user's too).
     await call('PUT', `/api/mail/catch-alls/${domain.id}`, { type: 'user', id: bob!.id });
     expect(await aliases('@aliases-lookups.example.com')).toBe(`OK ${bob!.email}`);
     expect(await aliases(at('nobody'))).toBe(`OK ${bob!.email}`);
     expect(await aliases(ann!.email)).toBe(`OK ${ann!.email}`);
     expect(await aliases(at('hello'))).toBe(`OK ${ann!.email}`);
-    expect(await aliases(ivy!.email)).toBe('NOTFOUND ');
+    expect(await aliases(ivy!.email)).toBe(`OK ${ivy!.email}`);
     await call('PUT', `/api/mail/catch-alls/${domain.id}`, { type: 'group', id: group.id });
-    expect(await aliases(at('nobody'))).toBe(`OK ${bob!.email},${sue!.email}`);
+    expect(await aliases(at('nobody'))).toBe(`OK ${bob!.email},${ivy!.email},${sue!.email}`);
 
     // Removing a member takes effect on the next lookup.
     await call('DELETE', `/api/groups/${group.id}/members/${sue!.id}`);
-    expect(await aliases(at('team'))).toBe(`OK ${bob!.email}`);
+    expect(await aliases(at('team'))).toBe(`OK ${bob!.email},${ivy!.email}`);
 
     // Senders: a user sends as their aliases; nobody sends as a group address or a whole domain.
     expect(await ask(`${POSTFIX_MAPS.senderLogins} ${at('hello')}`)).toBe(`OK ${ann!.email}`);
@@ -172,7 +176,7 @@ describe('the socketmap and dict listeners', () => {
     await new Promise((resolve) => socket.once('close', resolve));
   });
 
-  it('answers Dovecot’s userdb: home parts and the plan’s quota; suspended users only for delivery and its quota check', async () => {
+  it('answers Dovecot’s userdb: home parts and the plan’s quota; suspended and invited users only for delivery and its quota check', async () => {
     const org = await createOrganizationWithAdmin(server.db);
     const user = await createUser(server.db, org.id, { email: 'dora@dict.example.com' });
     const ask = client(await open(dictSocket), 'line');
@@ -188,6 +192,13 @@ describe('the socketmap and dict listeners', () => {
     expect(await ask(`Lshared/userdb/imap/${user.email}\t${user.email}`)).toBe('N');
     expect((await ask(`Lshared/userdb/lmtp/${user.email}\t${user.email}`))[0]).toBe('O');
     // quota-status (Postfix's question at RCPT) sees the mailbox a delivery would fill.
+    expect((await ask(`Lshared/userdb/quota-status/${user.email}\t${user.email}`))[0]).toBe('O');
+    // An invited user's mailbox takes deliveries from the start; nothing opens it before they
+    // have set a password (issue 42 item 1).
+    await server.db.updateTable('users').set({ status: 'invited' }).where('id', '=', user.id).execute();
+    expect(await ask(`Lshared/userdb/imap/${user.email}\t${user.email}`)).toBe('N');
+    expect(await ask(`Lshared/userdb/submission/${user.email}\t${user.email}`)).toBe('N');
+    expect((await ask(`Lshared/userdb/lmtp/${user.email}\t${user.email}`))[0]).toBe('O');
     expect((await ask(`Lshared/userdb/quota-status/${user.email}\t${user.email}`))[0]).toBe('O');
     expect(await ask(`Lshared/userdb/lmtp/nobody@dict.example.com\tx`)).toBe('N');
     expect(await ask('Ishared/userdb/\t0')).toMatch(/^F/);
@@ -228,10 +239,10 @@ describe('the socketmap and dict listeners', () => {
     expect(await ask(`Lshared/userdb/lmtp/${user.email}\t${user.email}`)).toMatch(/^O/);
 
     // Refused, with the connection kept: other keys, values that are not counts, addresses
-    // without a mailbox (an invited user, nobody), increments and unsets.
+    // without a mailbox (nobody), increments and unsets. An invited user's mailbox counts.
     expect(await ask(`B3\t${user.email}\nS3\tpriv/sieve/x\t1\nC3`)).toMatch(/^F3\t/);
     expect(await ask(`B4\t${user.email}\nS4\tpriv/quota/storage\t-5\nC4`)).toMatch(/^F4\t/);
-    expect(await ask(`B5\t${invited.email}\nS5\tpriv/quota/storage\t1\nC5`)).toBe('F5\tno such mailbox');
+    expect(await ask(`B5\t${invited.email}\nS5\tpriv/quota/storage\t1\nC5`)).toBe('O5');
     expect(await ask(`B6\tnobody@dict-usage.example.com\nS6\tpriv/quota/storage\t1\nC6`)).toBe(
       'F6\tno such mailbox',
     );
@@ -239,7 +250,7 @@ describe('the socketmap and dict listeners', () => {
     // A rolled-back transaction writes nothing; its id is free again.
     expect(await ask(`B8\t${user.email}\nS8\tpriv/quota/storage\t1\nR8\nB8\t${user.email}\nC8`)).toBe('O8');
     expect(await usageOf(user.email)).toMatchObject({ usedBytes: 9000, messages: 3 });
-    expect(await usageOf(invited.email)).toBeUndefined();
+    expect(await usageOf(invited.email)).toMatchObject({ usedBytes: 1 });
 
     // A line for a transaction never begun is a broken client: the connection closes, as
     // Dovecot's own dict server does, and the listener goes on serving.

@@ -115,7 +115,7 @@ describe('invitation links', () => {
   it('a newer invitation replaces the older link; suspension disables it', async () => {
     const { userId, token } = await invite('twice');
     const resent = await admin.post(`/api/users/${userId}/password-link`);
-    expect(resent.body).toEqual({ mailSent: true });
+    expect(resent.body).toEqual({ mailSent: true, sentTo: 'twice@invite.test' });
     expect((await t.app.inject({ url: `/api/invitations/${token}` })).statusCode).toBe(404);
     const newToken = new URL(
       await mailbox.waitForLink('twice@invite.test', { after: mailbox.count - 1 }),
@@ -152,7 +152,10 @@ describe('password reset e-mail sent by an admin', () => {
     });
     const userId = created.body.user.id;
     const session = await signInAs(t.db, { id: userId, email: 'rex@invite.test', organizationId: org.id });
-    expect((await admin.post(`/api/users/${userId}/password-link`)).body).toEqual({ mailSent: true });
+    expect((await admin.post(`/api/users/${userId}/password-link`)).body).toEqual({
+      mailSent: true,
+      sentTo: 'rex@invite.test',
+    });
     const mail = await mailbox.waitFor('rex@invite.test', { subject: /new password/ });
     const link = /https?:\/\/\S+/.exec(mail.text)![0];
     expect(link).toMatch(/\/reset-password\//);

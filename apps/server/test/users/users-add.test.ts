@@ -41,7 +41,7 @@ const person = (localPart: string, extra: Record<string, unknown> = {}) => ({
 describe('adding a user', () => {
   it('offers only the verified domains', async () => {
     const domains = await admin.get('/api/users/email-domains');
-    expect(domains.body).toEqual({ domains: ['acme.test'], anyDomain: false });
+    expect(domains.body).toEqual({ domains: ['acme.test'], anyDomain: false, mailHosted: [] });
   });
 
   it('creates an active user with the initial password, in the chosen groups', async () => {
@@ -170,6 +170,7 @@ describe('unverified domains (ALLOW_UNVERIFIED_DOMAINS)', () => {
       expect((await session.get('/api/users/email-domains')).body).toEqual({
         domains: ['acme.test', 'pending.acme.test'],
         anyDomain: true,
+        mailHosted: [],
       });
       const ok = await session.post('/api/users', person('on-pending', { domain: 'pending.acme.test' }));
       expect(ok.status).toBe(201);
@@ -185,7 +186,11 @@ describe('unverified domains (ALLOW_UNVERIFIED_DOMAINS)', () => {
     try {
       const bare = await createOrganizationWithAdmin(t.db);
       const session = as(loose, await signInAs(t.db, bare.admin));
-      expect((await session.get('/api/users/email-domains')).body).toEqual({ domains: [], anyDomain: true });
+      expect((await session.get('/api/users/email-domains')).body).toEqual({
+        domains: [],
+        anyDomain: true,
+        mailHosted: [],
+      });
       expect((await session.post('/api/users', person('eval', { domain: 'example.org' }))).status).toBe(201);
       const squat = await session.post('/api/users', person('squat', { domain: 'other.test' }));
       expect(squat.status).toBe(400);

@@ -10,18 +10,23 @@ export function setPasswordUrl(config: Config, purpose: LinkPurpose, token: stri
   return new URL(`/${page}/${encodeURIComponent(token)}`, config.publicUrl).href;
 }
 
-/** An invitation, or a reset an administrator sent: the link is the button (and the outbox's log line). */
+/**
+ * An invitation, or a reset an administrator sent: the link is the button (and the outbox's log
+ * line). `to`: where it goes when not to the account's own address (an invitation to the person's
+ * personal address, invitation-address.ts).
+ */
 export function setPasswordMail(
   config: Config,
   link: { purpose: LinkPurpose; token: string; expiresAt: Date },
-  user: { email: string; firstName: string },
+  user: { email: string; firstName: string; to?: string },
   context: { organizationName: string; adminName: string },
 ): MailMessage {
   const url = setPasswordUrl(config, link.purpose, link.token);
   const org = context.organizationName;
   const invite = link.purpose === 'invite';
+  const to = user.to ?? user.email;
   return {
-    to: user.email,
+    to,
     secretForOutboxLog: url,
     ...renderEmail({
       subject: invite ? `You have been invited to ${org}` : `Choose a new password for ${org}`,
@@ -38,7 +43,7 @@ export function setPasswordMail(
         `The link works once and expires in ${SET_PASSWORD_LINK_HOURS} hours (${utcTime(link.expiresAt)}).`,
         'If you did not expect this e-mail, you can ignore it.',
       ],
-      footer: `Sent by Atrium to ${user.email} for ${org}.`,
+      footer: `Sent by Atrium to ${to} for ${org}.`,
     }),
   };
 }

@@ -22,6 +22,8 @@ export interface RawUserRow {
   /** Empty when the file has none (or Google's masked "********"). */
   password: string;
   invite: boolean;
+  /** Where the invitation goes (issue 42 item 1); empty when the file has none. */
+  personalEmail: string;
   /** A problem the file itself has on this row (a password hash, say). */
   problem?: string;
 }
@@ -37,6 +39,8 @@ interface Columns {
   passwordHashFunction: number;
   invite: number;
   displayName: number;
+  /** Atrium's "Personal email", Google's "Recovery Email", Microsoft's "Alternate email address". */
+  personalEmail: number;
 }
 
 const normalize = (name: string) =>
@@ -74,6 +78,7 @@ export function recognizeHeader(header: string[]): { format: UserImportFormat; c
     passwordHashFunction: at('password hash function'),
     invite: at('send invitation', 'invite'),
     displayName: at('display name'),
+    personalEmail: at('personal email', 'recovery email', 'alternate email address', 'alternate email'),
   };
   if (columns.firstName < 0 && columns.displayName < 0) {
     throw badRequest('The file has no “First name” column. Add it to the header row.');
@@ -117,6 +122,7 @@ export function toRawRow(columns: Columns, record: string[], row: number): RawUs
     groups,
     password,
     invite: YES.has(cell(columns.invite).toLowerCase()),
+    personalEmail: cell(columns.personalEmail).toLowerCase(),
   };
   if (password && cell(columns.passwordHashFunction)) {
     raw.problem = 'The password is a hash, which cannot be imported. Leave it empty or send an invitation';

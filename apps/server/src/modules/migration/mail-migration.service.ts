@@ -98,6 +98,9 @@ async function targetUser(db: Db, organizationId: string, email: string) {
   if (!mailbox || mailbox.organizationId !== organizationId) {
     return `${email} is not a user of this organisation with a mailbox`;
   }
+  if (mailbox.status === 'invited') {
+    return `${email} has not set a password yet: migrate their mail once they have signed in`;
+  }
   if (mailbox.status !== 'active') return `${email} is suspended: reactivate the user first`;
   return mailbox;
 }

@@ -177,6 +177,7 @@ function toValid(row: StagedRow, key: KeyObject): ValidRow {
     groups: row.groups,
     password: row.password_enc ? decryptSecret(key, row.password_enc) : '',
     invite: row.invite,
+    personalEmail: row.personal_email,
   };
 }
 
@@ -207,6 +208,7 @@ async function writeBatch(
       firstName: p.row.firstName,
       lastName: p.row.lastName,
       passwordHash: hashes.get(p.row.email) ?? null,
+      personalEmail: p.row.personalEmail,
     })),
   );
   await updateNames(
@@ -241,7 +243,8 @@ async function writeBatch(
       message: setPasswordMail(
         deps.config,
         { purpose: 'invite', ...link },
-        { email: p.row.email, firstName: p.row.firstName },
+        // To the personal address when the file gave one (planBatch refused the rows needing one).
+        { email: p.row.email, firstName: p.row.firstName, to: p.row.personalEmail ?? p.row.email },
         { organizationName: orgName, adminName: current.started_by_label },
       ),
     };

@@ -91,6 +91,7 @@ export async function insertUsers(
     firstName: string;
     lastName: string;
     passwordHash: string | null;
+    personalEmail: string | null;
   }>,
 ): Promise<Map<string, string>> {
   if (users.length === 0) return new Map();
@@ -106,6 +107,7 @@ export async function insertUsers(
         password_hash: u.passwordHash,
         status: u.passwordHash ? ('active' as const) : ('invited' as const),
         password_changed_at: u.passwordHash ? sql<Date>`now()` : null,
+        personal_email: u.personalEmail,
       })),
     )
     .returning(['id', 'email'])
@@ -153,6 +155,7 @@ export interface StagedRow {
   groups: string[];
   password_enc: string | null;
   invite: boolean;
+  personal_email: string | null;
   outcome: ImportRowOutcome | null;
   message: string | null;
 }
@@ -182,6 +185,7 @@ export async function nextRows(
       'groups',
       'password_enc',
       'invite',
+      'personal_email',
       'outcome',
       'message',
     ])

@@ -1,6 +1,12 @@
 import { groupNameSchema } from '@atrium/contracts/groups';
 import { hasUnstorableCharacter, replaceUnstorable, UNSTORABLE_MESSAGE } from '@atrium/contracts/text';
-import { domainNameSchema, localPartSchema, personName } from '@atrium/contracts/users';
+import {
+  domainNameSchema,
+  localPartSchema,
+  noInvitationAddress,
+  personalEmailSchema,
+  personName,
+} from '@atrium/contracts/users';
 import type { EmailDomains } from '@atrium/contracts/users';
 import type { DbOrTrx } from '../../db/database.ts';
 import { passwordProblem } from '../../lib/passwords.ts';
@@ -32,6 +38,8 @@ export interface ValidRow {
   groups: string[];
   password: string;
   invite: boolean;
+  /** Where the invitation goes; null: none in the file. */
+  personalEmail: string | null;
 }
 
 export type RowCheck =
@@ -56,6 +64,7 @@ function columnWhere(raw: RawUserRow, test: (value: string) => boolean): string 
     ['Last name', [raw.lastName]],
     ['Groups', raw.groups],
     ['Password', [raw.password]],
+    ['Personal email', [raw.personalEmail]],
   ];
   return cells.find(([, values]) => values.some(test))?.[0];
 }
@@ -108,6 +117,9 @@ export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
     const problem = passwordProblem(raw.password);
     if (problem) return fail(`Password: ${problem}`);
   }
+  const personal = personalEmailSchema.safeParse(raw.personalEmail);
+  if (!personal.success) return fail(`Personal email: ${firstIssue(personal.error)}`);
+  if (personal.data === raw.email) return fail(PERSONAL_IS_OWN);
   return {
     ok: true,
     value: {
@@ -119,9 +131,13 @@ export function checkRow(raw: RawUserRow, seen: Map<string, number>): RowCheck {
       groups: [...groups.values()],
       password: raw.password,
       invite: raw.invite,
+      personalEmail: personal.data,
     },
   };
 }
+
+export const PERSONAL_IS_OWN =
+  'Personal email: this is the address being created here. Give an address of the person’s outside Atrium, or leave it empty';
 
 const DOMAIN_MESSAGES: Record<EmailDomainProblem, (domain: string) => string> = {
   'verified-elsewhere': (d) => `Unknown domain: ${d} belongs to another organisation`,
@@ -206,6 +222,10 @@ export async function planBatch(db: DbOrTrx, ctx: PlanContext, rows: ValidRow[])
     if (heldByMail.has(row.email)) return { row, action: 'error', message: HELD_BY_MAIL };
     const problem = emailDomainProblem(ctx.allowed, row.domain, ctx.elsewhere.get(row.domain) ?? false);
     if (problem) return { row, action: 'error', message: DOMAIN_MESSAGES[problem](row.domain) };
+    // An invitation must reach the person: their own address does not while Atrium hosts its mail.
+    if (row.invite && !row.password && !row.personalEmail && ctx.allowed.mailHosted.includes(row.domain)) {
+      return { row, action: 'error', message: noInvitationAddress(row.email) };
+    }
     const overSeats = ctx.seats(ctx.creates + 1);
     if (overSeats) return { row, action: 'error', message: overSeats, overSeats: true };
     ctx.creates++;

@@ -19,6 +19,7 @@ import type { JobWorker } from '../jobs/job-worker.ts';
 import { cancelJobs, enqueue } from '../jobs/jobs.repository.ts';
 import type { Actor } from '../organizations/actor.ts';
 import { emailDomainsFor } from '../users/email-domains.ts';
+import { mailHostedHere } from '../invitations/invitation-address.ts';
 import { actorLabel } from '../users/users.repository.ts';
 import { readUserCsv, type RawUserRow } from './csv-formats.ts';
 import { seatCheckFor } from './seat-limit.ts';
@@ -59,7 +60,12 @@ export async function planContext(
 ): Promise<PlanContext> {
   return {
     organizationId,
-    allowed: await emailDomainsFor(db, organizationId, deps.config.allowUnverifiedDomains),
+    allowed: await emailDomainsFor(
+      db,
+      organizationId,
+      deps.config.allowUnverifiedDomains,
+      mailHostedHere(deps.config),
+    ),
     elsewhere: new Map(),
     groups: await groupsByKey(db, organizationId),
     seats: await seatCheckFor(db, deps.config, organizationId),
@@ -198,6 +204,7 @@ export async function startImport(
             groups: value?.groups ?? raw.groups.map(replaceUnstorable),
             password_enc: value?.password ? encryptSecret(key, value.password) : null,
             invite: raw.invite,
+            personal_email: value?.personalEmail ?? null,
             outcome: check.ok ? null : 'error',
             message: check.ok ? null : check.message,
           };

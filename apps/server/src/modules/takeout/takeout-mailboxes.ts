@@ -13,7 +13,7 @@ import { closeImap, LoginRefused, openImap } from '../migration/imap-copy.ts';
  * received date as its time, so it can be dropped into another Dovecot or read by mail clients.
  */
 
-/** Users whose mailbox is kept (suspended users' too), in keyset pages. */
+/** Users whose mailbox is kept (suspended and invited users' too), in keyset pages. */
 export async function mailboxUsers(
   db: DbOrTrx,
   organizationId: string,
@@ -24,7 +24,7 @@ export async function mailboxUsers(
     .selectFrom('users')
     .select(['id', 'email'])
     .where('organization_id', '=', organizationId)
-    .where('status', 'in', ['active', 'suspended'])
+    .where('status', 'in', ['active', 'suspended', 'invited'])
     .orderBy('id')
     .limit(limit);
   if (afterId) query = query.where('id', '>', afterId);
@@ -36,7 +36,7 @@ export async function countMailboxUsers(db: DbOrTrx, organizationId: string): Pr
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('organization_id', '=', organizationId)
-    .where('status', 'in', ['active', 'suspended'])
+    .where('status', 'in', ['active', 'suspended', 'invited'])
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

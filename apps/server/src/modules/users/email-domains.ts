@@ -16,11 +16,14 @@ export async function emailDomainsFor(
   db: DbOrTrx,
   organizationId: string,
   allowUnverified: boolean,
+  mailHere = false,
 ): Promise<EmailDomains> {
   const { rows } = await sql<{ name: string; state: string }>`
     select name, state from domains where organization_id = ${organizationId} order by name`.execute(db);
   const domains = rows.filter((d) => allowUnverified || d.state === 'verified').map((d) => d.name);
-  return { domains, anyDomain: allowUnverified };
+  // Postfix takes mail for verified domains (docs/mail.md): theirs is hosted here when it asks Atrium.
+  const mailHosted = mailHere ? rows.filter((d) => d.state === 'verified').map((d) => d.name) : [];
+  return { domains, anyDomain: allowUnverified, mailHosted };
 }
 
 export type EmailDomainProblem = 'verified-elsewhere' | 'no-verified-domain' | 'not-verified';

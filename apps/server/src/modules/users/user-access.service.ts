@@ -5,6 +5,7 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import { assertDashboardKeepsAnAdmin } from '../groups/dashboard-rule.ts';
 import { issueSetPasswordLink, revokeSetPasswordLinks } from '../invitations/invitations.repository.ts';
 import { endUserAccess } from './end-user-access.ts';
+import { invitationAddress, noInvitationAddressError } from '../invitations/invitation-address.ts';
 import { sendSetPasswordMail } from './users.service.ts';
 import {
   actorLabel,
@@ -132,11 +133,21 @@ export async function sendPasswordLink(
   deps: UsersDeps,
   actor: Actor,
   userId: string,
-): Promise<{ mailSent: boolean }> {
+): Promise<{ mailSent: boolean; sentTo: string }> {
   const { db } = deps;
   const user = await targetOf(db, actor, userId, 'Change your own password on your profile page');
   if (user.status === 'suspended') throw conflict('Reactivate this user before sending a link');
   const purpose = user.status === 'invited' ? 'invite' : 'reset';
+  // An invitation goes where it reaches the person (invitation-address.ts); a reset, to the account.
+  let sentTo = user.email;
+  if (purpose === 'invite') {
+    const to = await invitationAddress(db, deps.config, {
+      email: user.email,
+      personalEmail: user.personal_email,
+    });
+    if (!to) throw noInvitationAddressError(user.email);
+    sentTo = to;
+  }
   const label = await actorLabel(db, actor.organizationId, actor.userId);
   const link = await db.transaction().execute(async (trx) => {
     const issued = await issueSetPasswordLink(trx, actor.organizationId, userId, purpose);
@@ -149,8 +160,14 @@ export async function sendPasswordLink(
     });
     return issued;
   });
-  const mailSent = await sendSetPasswordMail(deps, actor, user, { purpose, ...link }, label);
-  return { mailSent };
+  const mailSent = await sendSetPasswordMail(
+    deps,
+    actor,
+    { ...user, to: sentTo },
+    { purpose, ...link },
+    label,
+  );
+  return { mailSent, sentTo };
 }
 
 /**

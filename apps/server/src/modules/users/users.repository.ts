@@ -14,6 +14,7 @@ const userColumns = [
   'last_sign_in_at',
   'created_at',
   'password_changed_at',
+  'personal_email',
 ] as const;
 
 export interface UserRow {
@@ -27,6 +28,7 @@ export interface UserRow {
   last_sign_in_at: Date | null;
   created_at: Date;
   password_changed_at: Date | null;
+  personal_email: string | null;
 }
 
 /** A user of this organisation; another organisation's user is simply not found. */
@@ -75,6 +77,7 @@ export async function insertUser(
     email: string;
     passwordHash: string | null;
     status: UserStatus;
+    personalEmail?: string | null;
   },
 ): Promise<UserRow> {
   return db
@@ -88,6 +91,7 @@ export async function insertUser(
       password_hash: user.passwordHash,
       status: user.status,
       password_changed_at: user.passwordHash ? sql<Date>`now()` : null,
+      personal_email: user.personalEmail ?? null,
     })
     .returning(userColumns)
     .executeTakeFirstOrThrow();
@@ -97,7 +101,7 @@ export async function updateUserNames(
   db: DbOrTrx,
   organizationId: string,
   userId: string,
-  names: { firstName: string; lastName: string },
+  names: { firstName: string; lastName: string; personalEmail?: string | null },
 ): Promise<void> {
   await db
     .updateTable('users')
@@ -105,6 +109,7 @@ export async function updateUserNames(
       first_name: names.firstName,
       last_name: names.lastName,
       name_key: nameKey(names.firstName, names.lastName),
+      ...(names.personalEmail !== undefined ? { personal_email: names.personalEmail } : {}),
     })
     .where('organization_id', '=', organizationId)
     .where('id', '=', userId)

@@ -16,6 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { principalOf } from '../../plugins/auth-guard.ts';
 import { emailDomainsFor } from './email-domains.ts';
+import { mailHostedHere } from '../invitations/invitation-address.ts';
 import {
   adminSetPassword,
   endSession,
@@ -79,7 +80,12 @@ export const usersRoutes =
         response: { 200: emailDomainsSchema },
       }),
       async (request) =>
-        emailDomainsFor(db, principalOf(request).organizationId, deps.config.allowUnverifiedDomains),
+        emailDomainsFor(
+          db,
+          principalOf(request).organizationId,
+          deps.config.allowUnverifiedDomains,
+          mailHostedHere(deps.config),
+        ),
     );
 
     app.post(
@@ -102,7 +108,7 @@ export const usersRoutes =
 
     app.patch(
       '/api/users/:id',
-      route('updateUser', 'Change a user’s name', {
+      route('updateUser', 'Change a user’s name and personal address', {
         params: userIdParamsSchema,
         body: updateUserSchema,
         response: { 200: okSchema },
@@ -166,7 +172,7 @@ export const usersRoutes =
       '/api/users/:id/password-link',
       route('sendUserPasswordLink', 'E-mail a set-password link: the invitation again, or a password reset', {
         params: userIdParamsSchema,
-        response: { 200: z.object({ mailSent: z.boolean() }) },
+        response: { 200: z.object({ mailSent: z.boolean(), sentTo: z.string() }) },
       }),
       async (request) => sendPasswordLink(deps, actorOf(request), request.params.id),
     );

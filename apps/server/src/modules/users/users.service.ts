@@ -8,6 +8,7 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import { addUserToGroups, groupsByIds } from '../groups/groups.repository.ts';
 import { issueSetPasswordLink, pendingLinkOf } from '../invitations/invitations.repository.ts';
 import { setPasswordMail } from '../invitations/set-password-mail.ts';
+import { invitationAddress, noInvitationAddressError } from '../invitations/invitation-address.ts';
 import { notifyAdmins } from '../notifications/notify.ts';
 import { claimSeat } from '../subscriptions/subscription-limits.ts';
 import { listAppsOf } from './user-apps.ts';
@@ -27,6 +28,8 @@ import type { Actor } from '../organizations/actor.ts';
 import type { UsersDeps } from './users.deps.ts';
 
 export const ADDRESS_IN_USE = 'This address is already in use';
+export const PERSONAL_IS_OWN =
+  'This is the address being created here. Give an address of the person’s outside Atrium, or leave it empty';
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';
 
@@ -54,6 +57,14 @@ export async function addUser(
   const email = `${input.localPart.toLowerCase()}@${input.domain}`;
   await assertEmailDomainAllowed(db, orgId, input.domain, config.allowUnverifiedDomains);
   if (await emailInUse(db, email)) throw fieldError('localPart', ADDRESS_IN_USE);
+  const personalEmail = input.personalEmail ?? null;
+  if (personalEmail === email) throw fieldError('personalEmail', PERSONAL_IS_OWN);
+  // Where the invitation goes, decided before anything is written: refused when nowhere reaches them.
+  let inviteTo: string | null = null;
+  if (input.credential === 'invitation') {
+    inviteTo = await invitationAddress(db, config, { email, personalEmail });
+    if (!inviteTo) throw noInvitationAddressError(email, 'personalEmail');
+  }
   let passwordHash: string | null = null;
   if (input.credential === 'password') {
     const problem = passwordProblem(input.password ?? '');
@@ -79,6 +90,7 @@ export async function addUser(
         email,
         passwordHash,
         status: passwordHash ? 'active' : 'invited',
+        personalEmail,
       });
       await addUserToGroups(trx, orgId, user.id, groupIds);
       const invite = passwordHash ? undefined : await issueSetPasswordLink(trx, orgId, user.id, 'invite');
@@ -109,13 +121,24 @@ export async function addUser(
   deps.jobs?.wake();
   let mailSent = false;
   if (link) {
-    mailSent = await sendSetPasswordMail(deps, actor, created, { purpose: 'invite', ...link }, adminName);
+    mailSent = await sendSetPasswordMail(
+      deps,
+      actor,
+      { ...created, to: inviteTo! },
+      { purpose: 'invite', ...link },
+      adminName,
+    );
   }
   const summary = toSummary(
     created,
     groups.map((g) => ({ id: g.id, name: g.name, isSystem: g.is_system })),
   );
-  return { user: summary, invited: link !== undefined, mailSent };
+  return {
+    user: summary,
+    invited: link !== undefined,
+    mailSent,
+    invitationSentTo: link ? inviteTo : null,
+  };
 }
 
 /**
@@ -125,7 +148,7 @@ export async function addUser(
 export async function sendSetPasswordMail(
   deps: UsersDeps,
   actor: Actor,
-  user: Pick<UserRow, 'email' | 'first_name'>,
+  user: Pick<UserRow, 'email' | 'first_name'> & { to?: string },
   link: { purpose: 'invite' | 'reset'; token: string; expiresAt: Date },
   adminName: string,
 ): Promise<boolean> {
@@ -135,7 +158,7 @@ export async function sendSetPasswordMail(
       setPasswordMail(
         deps.config,
         link,
-        { email: user.email, firstName: user.first_name },
+        { email: user.email, firstName: user.first_name, ...(user.to ? { to: user.to } : {}) },
         {
           organizationName: orgName,
           adminName,
@@ -162,6 +185,7 @@ export async function getUserDetail(db: DbOrTrx, actor: Actor, userId: string): 
   ]);
   return {
     ...toSummary(user, groups.get(user.id) ?? []),
+    personalEmail: user.personal_email,
     passwordChangedAt: user.password_changed_at?.toISOString() ?? null,
     pendingLink: pending ? { purpose: pending.purpose, expiresAt: pending.expires_at.toISOString() } : null,
     isSelf: user.id === actor.userId,
@@ -182,11 +206,14 @@ export async function updateUser(
   db: DbOrTrx,
   actor: Actor,
   userId: string,
-  names: { firstName: string; lastName: string },
+  names: { firstName: string; lastName: string; personalEmail?: string | null },
 ): Promise<void> {
   const orgId = actor.organizationId;
   const user = await findUser(db, orgId, userId);
   if (!user) throw notFound('User');
+  if (names.personalEmail && names.personalEmail === user.email) {
+    throw fieldError('personalEmail', PERSONAL_IS_OWN);
+  }
   const label = await actorLabel(db, orgId, actor.userId);
   await db.transaction().execute(async (trx) => {
     await updateUserNames(trx, orgId, userId, names);

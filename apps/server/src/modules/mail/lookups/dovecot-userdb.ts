@@ -4,10 +4,11 @@ import { planCatalogOf } from '../../subscriptions/plan-catalog.ts';
 import { mailboxOf } from './mail-lookups.repository.ts';
 
 /**
- * Services that may open a suspended user's mailbox: delivery (lmtp) keeps accepting their mail,
- * quota-status tells Postfix at RCPT whether that mailbox has room, and the operator's doveadm
- * still reaches it. Every other service (imap, pop3, submission) gets "no such user", so a
- * suspended user is refused even with a token still in hand.
+ * Services that may open a suspended or invited user's mailbox: delivery (lmtp) keeps accepting
+ * their mail, quota-status tells Postfix at RCPT whether that mailbox has room, and the operator's
+ * doveadm still reaches it. Every other service (imap, pop3, submission) gets "no such user", so a
+ * suspended user is refused even with a token still in hand, and an invited user's mailbox opens
+ * only once they have set a password (they become active).
  */
 const SERVICES_FOR_SUSPENDED = new Set(['lmtp', 'quota-status', 'doveadm']);
 

@@ -17,18 +17,22 @@ export async function isMailDomain(db: Db, name: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Users who hold a mailbox: mail to them is accepted and kept (suspended and invited users' too). */
+const HAS_MAILBOX: Array<'active' | 'suspended' | 'invited'> = ['active', 'suspended', 'invited'];
+
 export interface Mailbox {
   userId: string;
   organizationId: string;
   email: string;
-  status: 'active' | 'suspended';
+  status: 'active' | 'suspended' | 'invited';
   planKey: string;
 }
 
 /**
- * The mailbox behind an address: a user's primary address, active or suspended (mail for a
- * suspended user is still accepted and kept). Invited users have no mailbox yet; deleted users
- * are gone from the table.
+ * The mailbox behind an address: a user's primary address, active, suspended or invited (mail for
+ * a suspended user is still accepted and kept; an invited user's mailbox exists from the start, so
+ * mail sent before they sign in is kept, as Google Workspace does: issue 42 item 1). Nobody opens
+ * an invited user's mailbox before they set a password (dovecot-userdb.ts). Deleted users are gone.
  */
 export async function mailboxOf(db: Db, address: string): Promise<Mailbox | undefined> {
   const row = await db
@@ -36,7 +40,7 @@ export async function mailboxOf(db: Db, address: string): Promise<Mailbox | unde
     .innerJoin('subscriptions', 'subscriptions.organization_id', 'users.organization_id')
     .select(['users.id', 'users.organization_id', 'users.email', 'users.status', 'subscriptions.plan_key'])
     .where('users.email', '=', address)
-    .where('users.status', 'in', ['active', 'suspended'])
+    .where('users.status', 'in', HAS_MAILBOX)
     .executeTakeFirst();
   if (!row) return undefined;
   return {
@@ -48,8 +52,8 @@ export async function mailboxOf(db: Db, address: string): Promise<Mailbox | unde
   };
 }
 
-/** Users who hold a mailbox: mail to them is accepted and kept (suspended users' too). */
-const HAS_MAILBOX: Array<'active' | 'suspended'> = ['active', 'suspended'];
+/** Users who may send as their addresses: those who can sign in to submission (not invited ones). */
+const CAN_SEND: Array<'active' | 'suspended'> = ['active', 'suspended'];
 
 /**
  * Postfix's virtual_alias_maps: the primary addresses mail to `address` goes to, in one query on
@@ -57,7 +61,7 @@ const HAS_MAILBOX: Array<'active' | 'suspended'> = ['active', 'suspended'];
  * Postfix treats a socketmap as a pattern table and asks the full address only, never `@domain`
  * itself, so the catch-all is applied here: an address someone holds keeps its mail — a user's own
  * address answers itself (which also ends Postfix's expansion there), an alias its user's address,
- * a group's address every member with a mailbox — and only an address nobody holds goes to the
+ * a group's address every member with a mailbox (invited members' too) — and only an address nobody holds goes to the
  * catch-all. Aliases, group addresses and catch-alls count only while their domain is verified.
  * A bare `@domain` key asks for the catch-all alone. Empty: not found.
  */
@@ -76,7 +80,7 @@ export async function aliasTargets(db: Db, address: string): Promise<string[]> {
     .where((eb) => eb.or([eb('a.kind', '=', sql.lit('primary')), eb('d.state', '=', sql.lit('verified'))]))
     .orderBy('u.email')
     .execute();
-  // A held address with nobody to deliver to (an invited user's, a group without mailboxes) is
+  // A held address with nobody to deliver to (a group without members) is
   // not the catch-all's: it stays not found, so Postfix refuses it.
   const held = rows.filter((row) => row.address === address);
   const chosen = held.length > 0 ? held : rows;
@@ -101,7 +105,7 @@ export async function senderLoginOf(db: Db, address: string): Promise<string | u
         eb.and([eb('a.kind', '=', sql.lit('alias')), eb('d.state', '=', sql.lit('verified'))]),
       ]),
     )
-    .where('u.status', 'in', HAS_MAILBOX)
+    .where('u.status', 'in', CAN_SEND)
     .executeTakeFirst();
   return row?.email;
 }

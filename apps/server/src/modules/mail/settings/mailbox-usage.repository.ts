@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../../db/database.ts';
 
 /** Users who hold a mailbox (mail-lookups.repository.ts): only they have usage to keep. */
-const HAS_MAILBOX = ['active', 'suspended'] as const;
+const HAS_MAILBOX = ['active', 'suspended', 'invited'] as const;
 
 /**
  * Stores what Dovecot's quota_clone reported for `address`, in one statement: the user is found
