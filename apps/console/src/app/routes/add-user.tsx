@@ -13,7 +13,13 @@ export default function AddUserPage() {
           <AddUserForm
             onCreated={(created) =>
               navigate(paths.userDetail(created.user.id), {
-                state: { created: { invited: created.invited, mailSent: created.mailSent } },
+                state: {
+                  created: {
+                    invited: created.invited,
+                    mailSent: created.mailSent,
+                    invitationSentTo: created.invitationSentTo,
+                  },
+                },
               })
             }
           />

@@ -17,7 +17,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { paths } from '../../lib/paths.ts';
 
 interface CreatedState {
-  created?: { invited: boolean; mailSent: boolean };
+  created?: { invited: boolean; mailSent: boolean; invitationSentTo?: string | null };
 }
 
 export default function UserDetailPage() {
@@ -49,6 +49,7 @@ export default function UserDetailPage() {
   // "… was added and can sign in" holds only while the user is as they were added: once
   // suspended (or reactivated, or signed in), the badge and the actions say what is true now.
   const addedNotice = created && u.status === (created.invited ? 'invited' : 'active') ? created : null;
+  const invitedAt = addedNotice?.invitationSentTo ?? u.email;
   return (
     <>
       <PageHeader
@@ -64,8 +65,8 @@ export default function UserDetailPage() {
         <Alert variant={addedNotice.invited && !addedNotice.mailSent ? 'warning' : 'success'}>
           {addedNotice.invited
             ? addedNotice.mailSent
-              ? `${u.name} was added and an invitation was sent to ${u.email}.`
-              : `${u.name} was added. The invitation e-mail to ${u.email} could not be sent yet; Atrium keeps trying, and it will arrive once the mail server answers.`
+              ? `${u.name} was added and an invitation was sent to ${invitedAt}.`
+              : `${u.name} was added. The invitation e-mail to ${invitedAt} could not be sent yet; Atrium keeps trying, and it will arrive once the mail server answers.`
             : `${u.name} was added and can sign in with the password you set.`}
         </Alert>
       ) : null}

@@ -63,6 +63,7 @@ function MailboxItem({ mailbox }: { mailbox: Mailbox }) {
           <span className="fw-semibold">{mailbox.name || mailbox.email}</span>
           {mailbox.name ? <span className="text-body-secondary"> · {mailbox.email}</span> : null}
           {mailbox.status === 'suspended' ? <span className="text-body-secondary"> (suspended)</span> : null}
+          {mailbox.status === 'invited' ? <span className="text-body-secondary"> (invited)</span> : null}
         </span>
         <span
           className="text-body-secondary"

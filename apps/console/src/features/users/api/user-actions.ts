@@ -15,7 +15,9 @@ export const userActions = {
   remove: (id: string) => api.delete<{ ok: true }>(userUrl(id)),
   /** "users: password set". */
   setPassword: (id: string, body: SetPasswordInput) => api.put<{ ok: true }>(`${userUrl(id)}/password`, body),
-  sendPasswordLink: (id: string) => api.post<{ mailSent: boolean }>(`${userUrl(id)}/password-link`),
+  /** An invitation goes to the personal address when the user has one (`sentTo` says where). */
+  sendPasswordLink: (id: string) =>
+    api.post<{ mailSent: boolean; sentTo: string }>(`${userUrl(id)}/password-link`),
   /**
    * Removes the user's passkeys, authenticator app, recovery codes and trusted browsers (issue 17),
    * and with `revokeAppPasswords` their app passwords (issue 38).

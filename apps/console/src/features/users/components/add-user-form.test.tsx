@@ -6,7 +6,7 @@ import { AddUserForm } from './add-user-form.tsx';
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function mockServer(onCreate: (body: Record<string, unknown>) => Response) {
+function mockServer(onCreate: (body: Record<string, unknown>) => Response, mailHosted: string[] = []) {
   const calls: Array<{ url: string; body?: Record<string, unknown> }> = [];
   vi.stubGlobal(
     'fetch',
@@ -14,7 +14,7 @@ function mockServer(onCreate: (body: Record<string, unknown>) => Response) {
       const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
       calls.push({ url, ...(body ? { body } : {}) });
       if (url.startsWith('/api/users/email-domains'))
-        return json(200, { domains: ['acme.test'], anyDomain: false });
+        return json(200, { domains: ['acme.test'], anyDomain: false, mailHosted });
       if (url.startsWith('/api/groups')) {
         return json(200, {
           groups: [
@@ -98,5 +98,41 @@ describe('AddUserForm', () => {
       groupIds: ['11111111-1111-4111-8111-111111111111'],
     });
     expect(sent.password).toBeUndefined();
+  });
+
+  it('on a domain whose mail Atrium hosts, chooses a password without a personal address and says why', async () => {
+    const onCreated = vi.fn();
+    const calls = mockServer(
+      (body) =>
+        json(201, {
+          invited: true,
+          mailSent: true,
+          invitationSentTo: body.personalEmail,
+          user: { id: '22222222-2222-4222-8222-222222222222', ...body },
+        }),
+      ['acme.test'],
+    );
+    renderAt(<AddUserForm onCreated={onCreated} />);
+    await fillForm();
+    const invitation = screen.getByLabelText(/E-mail an invitation/) as HTMLInputElement;
+    const password = screen.getByLabelText(
+      'Set a first password now and give it to the user',
+    ) as HTMLInputElement;
+    await waitFor(() => expect(password.checked).toBe(true));
+    expect(screen.getByTestId('no-invitation-address').textContent).toContain(
+      'grace@acme.test has no mailbox until the person signs in, and no personal address is given',
+    );
+    // A personal address: the invitation is the choice again, and goes there.
+    fireEvent.change(screen.getByLabelText('Personal email (for the invitation)'), {
+      target: { value: 'Grace@Home.example' },
+    });
+    await waitFor(() => expect(invitation.checked).toBe(true));
+    expect(screen.queryByTestId('no-invitation-address')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add user' }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalled());
+    expect(calls.find((c) => c.url === '/api/users')!.body).toMatchObject({
+      credential: 'invitation',
+      personalEmail: 'grace@home.example',
+    });
   });
 });

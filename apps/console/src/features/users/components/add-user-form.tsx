@@ -1,7 +1,12 @@
-import { addUserSchema, type AddUserInput, type CreatedUser } from '@atrium/contracts/users';
+import {
+  addUserSchema,
+  noInvitationAddress,
+  type AddUserInput,
+  type CreatedUser,
+} from '@atrium/contracts/users';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Eye, EyeOff } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -30,8 +35,11 @@ export interface AddUserFormProps {
 }
 
 /**
- * "Add a user": name, an address on one of the organisation's domains,
- * groups, and a first password or an invitation e-mail. Used by /adduser and the setup wizard.
+ * "Add a user": name, an address on one of the organisation's domains, a personal address for the
+ * invitation, groups, and a first password or an invitation e-mail. Used by /adduser and the
+ * setup wizard. On a domain whose mail Atrium hosts, the new address cannot receive the
+ * invitation (its mailbox opens once the person has a password): without a personal address the
+ * form chooses "Set a first password" and says why.
  */
 export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryAction }: AddUserFormProps) {
   const domains = useEmailDomains();
@@ -49,6 +57,7 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
       groupIds: [],
       credential: 'invitation',
       password: '',
+      personalEmail: '',
     },
   });
   const { register, handleSubmit, setError, watch, reset, formState } = form;
@@ -64,11 +73,38 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
     if (onlyDomain && !chosenDomain) form.setValue('domain', onlyDomain);
   }, [onlyDomain, chosenDomain, form]);
 
+  const personalEmail = (watch('personalEmail') ?? '').trim();
+  const localPart = watch('localPart').trim();
+  const hostedHere = !!chosenDomain && (domains.data?.mailHosted ?? []).includes(chosenDomain.toLowerCase());
+  const unreachable = hostedHere && !personalEmail;
+  const newAddress = `${localPart || '…'}@${chosenDomain}`;
+  // When the new address becomes unreachable the form chooses "Set a password" (the admin may still
+  // choose the invitation, which the server then refuses saying why); typing a personal address
+  // switches back what the form switched.
+  const switchedForYou = useRef(false);
+  const wasUnreachable = useRef(false);
+  useEffect(() => {
+    if (unreachable && !wasUnreachable.current && form.getValues('credential') === 'invitation') {
+      switchedForYou.current = true;
+      form.setValue('credential', 'password');
+    } else if (!unreachable && switchedForYou.current && form.getValues('credential') === 'password') {
+      switchedForYou.current = false;
+      form.setValue('credential', 'invitation');
+    }
+    wasUnreachable.current = unreachable;
+  }, [unreachable, form]);
+
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const body = values.credential === 'password' ? values : { ...values, password: undefined };
+      const personal = values.personalEmail ?? undefined;
+      const body = {
+        ...values,
+        personalEmail: personal,
+        ...(values.credential === 'password' ? {} : { password: undefined }),
+      };
       const created = await addUser.mutateAsync(body);
+      switchedForYou.current = false;
       reset();
       onCreated(created);
     } catch (error) {
@@ -181,6 +217,25 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
         ) : null}
       </fieldset>
 
+      <Form.Group className="mb-3" controlId="add-user-personal-email">
+        <Form.Label>Personal email (for the invitation)</Form.Label>
+        <Form.Control
+          type="email"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="name@example.org"
+          aria-describedby="add-user-personal-email-help"
+          {...register('personalEmail')}
+          isInvalid={!!errors.personalEmail}
+        />
+        <Form.Control.Feedback type="invalid">{errors.personalEmail?.message}</Form.Control.Feedback>
+        <Form.Text id="add-user-personal-email-help">
+          Optional. An address of theirs outside Atrium: the invitation goes there, since the new mailbox
+          opens only once they have set a password.
+        </Form.Text>
+      </Form.Group>
+
       <fieldset className="mb-3">
         <legend className="form-label fs-6 mb-1">Groups</legend>
         {groups.isPending ? (
@@ -217,6 +272,12 @@ export function AddUserForm({ onCreated, submitLabel = 'Add user', secondaryActi
           label="Set a first password now and give it to the user"
           {...register('credential')}
         />
+        {unreachable ? (
+          <Alert variant="info" className="small mt-2 mb-0" data-testid="no-invitation-address">
+            {noInvitationAddress(newAddress)}. Atrium hosts the mail of {chosenDomain}, so an invitation sent
+            to the new address would wait in a mailbox nobody can open yet.
+          </Alert>
+        ) : null}
       </fieldset>
 
       {credential === 'password' ? (

@@ -28,8 +28,8 @@ export function UserPasswordCard({ user }: { user: UserDetail }) {
     onSuccess: (result) =>
       setNotice(
         result.mailSent
-          ? `An e-mail with a set-password link was sent to ${user.email}.`
-          : `The link was created, but the e-mail to ${user.email} could not be sent yet. Atrium keeps trying, and it will arrive once the mail server answers.`,
+          ? `An e-mail with a set-password link was sent to ${result.sentTo}.`
+          : `The link was created, but the e-mail to ${result.sentTo} could not be sent yet. Atrium keeps trying, and it will arrive once the mail server answers.`,
       ),
   });
   const { register, handleSubmit, setError, reset, formState } = useForm<SetPasswordInput>({
