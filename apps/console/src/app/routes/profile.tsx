@@ -9,19 +9,20 @@ import { TrustedBrowsersSection } from '../../features/auth/components/trusted-b
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
 import { DeviceSetup } from '../../features/devices/components/device-setup.tsx';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useMatch } from 'react-router';
+import { useLocation, useMatch } from 'react-router';
 import { routes } from '../../lib/paths.ts';
 
 /**
  * One card of the profile, named by its heading; `fill`: as tall as the row; `opened`: the page's
- * URL is this card's own (/profile/devices), so it is scrolled to and its heading focused.
+ * URL is this card's own (/profile/devices), so it is scrolled to and its heading focused — again
+ * at each visit (the navigation's key), also from a link on this page.
  */
 function ProfileSection(props: {
   id: string;
   title: string;
   className: string;
   fill?: boolean;
-  opened?: boolean;
+  opened?: string;
   children: ReactNode;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -32,14 +33,15 @@ function ProfileSection(props: {
   }, [props.opened]);
   return (
     <section
-      id={`profile-${props.id}`}
+      // `section-`: the forms inside use `profile-<field>` ids (the password's is profile-password).
+      id={`section-${props.id}`}
       className={props.className}
-      aria-labelledby={`profile-${props.id}-heading`}
+      aria-labelledby={`section-${props.id}-heading`}
     >
       <div className={props.fill ? 'card atrium-card h-100' : 'card atrium-card'}>
         <div className="card-body p-4">
           <h2
-            id={`profile-${props.id}-heading`}
+            id={`section-${props.id}-heading`}
             ref={heading}
             tabIndex={props.opened ? -1 : undefined}
             // Clear of the fixed header when scrolled to.
@@ -57,7 +59,8 @@ function ProfileSection(props: {
 
 export default function ProfilePage() {
   const user = useCurrentUser();
-  const devicesOpened = useMatch(routes.profileDevices) !== null;
+  const location = useLocation();
+  const devicesOpened = useMatch(routes.profileDevices) !== null ? location.key : undefined;
   return (
     <>
       <PageHeader

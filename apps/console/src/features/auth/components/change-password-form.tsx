@@ -29,7 +29,8 @@ type FormValues = z.infer<typeof formSchema>;
  */
 export function ChangePasswordForm() {
   const change = useChangePassword();
-  const devices = useAppPasswords().data ?? [];
+  // Oldest first, the order the answer names the ones that ended.
+  const devices = (useAppPasswords().data ?? []).toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [done, setDone] = useState<ChangePasswordResponse | null>(null);
   const { register, handleSubmit, setError, reset, formState } = useForm<FormValues>({
