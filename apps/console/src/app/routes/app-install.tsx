@@ -9,6 +9,7 @@ import { useGroupOptions } from '../../features/apps/api/group-options.ts';
 import { useInstallApp } from '../../features/apps/api/install-app.ts';
 import { AppConnection } from '../../features/apps/components/app-connection.tsx';
 import { AppForm, redirectUrisFor } from '../../features/apps/components/app-form.tsx';
+import { BuiltInCalendar, isBuiltInCalendar } from '../../features/apps/components/built-in-calendar.tsx';
 import { InstallPreview } from '../../features/apps/components/install-preview.tsx';
 import { QueryState } from '../../features/apps/components/query-state.tsx';
 import { SecretOnce } from '../../features/apps/components/secret-once.tsx';
@@ -47,7 +48,8 @@ export default function AppInstallPage() {
   // Held only in this page's state: leaving the page forgets the secret for good.
   const [result, setResult] = useState<AppWithSecretResponse | null>(null);
   const template = catalog.data?.find((t) => t.key === templateKey);
-  usePageTitle(template ? `Install ${template.title}` : undefined);
+  const builtIn = template ? isBuiltInCalendar(template) : false;
+  usePageTitle(template ? (builtIn ? template.title : `Install ${template.title}`) : undefined);
 
   if (!catalog.isSuccess || !groups.isSuccess) {
     const error = catalog.error ?? groups.error;
@@ -85,35 +87,47 @@ export default function AppInstallPage() {
     );
   }
 
-  return (
-    <>
-      <PageHeader
-        title={`Install ${template.title}`}
-        description={template.description}
-        actions={<img src={template.image} alt="" width={48} height={48} />}
-      />
-      <div className="row g-4">
-        {/* Beside the form from 1200 px; above it on narrower screens, read before filling it in. */}
-        <div className="col-12 col-xl-5 order-xl-last">
-          <InstallPreview template={template} />
-        </div>
-        <div className="col-12 col-xl-7">
-          <div className="card atrium-card">
-            <div className="card-body">
-              <AppForm
-                defaultValues={initialValues(template)}
-                groups={groups.data}
-                redirectUriTemplates={template.redirectUriTemplates}
-                postLogoutRedirectUriTemplates={template.postLogoutRedirectUriTemplates}
-                submitLabel="Install"
-                onSubmit={async (values) =>
-                  setResult(await install.mutateAsync({ ...values, templateKey: template.key }))
-                }
-              />
-            </div>
+  const installForm = (
+    <div className="row g-4">
+      {/* Beside the form from 1200 px; above it on narrower screens, read before filling it in. */}
+      <div className="col-12 col-xl-5 order-xl-last">
+        <InstallPreview template={template} showInstructions={!builtIn} />
+      </div>
+      <div className="col-12 col-xl-7">
+        <div className="card atrium-card">
+          <div className="card-body">
+            <AppForm
+              defaultValues={initialValues(template)}
+              groups={groups.data}
+              redirectUriTemplates={template.redirectUriTemplates}
+              postLogoutRedirectUriTemplates={template.postLogoutRedirectUriTemplates}
+              submitLabel="Install"
+              onSubmit={async (values) =>
+                setResult(await install.mutateAsync({ ...values, templateKey: template.key }))
+              }
+            />
           </div>
         </div>
       </div>
+    </div>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={builtIn ? template.title : `Install ${template.title}`}
+        description={template.description}
+        actions={
+          builtIn && fromSetup ? (
+            <Link to={paths.setup()} className="btn btn-outline-secondary">
+              Back to setup
+            </Link>
+          ) : (
+            <img src={template.image} alt="" width={48} height={48} />
+          )
+        }
+      />
+      {builtIn ? <BuiltInCalendar template={template} advanced={installForm} /> : installForm}
     </>
   );
 }

@@ -201,7 +201,7 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
   {
     key: 'calendar-contacts',
     title: 'Calendar & Contacts',
-    description: 'Calendars and address books for everyone, on phones, desktops and the web.',
+    description: 'Everyone gets calendars and contacts on their phones and computers; nothing to install.',
     image: '/apps/calendar-contacts.svg',
     color: '#0d9488',
     launchUrl: '',
@@ -210,11 +210,13 @@ export const BUILT_IN_TEMPLATES: CatalogTemplate[] = [
     tokenEndpointAuthMethod: 'client_secret_basic',
     offlineAccess: true,
     requirePkce: true,
+    // Plain words for the admin: calendars and contacts are built in (CalDAV/CardDAV, docs/devices.md).
+    // Installing the entry is only for a web calendar that signs people in with Atrium; the console
+    // keeps that and this snippet's OIDC values under "Advanced" (features/apps, built-in-calendar).
     setupInstructions: [
-      'Atrium serves calendars and contacts itself (CalDAV and CardDAV, docs/devices.md): there is nothing to install for phones and desktops.',
-      'Each person sets up a device from Profile → Set up a device: an Apple profile, or the values below with a fresh app password.',
-      'Clients that only know the e-mail address find the server through the domain (/.well-known/caldav, SRV records, autoconfig).',
-      'Install this entry for a web calendar that signs people in with Atrium: it sends the access token as a Bearer token to the CalDAV address.',
+      'Everyone in your organisation already has calendars and contacts; there is nothing to install.',
+      'Each person opens Profile → Set up a device, chooses their phone or computer and follows the steps there; their calendars, contacts and mail then appear on it.',
+      'Removing a device in Profile signs it out of calendars, contacts and mail.',
     ].join('\n'),
     configSnippet: {
       language: 'env',

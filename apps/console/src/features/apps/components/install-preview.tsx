@@ -8,7 +8,14 @@ import { urlHints } from './url-hints.ts';
  * Before installing: the same setup steps and settings the installed app's page shows, so the
  * admin can prepare the app; the client ID and secret are made by installing.
  */
-export function InstallPreview({ template }: { template: AppTemplate }) {
+export function InstallPreview({
+  template,
+  showInstructions = true,
+}: {
+  template: AppTemplate;
+  /** false where the page already shows the steps (the built-in Calendar & Contacts). */
+  showInstructions?: boolean;
+}) {
   const redirectHints = urlHints(template.redirectUriTemplates);
   return (
     <section className="card atrium-card" aria-labelledby="install-preview-title">
@@ -16,7 +23,7 @@ export function InstallPreview({ template }: { template: AppTemplate }) {
         <h2 className="h6 mb-3" id="install-preview-title">
           Setting up {template.title}
         </h2>
-        <SetupInstructions text={template.setupInstructions} />
+        {showInstructions ? <SetupInstructions text={template.setupInstructions} /> : null}
         {redirectHints.length > 0 ? (
           <p className="small mb-3">
             {template.title} receives sign-ins at{' '}
