@@ -20,7 +20,7 @@ describe('the catalog’s Calendar & Contacts entry', () => {
     expect(entry.description).toBe(
       'Everyone gets calendars and contacts on their phones and computers; nothing to install.',
     );
-    expect(entry.setupInstructions.split('\n')).toEqual([
+    expect(entry.setupInstructions!.split('\n')).toEqual([
       'Everyone in your organisation already has calendars and contacts; there is nothing to install.',
       'Each person opens Profile → Set up a device, chooses their phone or computer and follows the steps there; their calendars, contacts and mail then appear on it.',
       'Removing a device in Profile signs it out of calendars, contacts and mail.',
