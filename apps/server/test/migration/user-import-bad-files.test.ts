@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { JSON_NOT_CSV, NOT_TEXT } from '../../src/modules/migration/csv-formats.ts';
 import { useAdminWorld } from '../support/admin-world.ts';
 import { addDomain } from '../users/helpers.ts';
 import { dryRun, finishImport, startImport, upload } from './helpers.ts';
@@ -48,6 +49,8 @@ describe('files that are not CSV', () => {
     );
     expect(message).toMatch(/^The file is not valid CSV: row 3: /);
     expect(message).toMatch(/quote/i);
+    // The example fits this problem, and only this one.
+    expect(message).toContain('"O""Brien"');
     expect(await importCount()).toBe(0);
   });
 
@@ -60,7 +63,17 @@ describe('files that are not CSV', () => {
     const junk = Buffer.alloc(4096);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 256;
     const message = await bothRefuse(junk);
-    expect(message).toMatch(/not a text file|not valid CSV|not a header this import knows/);
+    expect(message).toBe(NOT_TEXT);
+    expect(message).toMatch(/^This is not a CSV file: /);
+    expect(message).not.toContain('Brien');
+  });
+
+  it('binary data without a NUL on its first line is a 400 saying it is not text, not a quoting hint', async () => {
+    const junk = Buffer.alloc(4096);
+    for (let i = 0; i < junk.length; i++) junk[i] = 1 + ((i * 7919 + 13) % 255);
+    junk[40] = 0x0a;
+    const message = await bothRefuse(junk);
+    expect(message).toBe(NOT_TEXT);
   });
 
   it('a zip (an .xlsx sent as CSV) is a 400 saying so', async () => {
@@ -70,7 +83,9 @@ describe('files that are not CSV', () => {
       Buffer.from([0, 0, 0xff]),
     ]);
     const message = await bothRefuse(zip);
-    expect(message).toMatch(/not a text file/);
+    expect(message).toBe(
+      'This is not a CSV file: it is an Excel workbook or another zip archive. Save it as “CSV UTF-8 (comma delimited)” and send that file.',
+    );
   });
 
   it('JSON sent as text/plain is a 400', async () => {
@@ -78,9 +93,14 @@ describe('files that are not CSV', () => {
       JSON.stringify([{ firstName: 'Ann', lastName: 'Smith', email: 'ann@gamma.test' }]),
       'text/plain',
     );
-    expect(message).toMatch(/not valid CSV|not a header this import knows/);
-    const object = await bothRefuse('{"users":[{"email":"ann@gamma.test","name":"Ann"}]}', 'text/plain');
-    expect(object).toMatch(/not valid CSV|not a header this import knows/);
+    expect(message).toBe(JSON_NOT_CSV);
+    expect(message).toMatch(/^This is not a CSV file: it holds JSON\. /);
+    expect(message).not.toContain('Brien');
+    const object = await bothRefuse(
+      '\n  {"users":[{"email":"ann@gamma.test","name":"Ann"}]}',
+      'application/csv',
+    );
+    expect(object).toBe(JSON_NOT_CSV);
   });
 });
 describe('a NUL inside a field', () => {

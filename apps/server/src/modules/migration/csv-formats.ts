@@ -157,29 +157,48 @@ const BINARY_SIGNATURES: Array<[string, Buffer]> = [
   ['a gzip archive', Buffer.from([0x1f, 0x8b])],
 ];
 
-export const NOT_TEXT =
-  'The file is not a text file. Save it as “CSV UTF-8 (comma delimited)” and send that file.';
+const SAVE_AS_CSV = 'Save it as “CSV UTF-8 (comma delimited)” and send that file.';
+/** How a file that is not CSV at all is refused: what it is, then how to make the CSV. */
+const notCsv = (what: string, fix = SAVE_AS_CSV) => `This is not a CSV file: ${what}. ${fix}`;
+
+export const NOT_TEXT = notCsv('it holds binary data, not text');
+export const JSON_NOT_CSV = notCsv(
+  'it holds JSON',
+  'Send a CSV file instead: a header row (such as First name, Last name, E-mail), then one row per user.',
+);
 export const UTF16_WITHOUT_BOM =
   'The file is UTF-16 text without the byte-order mark that says which byte comes first, so it cannot be ' +
-  'read reliably. Save it as “CSV UTF-8 (comma delimited)” and send that file.';
+  `read reliably. ${SAVE_AS_CSV}`;
+
+/** Control characters no text file holds many of (tab, line feed, form feed, carriage return excepted). */
+function controlBytes(head: Buffer): number {
+  let count = 0;
+  for (const b of head)
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f) count++;
+  return count;
+}
 
 /**
- * A 400 when the file's first bytes are not CSV text: a known binary format, or a NUL before the
- * first line ends (UTF-16, whose characters hold NULs, passes when its byte-order mark says so).
+ * A 400 when the file's first bytes are not CSV text: a known binary format, a NUL before the
+ * first line ends (UTF-16, whose characters hold NULs, passes when its byte-order mark says so),
+ * or control characters no text holds so many of. One stray control character is its row's error.
  */
 function refuseBinary(head: Buffer, utf16: boolean): void {
   for (const [name, signature] of BINARY_SIGNATURES) {
-    if (head.subarray(0, signature.length).equals(signature)) {
-      throw badRequest(
-        `The file is ${name}, not a text file. Save it as “CSV UTF-8 (comma delimited)” and send that file.`,
-      );
-    }
+    if (head.subarray(0, signature.length).equals(signature)) throw badRequest(notCsv(`it is ${name}`));
   }
   if (utf16) return;
   const newline = head.findIndex((b) => b === 0x0a || b === 0x0d);
   if (head.subarray(0, newline < 0 ? head.length : newline).includes(0)) {
     throw badRequest(looksLikeUtf16WithoutBom(head) ? UTF16_WITHOUT_BOM : NOT_TEXT);
   }
+  const control = controlBytes(head);
+  if (control >= 8 && control > head.length / 100) throw badRequest(NOT_TEXT);
+}
+
+/** A JSON object or array where the header row should be (the first thing in the text). */
+export function looksLikeJson(head: string): boolean {
+  return /^\uFEFF?\s*(\{\s*("|\})|\[\s*[[{"\d\-\]]|\[\s*(true|false|null)\b)/.test(head);
 }
 
 /**
@@ -197,9 +216,10 @@ function csvProblem(error: CsvError, header: string[] | undefined): AppError {
   let what: string;
   switch (error.code) {
     case 'INVALID_OPENING_QUOTE':
+      // The example fits this case alone: a name such as O"Brien in an unquoted field.
       what =
         `a quote (") inside a field that does not start with one${column}. ` +
-        'Put the whole field in quotes and double the quote inside it: "O""Brien"';
+        'Put the whole field in quotes and double the quote inside it, as in "O""Brien"';
       break;
     case 'CSV_QUOTE_NOT_CLOSED':
       what = 'a quoted field starts here and its closing quote never comes';
@@ -253,6 +273,7 @@ export async function* readUserCsv(
   const utf16 = text.encoding === 'utf-16le' || text.encoding === 'utf-16be';
   refuseBinary(Buffer.concat(chunks).subarray(0, 64 * 1024), utf16);
   if (head.trim() === '') throw badRequest('The file is empty.');
+  if (looksLikeJson(head)) throw badRequest(JSON_NOT_CSV);
   const delimiter = delimiterOf(head.split(/\r?\n/, 1)[0]!);
 
   const parser = parse({

@@ -5,7 +5,7 @@ import {
 } from '@atrium/contracts/mail-migration';
 import { parse } from 'csv-parse/sync';
 import { badRequest } from '../../lib/errors.ts';
-import { delimiterOf } from './csv-formats.ts';
+import { delimiterOf, looksLikeJson } from './csv-formats.ts';
 
 /**
  * The file of mailboxes to migrate: one row per mailbox with the Atrium address, the old
@@ -27,6 +27,11 @@ const key = (name: string) => name.toLowerCase().replace(/[^a-z]/g, '');
 export function readMailMigrationCsv(text: string): StartMailMigration[] {
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') throw badRequest('The file is empty.');
+  if (looksLikeJson(body)) {
+    throw badRequest(
+      'This is not a CSV file: it holds JSON. Send a CSV file instead: a header row (email, host, port, tls, login, password), then one row per mailbox.',
+    );
+  }
   let records: string[][];
   try {
     records = parse(body, {
