@@ -13,7 +13,7 @@ test('a new visitor signs up, is interrupted by a reload in the wizard, finishes
   atrium,
 }) => {
   await page.goto('/signup');
-  await page.getByLabel('Organization name').fill('Northwind Traders');
+  await page.getByLabel('Organisation name').fill('Northwind Traders');
   await page.getByLabel('Site name').fill(site);
   await expect(page.getByText(`https://${site}.`)).toContainText('is available');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -101,7 +101,7 @@ test('the next visitor asking for the same site name is told it is taken', async
   const context = await browser.newContext({ baseURL: atrium.url });
   const page = await context.newPage();
   await page.goto('/signup');
-  await page.getByLabel('Organization name').fill('Northwind Again');
+  await page.getByLabel('Organisation name').fill('Northwind Again');
   await page.getByLabel('Site name').fill(site);
   await expect(page.getByText(SITE_NAME_TAKEN)).toBeVisible();
   await page.getByRole('button', { name: 'Continue' }).click();

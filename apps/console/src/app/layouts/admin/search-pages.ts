@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { AppWindow, Bell, Globe, UserRound } from 'lucide-react';
+import { AppWindow, Archive, Bell, Globe, UserRound } from 'lucide-react';
 import { routes } from '../../../lib/paths.ts';
 import { navigation, secondaryPages, type NavigationItem } from './navigation.ts';
 
@@ -46,6 +46,19 @@ const EXTRA: Array<{ url: string; icon: LucideIcon }> = [
   { url: routes.appsCatalog, icon: AppWindow },
 ];
 
+/** Parts of a page that are what an admin looks for by name, opened at that part (its id). */
+const SECTIONS: SearchablePage[] = [
+  {
+    // Takeout: the "Export everything" card of Data Migration (issue 42 item 10).
+    id: 'export-everything',
+    title: 'Export everything',
+    url: `${routes.dataMigration}#export-everything`,
+    icon: Archive,
+    classes: undefined,
+    words: 'takeout export download archive backup all data',
+  },
+];
+
 function allPages(items: NavigationItem[] = navigation): SearchablePage[] {
   const pages: SearchablePage[] = [];
   const visit = (list: NavigationItem[]) => {
@@ -69,6 +82,7 @@ function allPages(items: NavigationItem[] = navigation): SearchablePage[] {
     if (page)
       pages.push({ id: url, title: page.title, url, icon, classes: undefined, words: PAGE_WORDS[url] ?? '' });
   }
+  pages.push(...SECTIONS);
   return pages;
 }
 

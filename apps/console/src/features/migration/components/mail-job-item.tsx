@@ -9,12 +9,16 @@ import { dateTime } from '../../../lib/format-time.ts';
 import { formatBytes } from '../../mail/components/mailboxes.tsx';
 import { MailFolders } from './mail-folders.tsx';
 
-export const JOB_STATUS: Record<MigrationJobStatus, { label: string; bg: string }> = {
+/**
+ * Each status's badge. White text passes WCAG AA on every colour but warning's yellow (#ffc107,
+ * 1.63:1), which takes dark text (about 10:1), as the other warning badges do.
+ */
+export const JOB_STATUS: Record<MigrationJobStatus, { label: string; bg: string; text?: 'dark' }> = {
   queued: { label: 'Waiting', bg: 'secondary' },
   running: { label: 'Running', bg: 'primary' },
   done: { label: 'Finished', bg: 'success' },
   failed: { label: 'Failed', bg: 'danger' },
-  cancelled: { label: 'Cancelled', bg: 'warning' },
+  cancelled: { label: 'Cancelled', bg: 'warning', text: 'dark' },
 };
 
 const n = (value: number) => value.toLocaleString('en');
@@ -46,7 +50,7 @@ export function MailJobItem({
         <div className="text-break">
           <h3 className="h6 mb-1">
             Mail into {job.email}{' '}
-            <Badge bg={status.bg} className="ms-1 align-text-bottom">
+            <Badge bg={status.bg} text={status.text} className="ms-1 align-text-bottom">
               {status.label}
             </Badge>
           </h3>

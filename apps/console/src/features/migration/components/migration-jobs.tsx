@@ -28,7 +28,7 @@ function UserImportItem({ job, onCancel }: { job: UserImportJob; onCancel: (job:
         <div className="text-break">
           <h3 className="h6 mb-1">
             Users from {job.fileName}{' '}
-            <Badge bg={status.bg} className="ms-1 align-text-bottom">
+            <Badge bg={status.bg} text={status.text} className="ms-1 align-text-bottom">
               {status.label}
             </Badge>
           </h3>

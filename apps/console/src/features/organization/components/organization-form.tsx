@@ -98,7 +98,7 @@ export function OrganizationForm({
         </Alert>
       ) : null}
       <div className="row g-3 mb-4">
-        {text('name', 'Organization name', 'organization')}
+        {text('name', 'Organisation name', 'organization')}
         {text('legalName', 'Legal name')}
         {select(
           'industry',

@@ -2,7 +2,7 @@ import { SIGNUP_STAGES, type SignupStage } from '@atrium/contracts/signup';
 import { Steps } from '../../../components/steps.tsx';
 
 const LABELS: Record<SignupStage, string> = {
-  site: 'Organization',
+  site: 'Organisation',
   email: 'E-mail',
   verify: 'Verify',
   account: 'Account',

@@ -43,7 +43,7 @@ describe('SiteStage', () => {
   ])('refuses %j under the field before sending anything', async (siteName, message) => {
     const posts = mockServer();
     renderAt(<SiteStage state={state} />);
-    fireEvent.change(screen.getByLabelText('Organization name'), { target: { value: 'Acme' } });
+    fireEvent.change(screen.getByLabelText('Organisation name'), { target: { value: 'Acme' } });
     fireEvent.change(screen.getByLabelText('Site name'), { target: { value: siteName } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
 

@@ -48,7 +48,7 @@ export function SiteStage({ state }: { state: SignupState }) {
     <Form noValidate onSubmit={onSubmit}>
       <FormAlert heading="We could not save this step" error={failure} onClose={() => setFailure(null)} />
       <Form.Group className="mb-3" controlId="signup-organization">
-        <Form.Label>Organization name</Form.Label>
+        <Form.Label>Organisation name</Form.Label>
         <Form.Control
           {...register('organizationName')}
           autoComplete="organization"

@@ -1,10 +1,11 @@
 import { TAKEOUT_DAYS, type Takeout, type TakeoutPhase } from '@atrium/contracts/takeout';
 import { Download, PackageOpen } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import ProgressBar from 'react-bootstrap/ProgressBar';
+import { useLocation } from 'react-router';
 import { EmptyState } from '../../../components/empty-state.tsx';
 import { dateTime } from '../../../lib/format-time.ts';
 import { QueryState } from '../../apps/components/query-state.tsx';
@@ -107,6 +108,8 @@ function TakeoutItem({
   );
 }
 
+const TAKEOUT_CARD_ID = 'export-everything';
+
 /** Takeout (docs/takeout.md): export everything of the organisation as one archive. */
 export function TakeoutCard() {
   const takeouts = useTakeouts();
@@ -115,6 +118,12 @@ export function TakeoutCard() {
   const [failure, setFailure] = useState<string | null>(null);
   const list = takeouts.data?.takeouts ?? [];
   const busy = list.some(isRunning);
+  // The header search's "Export everything" opens /data-migration#export-everything: show the card.
+  const { hash } = useLocation();
+  const card = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (hash === `#${TAKEOUT_CARD_ID}`) card.current?.scrollIntoView({ block: 'start' });
+  }, [hash]);
   const onStart = async () => {
     setFailure(null);
     try {
@@ -124,7 +133,7 @@ export function TakeoutCard() {
     }
   };
   return (
-    <div className="card atrium-card mt-4">
+    <div className="card atrium-card mt-4" id={TAKEOUT_CARD_ID} ref={card}>
       <div className="card-body">
         <div className="d-flex flex-wrap align-items-start justify-content-between gap-2 mb-2">
           <div>
