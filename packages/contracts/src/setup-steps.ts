@@ -20,3 +20,17 @@ export const SETUP_STEP_TITLES: Record<SetupPage, string> = {
   apps: 'Choose apps',
   finish: 'Finish',
 };
+
+/**
+ * The checklist's mail steps (issue 42 item 2), after the wizard: judged from the data only, and
+ * listed while mail is set up on the server and the organisation has a verified domain.
+ * `mail_records`: every record of every verified domain was in place at its last look-up;
+ * `mail_flowing`: a mailbox of the organisation has received its first message.
+ */
+export const MAIL_SETUP_STEPS = ['mail_records', 'mail_flowing'] as const;
+export type MailSetupStep = (typeof MAIL_SETUP_STEPS)[number];
+
+export const MAIL_SETUP_STEP_TITLES: Record<MailSetupStep, string> = {
+  mail_records: 'Publish your mail records',
+  mail_flowing: 'Mail is flowing',
+};

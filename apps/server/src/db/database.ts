@@ -45,6 +45,8 @@ export interface OrganizationsTable {
   country: string | null;
   time_zone: string | null;
   created_at: Timestamp;
+  /** The first message a mailbox of the organisation received (quota_clone); never cleared. */
+  mail_first_received_at: NullableTimestamp;
 }
 
 export type UserStatus = 'active' | 'suspended' | 'invited';
@@ -293,6 +295,10 @@ export interface DomainsTable {
   last_checked_at: NullableTimestamp;
   last_check: ColumnType<unknown, string | null | undefined, string | null>;
   next_check_at: Timestamp;
+  /** The last look-up of the DNS mapping (the domain page): when, how many records, how many in place. */
+  records_checked_at: NullableTimestamp;
+  records_total: number | null;
+  records_ok: number | null;
 }
 
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';

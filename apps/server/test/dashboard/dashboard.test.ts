@@ -70,7 +70,7 @@ describe('admin home', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     // "verify" was left for later, but d0.example.com is verified and members exist: only apps is open.
-    expect(body.setup).toEqual({ completed: false, openSteps: ['apps'] });
+    expect(body.setup).toEqual({ completed: false, openSteps: ['apps'], mailSteps: [] });
     expect(body.counts).toEqual({
       users: { total: 4, active: 2, invited: 1, suspended: 1 },
       domains: { total: 4, verified: 1, pending: 2, failed: 1 },
@@ -92,7 +92,7 @@ describe('admin home', () => {
 
   it('an organisation without a wizard has an empty checklist', async () => {
     const body = (await server.app.inject({ url: '/api/dashboard', headers: otherAdmin.headers })).json();
-    expect(body.setup).toEqual({ completed: true, openSteps: [] });
+    expect(body.setup).toEqual({ completed: true, openSteps: [], mailSteps: [] });
     expect(body.counts.users.total).toBe(2);
     expect(body.recentActivity.map((a: { action: string }) => a.action)).toEqual(['domain.verified']);
   });

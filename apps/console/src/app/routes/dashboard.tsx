@@ -1,11 +1,14 @@
-import type { Dashboard } from '@atrium/contracts/dashboard';
 import type { SetupProgress } from '@atrium/contracts/setup';
 import { SETUP_STEPS } from '@atrium/contracts/setup-steps';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecentActivity } from '../../features/activity/components/recent-activity.tsx';
 import { useCurrentUser } from '../../features/auth/api/current-user.ts';
 import { useDashboard } from '../../features/dashboard/api/dashboard.ts';
-import { SetupChecklist } from '../../features/dashboard/components/setup-checklist.tsx';
+import {
+  checklistIsOneLine,
+  SetupChecklist,
+  type ChecklistSetup,
+} from '../../features/dashboard/components/setup-checklist.tsx';
 import { useSetupProgress } from '../../features/setup/api/setup-progress.ts';
 import { StatCards } from '../../features/dashboard/components/stat-cards.tsx';
 import { LoadError } from '../../components/load-error.tsx';
@@ -13,8 +16,9 @@ import { LoadError } from '../../components/load-error.tsx';
 /**
  * The steps still open, judged as the overview judges them: every step not done. An organisation
  * that never had a wizard (made by the operator) reads as completed without a date: nothing open.
+ * The mail steps come with the overview only (no `mailSteps`: not known yet).
  */
-function setupOf(progress: SetupProgress): Dashboard['setup'] {
+function setupOf(progress: SetupProgress): ChecklistSetup {
   const noWizard = progress.completed && progress.completedAt === null;
   return {
     completed: progress.completed,
@@ -31,7 +35,7 @@ export default function DashboardPage() {
   // overview arrives and nothing moves when it does.
   const setup = dashboard.data?.setup ?? (progress.data ? setupOf(progress.data) : undefined);
   // Once every step is done the checklist is one line, and the activity takes the width.
-  const setupDone = setup !== undefined && setup.openSteps.length === 0;
+  const setupDone = checklistIsOneLine(setup);
   return (
     <>
       <PageHeader

@@ -2,7 +2,8 @@ import { ShieldCheck, Star } from 'lucide-react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useEffect } from 'react';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useDomains } from '../../features/domains/api/list-domains.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -61,10 +62,18 @@ function NextToVerify() {
   );
 }
 
+const DNS_MAPPING_HASH = '#dns-mapping';
+
 function DomainPage({ id }: { id: string }) {
   const navigate = useNavigate();
   const detail = useDomain(id);
   const makePrimary = useMakePrimary();
+  const { hash } = useLocation();
+  const verified = detail.data?.domain.state === 'verified';
+  // `#dns-mapping` (the setup checklist's "Publish your mail records"): the records, once drawn.
+  useEffect(() => {
+    if (verified && hash === DNS_MAPPING_HASH) document.getElementById('dns-mapping')?.scrollIntoView?.();
+  }, [verified, hash]);
 
   if (!detail.data) {
     if (detail.error instanceof ApiError && (detail.error.status === 404 || detail.error.status === 400)) {
@@ -86,7 +95,6 @@ function DomainPage({ id }: { id: string }) {
     return <QueryState error={detail.error} what="the domain" onRetry={() => void detail.refetch()} />;
   }
   const domain = detail.data.domain;
-  const verified = domain.state === 'verified';
 
   return (
     <>

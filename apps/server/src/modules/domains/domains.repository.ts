@@ -279,3 +279,22 @@ export async function findActor(
     label: user ? `${user.first_name} ${user.last_name}`.trim() || user.email : 'Unknown user',
   };
 }
+
+/**
+ * The outcome of a look-up of the domain's DNS mapping: how many records it has and how many were
+ * in place. The setup checklist's "Publish your mail records" reads it, so the dashboard asks no
+ * DNS server when it opens.
+ */
+export async function saveRecordsCheck(
+  db: DbOrTrx,
+  organizationId: string,
+  id: string,
+  counts: { total: number; ok: number; checkedAt: Date },
+): Promise<void> {
+  await db
+    .updateTable('domains')
+    .set({ records_checked_at: counts.checkedAt, records_total: counts.total, records_ok: counts.ok })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+}

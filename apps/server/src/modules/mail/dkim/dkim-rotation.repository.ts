@@ -9,6 +9,12 @@ import type { DomainRow } from '../../domains/domains.repository.ts';
 const updateDomain = (db: DbOrTrx, organizationId: string, domainId: string) =>
   db.updateTable('domains').where('organization_id', '=', organizationId).where('id', '=', domainId);
 
+/**
+ * A change of the published keys changes the records to publish: the stored look-up of the DNS
+ * mapping no longer counts them, so the setup checklist asks for a new look-up.
+ */
+const RECORDS_UNCHECKED = { records_checked_at: null, records_total: null, records_ok: null } as const;
+
 export function setNextKey(
   db: DbOrTrx,
   organizationId: string,
@@ -21,6 +27,7 @@ export function setNextKey(
       dkim_next_private_key_enc: key.privateKeyEnc,
       dkim_next_public_key: key.publicKey,
       dkim_next_created_at: sql<Date>`now()`,
+      ...RECORDS_UNCHECKED,
     })
     .where('dkim_next_selector', 'is', null)
     .where('dkim_previous_selector', 'is', null)
@@ -59,7 +66,7 @@ export function retirePreviousKey(
   domainId: string,
 ): Promise<DomainRow | undefined> {
   return updateDomain(db, organizationId, domainId)
-    .set({ dkim_previous_selector: null, dkim_previous_public_key: null })
+    .set({ dkim_previous_selector: null, dkim_previous_public_key: null, ...RECORDS_UNCHECKED })
     .where('dkim_previous_selector', 'is not', null)
     .returningAll()
     .executeTakeFirst();
@@ -77,6 +84,7 @@ export function discardNextKey(
       dkim_next_private_key_enc: null,
       dkim_next_public_key: null,
       dkim_next_created_at: null,
+      ...RECORDS_UNCHECKED,
     })
     .where('dkim_next_selector', 'is not', null)
     .returningAll()
