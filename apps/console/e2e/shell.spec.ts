@@ -42,7 +42,7 @@ for (const width of widths) {
       else await expect(page.getByTestId('header-org')).toBeVisible();
 
       await page.goto('/domain');
-      await expect(page).toHaveTitle('Domain | Atrium');
+      await expect(page).toHaveTitle('Domains | Atrium');
       await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Domains');
     });
 
