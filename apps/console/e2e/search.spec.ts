@@ -119,7 +119,7 @@ test('an admin finds a user, a group, a domain and an app from the header search
   // Pages still match on the client; a miss says so; Escape closes.
   await searchFor(page, 'dom');
   await expect(
-    results.getByRole('group', { name: 'Pages' }).getByRole('option', { name: 'Domains', exact: true }),
+    results.getByRole('group', { name: 'Pages' }).getByRole('option', { name: 'Domain', exact: true }),
   ).toBeVisible();
   await input.fill('zzz');
   await expect(page.getByText('No results for “zzz”')).toBeVisible();

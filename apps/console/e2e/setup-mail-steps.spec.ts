@@ -20,10 +20,18 @@ import { createOrganizationWithAdmin, createUser, expect, test } from './support
 const shots = path.join(SCREENSHOTS, 'setup-mail-steps');
 const socketmap = `127.${randomInt(1, 254)}.${randomInt(1, 254)}.${randomInt(1, 254)}:${randomInt(20000, 60000)}`;
 const dictSocket = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-e2e-dict-')), 'dict.sock');
-test.use({ atriumEnv: { MAIL_SOCKETMAP_ADDRESS: socketmap, MAIL_DICT_SOCKET: dictSocket } });
+// A mail host with a real name: SPF's include: of `mail.127.0.0.1` (the default beside an
+// address-only PUBLIC_URL) never evaluates, as its last label is a number.
+test.use({
+  atriumEnv: {
+    MAIL_SOCKETMAP_ADDRESS: socketmap,
+    MAIL_DICT_SOCKET: dictSocket,
+    MAIL_HOST: 'mail.atrium.test',
+  },
+});
 
 /** Every record of the domain page's mapping published on the loopback DNS server. */
-function publishAll(dns: TestDnsServer, mapping: DnsMapping, mailHost: string): void {
+function publishAll(dns: TestDnsServer, mapping: DnsMapping): void {
   const zone = new Map<string, ZoneRecords>();
   const at = (host: string) => zone.get(host) ?? zone.set(host, {}).get(host)!;
   for (const record of mapping.records) {
@@ -40,8 +48,6 @@ function publishAll(dns: TestDnsServer, mapping: DnsMapping, mailHost: string): 
     }
   }
   for (const [host, records] of zone) dns.set(host, records);
-  // The mail host's address and SPF record, which the domain's include: reads.
-  dns.set(mailHost, { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
 }
 
 for (const width of [375, 1280] as const) {
@@ -55,6 +61,9 @@ for (const width of [375, 1280] as const) {
     const org = await createOrganizationWithAdmin(atrium.db);
     const name = `mailsteps-${width}-${Date.now().toString(36)}.example`;
     const { id } = await insertVerifiedDomain(atrium, org.id, name, { primary: true });
+    // The mail host's own address and SPF record are the operator's, published at install (and
+    // before the first look-up: a look-up's answers, missing ones too, are kept for a while).
+    atrium.dns.set(atrium.config.mailHost, { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
     await signInAs(org.admin);
 
     await page.goto('/dashboard');
@@ -68,7 +77,7 @@ for (const width of [375, 1280] as const) {
     await shot('records-not-checked', checklist);
 
     // "Open records": the domain page at its records, looked up now (nothing published yet).
-    await records.getByRole('link', { name: 'Open records: Publish your mail records' }).click();
+    await records.getByRole('link', { name: /^Open records\s*: Publish your mail records$/ }).click();
     await expect(page).toHaveURL(new RegExp(`/d-verify\\?id=${id}#dns-mapping$`));
     const section = page.getByRole('region', { name: 'DNS mapping' });
     await expect(section.getByText('0 of 11 records in place')).toBeVisible();
@@ -82,7 +91,7 @@ for (const width of [375, 1280] as const) {
     // The admin publishes every record and checks them all again on the domain page.
     const mapping = await page.request.get(`/api/domains/${id}/dns-records`);
     expect(mapping.ok()).toBe(true);
-    publishAll(atrium.dns, (await mapping.json()) as DnsMapping, atrium.config.mailHost);
+    publishAll(atrium.dns, (await mapping.json()) as DnsMapping);
     await page.goto(`/d-verify?id=${id}#dns-mapping`);
     await section.getByRole('button', { name: 'Check all records now' }).click();
     await expect(section.getByText('11 of 11 records in place')).toBeVisible();

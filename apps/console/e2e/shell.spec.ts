@@ -42,8 +42,8 @@ for (const width of widths) {
       else await expect(page.getByTestId('header-org')).toBeVisible();
 
       await page.goto('/domain');
-      await expect(page).toHaveTitle('Domains | Atrium');
-      await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Domains');
+      await expect(page).toHaveTitle('Domain | Atrium');
+      await expect(breadcrumb.locator('[aria-current="page"]')).toHaveText('Domain');
     });
 
     if (width < 992) {
@@ -78,7 +78,7 @@ for (const width of widths) {
         await expect(toggle(page)).toHaveAttribute('aria-expanded', collapsed ? 'true' : 'false');
         if (collapsed) await expect(sidebar(page)).not.toHaveClass(/navbar-collapsed/);
         else await expect(sidebar(page)).toHaveClass(/navbar-collapsed/);
-        await sidebar(page).getByRole('link', { name: 'Domains' }).click();
+        await sidebar(page).getByRole('link', { name: 'Domain' }).click();
         await expect(page).toHaveURL(/\/domain$/);
         await expect(sidebar(page)).toBeVisible();
       });
@@ -177,7 +177,7 @@ test.describe('sidebar entries', () => {
     const expected: [string, string][] = [
       ['Admin home', '/dashboard'],
       ['organization', '/organization'],
-      ['Domains', '/domain'],
+      ['Domain', '/domain'],
       ['Users', '/users'],
       ['Groups', '/groups'],
       ['Data Migration', '/data-migration'],

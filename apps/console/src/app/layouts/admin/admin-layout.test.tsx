@@ -147,7 +147,7 @@ describe('header search results', () => {
     renderAdmin();
     fireEvent.click(screen.getByRole('button', { name: 'Open search' }));
     fireEvent.change(screen.getByPlaceholderText('Search . . .'), { target: { value: 'dom' } });
-    expect(screen.getByRole('group', { name: 'Pages' }).textContent).toBe('PagesDomainsAdd a domain');
+    expect(screen.getByRole('group', { name: 'Pages' }).textContent).toBe('PagesDomainAdd a domain');
     const users = await screen.findByRole('group', { name: 'Users' }, WAIT);
     expect(users.textContent).toBe('UsersDominic Leedom@acme.test');
     expect(screen.getByRole('group', { name: 'Groups' }).textContent).toBe('GroupsDomain admins');
@@ -166,14 +166,14 @@ describe('header search results', () => {
     const activeLabel = () =>
       document.getElementById(input.getAttribute('aria-activedescendant') ?? '')?.textContent;
     fireEvent.keyDown(input, { key: 'ArrowDown' });
-    expect(activeLabel()).toBe('Domains');
+    expect(activeLabel()).toBe('Domain');
     fireEvent.keyDown(input, { key: 'ArrowDown' });
     expect(activeLabel()).toBe('Add a domain');
     fireEvent.keyDown(input, { key: 'ArrowDown' });
     expect(activeLabel()).toBe('Dominic Leedom@acme.test');
     fireEvent.keyDown(input, { key: 'ArrowDown' });
     fireEvent.keyDown(input, { key: 'ArrowDown' });
-    expect(activeLabel()).toBe('Domains');
+    expect(activeLabel()).toBe('Domain');
     fireEvent.keyDown(input, { key: 'ArrowUp' });
     expect(activeLabel()).toBe('Domain admins');
     expect(screen.getByRole('option', { name: 'Domain admins' }).getAttribute('aria-selected')).toBe('true');

@@ -23,7 +23,7 @@ describe('Breadcrumbs', () => {
   it('sets the document title from the item title', async () => {
     renderAt(<Breadcrumbs />, '/domain');
     await screen.findByRole('navigation', { name: 'Breadcrumb' });
-    expect(document.title).toBe('Domains | Atrium');
+    expect(document.title).toBe('Domain | Atrium');
   });
 
   it('follows the seed spec titles for every sidebar entry; the document title is capitalised', async () => {

@@ -16,7 +16,7 @@ describe('navigation config', () => {
     expect(entries.map((item) => item.title)).toEqual([
       'Admin home',
       'organization',
-      'Domains',
+      'Domain',
       'Users',
       'Groups',
       'Data Migration',
@@ -35,7 +35,7 @@ describe('navigation config', () => {
     expect(Object.fromEntries(entries.map((item) => [item.title, item.url]))).toEqual({
       'Admin home': '/dashboard',
       organization: '/organization',
-      Domains: '/domain',
+      Domain: '/domain',
       Users: '/users',
       Groups: '/groups',
       'Data Migration': '/data-migration',
@@ -67,7 +67,7 @@ describe('findBreadcrumb', () => {
 
   it('places secondary pages under their entry', () => {
     const trail = findBreadcrumb('/addomain');
-    expect(trail.parents.map((crumb) => crumb.title)).toEqual(['Domains']);
+    expect(trail.parents.map((crumb) => crumb.title)).toEqual(['Domain']);
     expect(trail.item.title).toBe('Add a domain');
   });
 

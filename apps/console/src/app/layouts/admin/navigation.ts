@@ -49,8 +49,7 @@ export const navigation: NavigationItem[] = [
         url: routes.organization,
         classes: 'text-capitalize',
       },
-      // "Domains", as the page's title says (issue 42 item 10; the seed spec's label was "Domain").
-      { id: 'domain', title: 'Domains', type: 'item', icon: Globe, url: routes.domains },
+      { id: 'domain', title: 'Domain', type: 'item', icon: Globe, url: routes.domains },
       { id: 'users', title: 'Users', type: 'item', icon: UserRound, url: routes.users },
       // Groups points at /groups instead of the seed spec's /404.
       { id: 'groups', title: 'Groups', type: 'item', icon: UsersRound, url: routes.groups },

@@ -5,7 +5,7 @@ const titles = (query: string) => searchPages(query).map((p) => p.title);
 
 describe('searchPages', () => {
   it('finds a page by its title, ignoring case', () => {
-    expect(titles('DOMA')[0]).toBe('Domains');
+    expect(titles('DOMA')[0]).toBe('Domain');
     expect(titles('organization')[0]).toBe('organization');
   });
 

@@ -51,7 +51,7 @@ describe('sidebar navigation', () => {
     for (const title of [
       'Admin home',
       'organization',
-      'Domains',
+      'Domain',
       'Users',
       'Groups',
       'Data Migration',
