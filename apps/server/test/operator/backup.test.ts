@@ -211,6 +211,8 @@ describe('backup and restore', () => {
             domain,
             groupIds: [],
             credential: 'invitation',
+            // The domain's mail is hosted here: the invitation goes to a personal address.
+            personalEmail: `${localPart}@home.example.net`,
           });
           if (response.status !== 201)
             throw new Error(
@@ -409,6 +411,7 @@ describe('backup and restore', () => {
         domain,
         groupIds: [],
         credential: 'invitation',
+        personalEmail: 'late@home.example.net',
       });
       expect(added.status, added.body).toBe(201);
       const second = cli(['backup']);
