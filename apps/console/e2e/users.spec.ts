@@ -44,6 +44,11 @@ test('an admin adds a user with a password; Dashboard membership and suspension 
   // The admin adds them to Dashboard; on their next load they are an admin.
   await page.getByLabel('Add to group').selectOption({ label: 'Dashboard' });
   await page.getByRole('button', { name: 'Add', exact: true }).click();
+  // Dashboard's members are the administrators: the console asks first.
+  await page
+    .getByRole('dialog', { name: 'Make Grace Hopper an administrator?' })
+    .getByRole('button', { name: 'Make administrator' })
+    .click();
   await expect(page.getByRole('button', { name: 'Remove from Dashboard' })).toBeVisible();
   await userPage.reload();
   await userPage.getByRole('button', { name: 'Open profile panel' }).click();

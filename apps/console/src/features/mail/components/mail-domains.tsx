@@ -32,8 +32,9 @@ export function MailDomains() {
             Mail is not set up on this deployment
           </Alert.Heading>
           <p className="mb-0 small">
-            Nothing receives mail for your domains yet. The records below are what each domain needs once the
-            operator has connected the mail servers (the README&apos;s Mail section says how).
+            Nothing receives mail for your domains yet. The records below are what each domain needs once
+            whoever runs this Atrium server has set up its mail (the operator&apos;s install command does it):
+            ask them to.
           </p>
         </Alert>
       )}
