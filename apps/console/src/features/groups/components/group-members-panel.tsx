@@ -7,6 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
 import { LoadMoreButton } from '../../../components/load-more-button.tsx';
 import { SearchField } from '../../../components/search-field.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { useUsersList } from '../../users/api/list-users.ts';
@@ -27,6 +28,8 @@ export function GroupMembersPanel({ group }: { group: Group }) {
   const add = useGroupMutation((userId: string) => groupActions.addMembers(group.id, [userId]));
   const remove = useGroupMutation((userId: string) => groupActions.removeMember(group.id, userId));
   const [leaving, setLeaving] = useState<{ id: string; name: string } | null>(null);
+  // Dashboard's members are the administrators: adding one asks first (issue 42).
+  const [promoting, setPromoting] = useState<{ id: string; name: string } | null>(null);
   const list = members.data?.pages.flatMap((p) => p.members) ?? [];
   const memberIds = new Set(list.map((m) => m.id));
   const matches = search.trim()
@@ -59,7 +62,7 @@ export function GroupMembersPanel({ group }: { group: Group }) {
                 size="sm"
                 variant="outline-primary"
                 disabled={add.isPending}
-                onClick={() => add.mutate(user.id)}
+                onClick={() => (group.isSystem ? setPromoting(user) : add.mutate(user.id))}
               >
                 Add<span className="visually-hidden"> {user.name}</span>
               </Button>
@@ -101,6 +104,27 @@ export function GroupMembersPanel({ group }: { group: Group }) {
         </ListGroup>
       )}
       <LoadMoreButton pages={members}>Load more</LoadMoreButton>
+      <ConfirmDialog
+        show={promoting !== null}
+        title={`Make ${promoting?.name ?? ''} an administrator?`}
+        confirmLabel="Make administrator"
+        pendingLabel="Adding…"
+        variant="primary"
+        pending={add.isPending}
+        error={add.error}
+        errorTitle="The members could not be changed"
+        onConfirm={() => promoting && add.mutate(promoting.id, { onSuccess: () => setPromoting(null) })}
+        onCancel={() => {
+          setPromoting(null);
+          add.reset();
+        }}
+      >
+        <p className="mb-0">
+          Members of {group.name} are the organisation&apos;s administrators: from their next page,{' '}
+          {promoting?.name} can add and remove users, change groups, domains, apps, mail settings and the
+          subscription.
+        </p>
+      </ConfirmDialog>
       <RemoveMemberDialog
         removal={leaving && { memberName: leaving.name, groupName: group.name, isSystem: group.isSystem }}
         pending={remove.isPending}
