@@ -28,14 +28,21 @@ export function cliInBackground(
   );
 }
 
-/** Every file below `dir` with its content, owner and mode. */
+/**
+ * Every file below `dir` with its content, owner and mode. A file gone between the listing and
+ * the read (Dovecot's lock files, while mail is delivered) was not there to keep.
+ */
 export function filesOf(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const at = path.join(dir, name);
-    const s = statSync(at);
-    if (s.isFile())
-      files[name] = `${s.uid}:${s.gid} ${(s.mode & 0o7777).toString(8)} ${readFileSync(at, 'base64')}`;
+    try {
+      const s = statSync(at);
+      if (s.isFile())
+        files[name] = `${s.uid}:${s.gid} ${(s.mode & 0o7777).toString(8)} ${readFileSync(at, 'base64')}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
   return files;
 }

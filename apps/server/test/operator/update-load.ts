@@ -155,8 +155,12 @@ export function startLoad(options: LoadOptions): Load {
 
 /** One line of what the clients saw, for the test's output and the issue's note. */
 export function describeLoad(what: string, t: Awaited<ReturnType<Load['stop']>>): string {
+  // The distinct answers of each kind, so a run's note says what clients were told.
+  const seen = (list: string[]) =>
+    list.length === 0 ? '' : ` (${[...new Set(list)].slice(0, 3).join(' | ')})`;
   const mail = (name: string, m: MailTally) =>
-    `${name} ${m.ok}/${m.tries} ok, ${m.authFailures.length} wrong-password, ${m.permanent.length} 5xx, ${m.temporary.length} temporary`;
+    `${name} ${m.ok}/${m.tries} ok, ${m.authFailures.length} wrong-password, ${m.permanent.length} 5xx, ` +
+    `${m.temporary.length} temporary${seen(m.temporary)}`;
   return (
     `${what}: HTTP ${t.http.sent} requests, ${t.http.failed.length} failed, longest outage ${t.http.outageMs} ms; ` +
     `${mail('IMAP logins', t.imap)}; ${mail('submissions', t.submission)}`
