@@ -3,6 +3,7 @@ import {
   appendFileSync,
   chmodSync,
   chownSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -345,10 +346,16 @@ describe('npm run atrium -- doctor', () => {
       expect(run.status).toBe(1);
       expect(run.stdout).toContain('✗ Dovecot running');
     } finally {
+      // The old master removes master.pid as it exits, after its listeners close: started before
+      // that, the new one would lose its pid file to it and doctor would find no live process.
+      const pidFile = path.join(root, 'run/dovecot/master.pid');
+      await until(() => Promise.resolve(!existsSync(pidFile)), 'the old Dovecot master exiting');
       startDovecot(layout);
       // The next test counts ✗ lines: Dovecot must answer again first, not a moment later.
       await until(
-        () => accepts(Number(readSettingsFile(layout.settingsFile)!.ATRIUM_INSTALL_IMAP_PORT)),
+        async () =>
+          existsSync(pidFile) &&
+          (await accepts(Number(readSettingsFile(layout.settingsFile)!.ATRIUM_INSTALL_IMAP_PORT))),
         'Dovecot listening again',
       );
     }
