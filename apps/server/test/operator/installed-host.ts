@@ -267,7 +267,7 @@ export class InstalledHost {
     this.opendkim = dkim.child;
     await until(
       () => accepts(this.ports.dkim),
-      `opendkim:\n${dkim.output()}`,
+      () => `opendkim:\n${dkim.output()}`,
       () => dkim.exited(),
     );
 
@@ -282,7 +282,10 @@ export class InstalledHost {
       );
     }
     this.postfixRunning = true;
-    await until(() => accepts(this.ports.smtp), `postfix:\n${readLog(this.mailLog)}`);
+    await until(
+      () => accepts(this.ports.smtp),
+      () => `postfix:\n${readLog(this.mailLog)}`,
+    );
 
     const dovecot = spawnDaemon('/usr/sbin/dovecot', [
       '-F',
@@ -292,7 +295,7 @@ export class InstalledHost {
     this.dovecot = dovecot.child;
     await until(
       async () => (await accepts(this.ports.imap)) && (await accepts(this.ports.lmtp)),
-      `dovecot:\n${dovecot.output()}\n${readLog(this.dovecotLog)}`,
+      () => `dovecot:\n${dovecot.output()}\n${readLog(this.dovecotLog)}`,
       () => dovecot.exited(),
     );
   }

@@ -1,26 +1,33 @@
-import { createServer, type AddressInfo } from 'node:net';
-
-/** Ports this test process has handed out already. */
-const handedOut = new Set<number>();
+import { createServer } from 'node:net';
 
 /**
- * A loopback port nothing listens on, never one this process handed out before: the kernel may
- * give back a port it has just given back, and a test that picks several ports before listening
- * on them (Atrium, its socketmap, Postfix and Dovecot) would otherwise get one twice.
+ * Ports are handed out below the kernel's ephemeral range (32768–60999 on Debian), which every
+ * outgoing connection and every `listen(0)` of every process draws from: a port picked there and
+ * bound seconds later (install writes it, then Dovecot starts) could meanwhile be another test's
+ * local port, and the daemon exits with "Address already in use". Each Vitest worker takes its
+ * own slice, so two test files running at once never pick the same port.
  */
+const FIRST = 20_000;
+const SLICE = 1_000;
+const SLICES = 12;
+
+const worker = Number(process.env.VITEST_POOL_ID ?? process.env.TEST_PARALLEL_INDEX ?? 0);
+const sliceStart = FIRST + (worker % SLICES) * SLICE;
+let next = Math.floor(Math.random() * SLICE);
+
+/** Whether nothing on this host holds `port` on loopback now. */
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+/** A loopback port nothing listens on, none of the last thousand this process handed out. */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
+  for (let tried = 0; tried < SLICE; tried++) {
+    const port = sliceStart + (next++ % SLICE);
+    if (await bindable(port)) return port;
   }
+  throw new Error(`no free port in ${sliceStart}–${sliceStart + SLICE - 1}`);
 }
