@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSaslRelay } from '../../src/supervisor/sasl-relay.ts';
 import { accepts, readLog, uidOf } from '../support/daemons.ts';
 import { freePort } from '../support/free-port.ts';
+import { POSTFIX_INTERNAL_SERVICES } from '../../src/modules/mail/config/postfix-config.ts';
 
 // Debian's Postfix signing users in through the relay, in front of a fake Dovecot auth listener:
 // what a mail client is told when Dovecot says OK, FAIL, or FAIL with code=temp_fail (Atrium away).
@@ -170,30 +171,7 @@ describe('the SASL relay between Postfix and Dovecot’s auth listener', () => {
         `127.0.0.1:${ports.smtp} inet n - n - - smtpd`,
         `127.0.0.1:${ports.smtpNoAuth} inet n - n - - smtpd`,
         `  -o smtpd_sasl_path=inet:127.0.0.1:${ports.relayNoAuth}`,
-        'pickup unix n - n 60 1 pickup',
-        'cleanup unix n - n - 0 cleanup',
-        'qmgr unix n - n 300 1 qmgr',
-        'tlsmgr unix - - n 1000? 1 tlsmgr',
-        'rewrite unix - - n - - trivial-rewrite',
-        'bounce unix - - n - 0 bounce',
-        'defer unix - - n - 0 bounce',
-        'trace unix - - n - 0 bounce',
-        'verify unix - - n - 1 verify',
-        'flush unix n - n 1000? 0 flush',
-        'proxymap unix - - n - - proxymap',
-        'proxywrite unix - - n - 1 proxymap',
-        'smtp unix - - n - - smtp',
-        'relay unix - - n - - smtp',
-        'showq unix n - n - - showq',
-        'error unix - - n - - error',
-        'retry unix - - n - - error',
-        'discard unix - - n - - discard',
-        'local unix - n n - - local',
-        'virtual unix - n n - - virtual',
-        'lmtp unix - - n - - lmtp',
-        'anvil unix - - n - 1 anvil',
-        'scache unix - - n - 1 scache',
-        'postlog unix-dgram n - n - 1 postlogd',
+        ...POSTFIX_INTERNAL_SERVICES,
       ].join('\n') + '\n',
     );
     const setPermissions = spawnSync(POSTFIX, ['-c', config, 'set-permissions'], { encoding: 'utf8' });
