@@ -122,6 +122,27 @@ describe("doctor's backup checks", () => {
     });
   });
 
+  it('warn on a host restored from another one until its first backup, for a night at most', () => {
+    const restored = entry(
+      'restore',
+      true,
+      2,
+      'Restored snapshot 9f8e7d6c of 2026-11-26T03:15:30.112Z: 46 tables',
+    );
+    expect(backupOutcome([restored], now, command, scheduler)).toEqual({
+      ok: true,
+      warning: true,
+      detail: 'first backup on this host: restored 2 hours ago (snapshot 9f8e7d6c), none taken here yet',
+      fix: 'npm run atrium -- backup, or wait for atrium-backup.timer',
+    });
+    // A failed restore is no restored host; a night without a backup after one is a missed night.
+    expect(backupOutcome([entry('restore', false, 2)], now, command, scheduler).detail).toBe('no backup yet');
+    expect(
+      backupOutcome([{ ...restored, time: new Date(now.getTime() - 27 * 3600_000) }], now, command, scheduler)
+        .ok,
+    ).toBe(false);
+  });
+
   it('pass up to 26 hours after the last successful backup, and fail after', () => {
     expect(backupOutcome([backupOk(3)], now, command, scheduler)).toEqual({
       ok: true,

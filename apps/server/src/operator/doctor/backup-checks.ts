@@ -4,7 +4,7 @@ import type { HostLayout } from '../host-layout.ts';
 import { latestOperation, readOperations, type OperationEntry } from '../operations-log.ts';
 import { hasSystemd } from '../service-control.ts';
 import type { Settings } from '../settings-file.ts';
-import { describeAge, fail, pass, type Check, type CheckResult } from './check.ts';
+import { describeAge, fail, pass, warn, type Check, type CheckResult } from './check.ts';
 
 /**
  * A daily backup that is older than this has missed a night (the timer's 30 minutes of random
@@ -50,7 +50,8 @@ export function backupChecks(layout: HostLayout, settings: Settings): Check[] {
   ];
 }
 
-const snapshotOf = (entry: OperationEntry) => /^(?:Backup|Snapshot) ([0-9a-f]+)\b/.exec(entry.detail)?.[1];
+const snapshotOf = (entry: OperationEntry) =>
+  /^(?:Backup|Snapshot|Restored snapshot) ([0-9a-f]+)\b/.exec(entry.detail)?.[1];
 const ago = (entry: OperationEntry, now: Date) => `${describeAge(now.getTime() - entry.time.getTime())} ago`;
 
 /** The rule, on the log's entries: a latest backup that failed, none, or none within 26 hours is ✗. */
@@ -65,6 +66,15 @@ export function backupOutcome(
   const successful =
     good && `successful backup ${ago(good, now)} (snapshot ${snapshotOf(good) ?? 'unknown'})`;
   if (!attempt) {
+    // A host restored from another one starts with an empty log but for its restore: its first
+    // backup is ahead of it, not missed, until a night has passed without one.
+    const restored = latestOperation(entries, 'restore', { ok: true });
+    if (restored && now.getTime() - restored.time.getTime() <= MAX_BACKUP_AGE_MS) {
+      return warn(
+        `first backup on this host: restored ${ago(restored, now)} (snapshot ${snapshotOf(restored) ?? 'unknown'}), none taken here yet`,
+        `${command}, or wait for ${scheduler.name}${scheduler.off ? ' (off: BACKUP_TIME=off)' : ''}`,
+      );
+    }
     return fail(
       'no backup yet',
       `${command}; scheduled daily by ${scheduler.name}${scheduler.off ? ' (off: BACKUP_TIME=off)' : ''}`,
