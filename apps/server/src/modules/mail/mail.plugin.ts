@@ -17,6 +17,7 @@ import { mailAuthRoutes } from './lookups/mail-auth.routes.ts';
 import { mailSettingsRoutes } from './settings/mail-settings.routes.ts';
 import { ensureMailClient, type MailClient } from './mail-client.ts';
 import { postfixTables } from './lookups/postfix-maps.ts';
+import { INBOUND_MAP, inboundMailTable } from './lookups/inbound-mail.ts';
 import { createSocketmapServer } from './protocols/socketmap-server.ts';
 
 /**
@@ -57,7 +58,8 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
     // A directory Atrium cannot write stops start-up here, like a socketmap address it cannot bind.
     if (dkimDir) await writeDkimTablesNow({ db, config, log }, dkimDir);
     if (socketmap) {
-      const server = createSocketmapServer(postfixTables(db), log, () => contacted('postfix'));
+      const tables = { ...postfixTables(db), [INBOUND_MAP]: inboundMailTable(db, log) };
+      const server = createSocketmapServer(tables, log, () => contacted('postfix'));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         // Shared with a draining server of the previous release under the supervisor.

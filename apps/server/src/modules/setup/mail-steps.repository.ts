@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database.ts';
 
 export interface MailStepFacts {
@@ -14,7 +15,7 @@ export interface MailStepFacts {
 
 /**
  * What the checklist's mail steps are judged from: stored results only, no DNS look-up (the
- * domain page stores each look-up; quota_clone the first message). Two small reads by the
+ * domain page stores each look-up; Postfix's port 25 the first message from outside). Two small reads by the
  * organisation's indexes; the plan caps its domains.
  */
 export async function findMailStepFacts(db: DbOrTrx, organizationId: string): Promise<MailStepFacts> {
@@ -43,4 +44,18 @@ export async function findMailStepFacts(db: DbOrTrx, organizationId: string): Pr
     })),
     mailFirstReceivedAt: organization?.mail_first_received_at ?? null,
   };
+}
+
+/**
+ * "Mail is flowing": the first message another server gave Postfix on port 25 for a verified
+ * domain of the organisation (mail/lookups/inbound-mail.ts), written once and never cleared.
+ * Postfix asks for every inbound recipient, so this is one statement on two unique indexes
+ * (domains_verified_name_unique, the organisation's key); once set, `is null` matches no row and
+ * nothing is written.
+ */
+export async function noteFirstInboundMail(db: DbOrTrx, domain: string): Promise<void> {
+  await sql`
+    update organizations set mail_first_received_at = now()
+    where id = (select organization_id from domains where name = ${domain} and state = 'verified')
+      and mail_first_received_at is null`.execute(db);
 }

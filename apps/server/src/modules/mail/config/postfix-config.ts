@@ -1,4 +1,5 @@
 import { POSTFIX_MAPS } from '../lookups/postfix-maps.ts';
+import { INBOUND_MAP } from '../lookups/inbound-mail.ts';
 import { HEADER } from './config-header.ts';
 import type { MailConfigOptions } from './mail-config.ts';
 
@@ -32,8 +33,18 @@ export const POSTFIX_INTERNAL_SERVICES = [
   'postlog unix-dgram n - n - 1 postlogd',
 ];
 
+const socketmap = (o: MailConfigOptions, name: string) =>
+  `socketmap:inet:${o.socketmap.host}:${o.socketmap.port}:${name}`;
+
+/** Every smtpd's recipient checks (main.cf), and port 25's with its `extra` after them (master.cf). */
+const recipientRestrictions = (o: MailConfigOptions, extra: string[] = []) => [
+  'reject_unlisted_recipient',
+  `check_policy_service inet:127.0.0.1:${o.ports.quotaStatus}`,
+  ...extra,
+];
+
 export function postfixMain(o: MailConfigOptions): string {
-  const map = (name: string) => `socketmap:inet:${o.socketmap.host}:${o.socketmap.port}:${name}`;
+  const map = (name: string) => socketmap(o, name);
   const lines = [
     HEADER,
     'compatibility_level = 3.6',
@@ -56,7 +67,7 @@ export function postfixMain(o: MailConfigOptions): string {
     // A full mailbox is refused at RCPT too: Dovecot's quota-status answers Postfix's policy
     // request from the same userdb and quota as delivery (552 5.2.2), so no mail is accepted
     // and then bounced to a sender who may not have sent it (backscatter).
-    `smtpd_recipient_restrictions = reject_unlisted_recipient, check_policy_service inet:127.0.0.1:${o.ports.quotaStatus}`,
+    `smtpd_recipient_restrictions = ${recipientRestrictions(o).join(', ')}`,
     'smtpd_relay_restrictions = permit_sasl_authenticated, reject_unauth_destination',
     // Submission signs in through Dovecot (app passwords, OAuth tokens): one place decides.
     'smtpd_sasl_type = dovecot',
@@ -108,6 +119,13 @@ export function postfixMaster(o: MailConfigOptions): string {
   ];
   const services = [
     `${at(o.ports.smtp)} inet n - n - - smtpd`,
+    // Mail from other servers only: once every check accepted a recipient, Atrium is told (it
+    // answers DUNNO, changing nothing), and its first tells the setup checklist mail is flowing.
+    `  -o smtpd_recipient_restrictions=${recipientRestrictions(o, [
+      `check_recipient_access ${socketmap(o, INBOUND_MAP)}`,
+    ])
+      .join(',')
+      .replaceAll(' ', ',')}`,
     `${at(o.ports.submission)} inet n - n - - smtpd`,
     '  -o syslog_name=postfix/submission',
     `  -o smtpd_tls_security_level=${tls}`,
