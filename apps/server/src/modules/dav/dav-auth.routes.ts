@@ -7,8 +7,6 @@ import { routeOptions } from '../../plugins/route-options.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { davCredentials, davUserOf, pathBelongsTo, radicaleUser } from './dav-auth.service.ts';
-import { addressBookJob, syncAddressBook } from './dav-address-book.job.ts';
-import { enqueue } from '../jobs/jobs.repository.ts';
 import { recordDavAccount, type DavUser } from './dav.repository.ts';
 import { ensureDefaultCollections } from './radicale-client.ts';
 
@@ -59,31 +57,7 @@ export const davAuthRoutes =
   async (app) => {
     const { db, config } = deps;
     const failures = new AddressFailureBudget();
-    // Per process: a user whose defaults exist (or are being made) is not looked at again.
-    const provisioned = new Map<string, Promise<void>>();
-    const provision = (davUser: DavUser) => {
-      const radicale = config.davRadicale;
-      if (!radicale) return Promise.resolve();
-      const user = radicaleUser(davUser);
-      let pending = provisioned.get(user);
-      if (!pending) {
-        pending = (async () => {
-          await ensureDefaultCollections(radicale, user);
-          // A new account gets the organisation's address book now; later changes come by job.
-          if (!(await recordDavAccount(db, davUser))) return;
-          await syncAddressBook({ db, radicale }, davUser.organizationId, [user]).catch(async () => {
-            // The job writes it into every account, with retries.
-            await enqueue(db, addressBookJob(davUser.organizationId));
-          });
-        })().catch((error: unknown) => {
-          // Not fatal: the request goes on, and the next one tries again.
-          provisioned.delete(user);
-          app.log.warn({ err: error, user }, 'could not create the default collections or the address book');
-        });
-        provisioned.set(user, pending);
-      }
-      return pending;
-    };
+    const setup = new DavAccountSetup({ db, radicale: config.davRadicale, log: app.log });
 
     app.get(
       '/api/dav/auth',
@@ -95,10 +69,29 @@ export const davAuthRoutes =
         if (!user) return refuse(reply);
         const remoteUser = radicaleUser(user);
         const uri = request.headers['x-forwarded-uri'];
-        if (!pathBelongsTo(typeof uri === 'string' ? uri : undefined, remoteUser)) {
+        const level = davPathLevel(typeof uri === 'string' ? uri : undefined, remoteUser);
+        if (level === undefined) {
           return reply.status(403).type('text/plain; charset=utf-8').send('Not your collection.\n');
         }
-        await provision(user);
+        const method = request.headers['x-forwarded-method'];
+        const forwardedMethod = typeof method === 'string' ? method : undefined;
+        if (removesHome(forwardedMethod, level)) {
+          return reply
+            .status(403)
+            .type('text/plain; charset=utf-8')
+            .send(
+              'Your calendars and contacts cannot be deleted or moved as a whole: delete collections one by one.\n',
+            );
+        }
+        if ((await setup.ensure(user)) === 'unavailable') {
+          return reply
+            .status(503)
+            .header('retry-after', String(SETUP_RETRY_AFTER_SECONDS))
+            .type('text/plain; charset=utf-8')
+            .send('Your calendars and contacts are being set up: try again in a few seconds.\n');
+        }
+        // A deleted default collection is made again at the next request, not in 15 minutes.
+        if (removesCollection(forwardedMethod, level)) await markDavAccountUnchecked(db, remoteUser);
         return reply.header(REMOTE_USER_HEADER, remoteUser).status(200).send();
       },
     );
