@@ -45,6 +45,8 @@ export interface HostLayout {
   radicaleConfig: string;
   /** Its rights file, which the configuration names. */
   radicaleRights: string;
+  /** Radicale's storage (calendars and address books), the radicale user's (0750). */
+  radicaleStorage: string;
   /** Log of what install, update and the sync changed. */
   logDir: string;
   /** Postfix's and Dovecot's log files (root's: the daemons write them as root). */
@@ -101,6 +103,7 @@ export function hostLayout(root = '/'): HostLayout {
     phpFpmPoolDir: at('/etc/php/8.2/fpm/pool.d'),
     radicaleConfig: at('/etc/radicale/config'),
     radicaleRights: at('/etc/radicale/atrium-rights'),
+    radicaleStorage: at('/var/lib/radicale/collections'),
     logDir: at('/var/log/atrium'),
     mailLogDir: at('/var/log/atrium-mail'),
     logrotateDir: at('/etc/logrotate.d'),

@@ -9,8 +9,9 @@ import { logOperation, readOperations, type OperationResult } from '../operation
 import { readSettingsFile } from '../settings-file.ts';
 import { backupHost, formatBytes, keepOptions, type BackupHost } from './backup-host.ts';
 import { fetchDatabaseDump } from './database-source.ts';
-import { mailboxes, stageMail } from './mail-store.ts';
-import { fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
+import { mailboxes, stageMail, stageSieveScripts } from './mail-store.ts';
+import { calendarCount, snapshotFileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
+import { radicaleStorage, stageCalendars } from './radicale-store.ts';
 import {
   backupDirectory,
   ensurePassword,
@@ -31,7 +32,8 @@ export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify
 /**
  * `npm run atrium -- backup`: one restic snapshot of everything that rebuilds this deployment —
  * the database (dumped by the running server in one transaction), the settings file with the
- * secret, the DKIM keys, and every mailbox (staged one at a time under Dovecot's lock) — then
+ * secret, the DKIM keys, every mailbox (staged one at a time under Dovecot's lock) with the
+ * users' Sieve scripts, and Radicale's calendars and address books (under its lock) — then
  * the retention policy, then one line: size added, repository size, duration. With --verify:
  * the latest snapshot restored into scratch space and compared with its manifest instead. With
  * --scheduled (the daily timer or cron line install writes): the backup, then a verify when the
@@ -96,7 +98,7 @@ function printDryRun(host: BackupHost, restic: Restic, print: (line: string) => 
   const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
   print(
     `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
-      `${dkim} and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
+      `${dkim}, ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot} and the calendars and address books in ${radicaleStorage(host.layout)}; ` +
       `then keep ${keepOptions(host.settings).join(' ')}` +
       (existsSync(restic.passwordFile)
         ? ''
@@ -129,12 +131,14 @@ async function takeBackup(
       copyTree(dkimDir, path.join(staging, SNAPSHOT.dkim));
     }
     const staged = await stageMail(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
+    stageSieveScripts(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
+    stageCalendars(radicaleStorage(host.layout), path.join(staging, SNAPSHOT.calendars));
     const manifest: Manifest = {
       version: 1,
       createdAt: new Date().toISOString(),
       tables: dumpDigests(parseDump(dump)),
       mailboxes: staged,
-      files: { ...fileDigests(staging, 'settings'), ...fileDigests(staging, SNAPSHOT.dkim) },
+      files: snapshotFileDigests(staging),
     };
     writeFileSync(path.join(staging, SNAPSHOT.manifest), `${JSON.stringify(manifest, null, 2)}\n`, {
       mode: 0o600,
@@ -148,6 +152,7 @@ async function takeBackup(
     const line =
       `Backup ${summary.snapshotId.slice(0, 8)}: ${formatBytes(summary.dataAdded)} added ` +
       `(${Object.keys(manifest.tables).length} tables, ${Object.keys(staged).length} mailboxes, ` +
+      `${calendarCount(manifest)} calendars and address books, ` +
       `${formatBytes(summary.totalBytesProcessed)} read), ${formatBytes(total)} in ${restic.repository} ` +
       `(${count} snapshot${count === 1 ? '' : 's'}), ${seconds} s`;
     print(line);

@@ -1,14 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
-  closeSync,
   copyFileSync,
   existsSync,
   linkSync,
   lstatSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -16,6 +15,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { TableDigest } from '../../db/logical-dump.ts';
+import { OperatorProblem } from '../operator-problem.ts';
+import { tryLock } from './backup-lock.ts';
 
 /**
  * Dovecot's mail store (Maildir++ below the mail root: <org>/<user>/Maildir, each folder a
@@ -34,6 +35,13 @@ import type { TableDigest } from '../../db/logical-dump.ts';
  * address (its dict userdb cannot list users), and it would copy every message every time.
  */
 const LOCK = 'dovecot-uidlist.lock';
+/**
+ * Sieve scripts: what Pigeonhole keeps in each user's mail home (`<org>/<user>`, beside Maildir/)
+ * by default — `sieve/` with the scripts and `.dovecot.sieve`, the link to the active one. They
+ * are outside every mailbox, so they are staged by this list (ManageSieve writes a script to a
+ * new name and renames it, so a copy never holds half of one).
+ */
+export const SIEVE_ENTRIES = ['sieve', '.dovecot.sieve'];
 const MESSAGE_DIRS = ['cur', 'new'];
 const isIndexFile = (name: string) =>
   name.startsWith('dovecot.index') || name.startsWith('dovecot.list.index');
@@ -76,6 +84,55 @@ export async function stageMail(mailRoot: string, target: string): Promise<Recor
     digests[mailbox || '.'] = mailboxDigest(path.join(target, mailbox));
   }
   return digests;
+}
+
+/** Users' Sieve entries below `root`, relative to it (`<org>/<user>/sieve`…), sorted. */
+export function sieveFiles(root: string): string[] {
+  const found: string[] = [];
+  for (const org of subdirectories(root)) {
+    for (const user of subdirectories(path.join(root, org))) {
+      for (const name of SIEVE_ENTRIES) {
+        if (lexists(path.join(root, org, user, name))) found.push(path.join(org, user, name));
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** Copies the Sieve entries (sieveFiles) of `mailRoot` into `target`, owners and modes kept. */
+export function stageSieveScripts(mailRoot: string, target: string): number {
+  const found = sieveFiles(mailRoot);
+  for (const entry of found) {
+    const home = path.dirname(entry);
+    if (!existsSync(path.join(target, home))) {
+      copyDirMeta(path.join(mailRoot, path.dirname(home)), path.join(target, path.dirname(home)));
+      copyDirMeta(path.join(mailRoot, home), path.join(target, home));
+    }
+    const run = spawnSync('cp', ['-a', '--', path.join(mailRoot, entry), path.join(target, entry)], {
+      encoding: 'utf8',
+    });
+    if (run.status !== 0) throw new Error(`Sieve scripts ${entry}: ${run.stderr.trim()}`);
+  }
+  return found.length;
+}
+
+function subdirectories(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+function lexists(at: string): boolean {
+  try {
+    lstatSync(at);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function mailDigests(root: string): Record<string, TableDigest> {
@@ -159,20 +216,23 @@ function copyDirMeta(from: string, to: string): void {
 }
 
 /**
- * Dovecot's dotlock: the lock file made exclusively; Dovecot waits while it exists (and treats
- * one older than two minutes as left over, so a crash here leaves no mailbox locked for long).
+ * Dovecot's dotlock: the lock file made exclusively, holding `pid:host` as Dovecot's own do.
+ * Dovecot waits while it exists, and treats it as stale once its pid no longer runs (or after two
+ * minutes); so does this, so neither a backup killed while staging nor a Dovecot process killed
+ * while delivering leaves a mailbox that blocks the next backup (backup-lock.ts).
  */
 async function withMailboxLock(dir: string, fn: () => void): Promise<void> {
   const lock = path.join(dir, LOCK);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
+    const owner = tryLock(lock, 2 * 60_000);
+    if (!owner) break;
+    if (Date.now() > deadline) {
+      throw new OperatorProblem(
+        `Mailbox ${dir}: ${LOCK} held by pid ${owner.pid} for over a minute — is Dovecot stuck on it? Back up again later`,
+      );
     }
+    await new Promise((r) => setTimeout(r, 100));
   }
   try {
     fn();

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { TableDigest } from '../../db/logical-dump.ts';
+import { sieveFiles } from './mail-store.ts';
 
 /**
  * What a snapshot held when it was taken, stored inside it (manifest.json): each table's rows and
@@ -23,14 +24,54 @@ export const SNAPSHOT = {
   settings: 'settings/atrium.env',
   dkim: 'dkim',
   mail: 'mail',
+  /** Radicale's storage: `calendars/collection-root/<user>/<collection>/…` (radicale-store.ts). */
+  calendars: 'calendars',
 } as const;
+
+/**
+ * Every file the manifest names by checksum: the settings, the DKIM keys, the calendars and
+ * address books, and users' Sieve scripts (mailboxes have digests of their own).
+ */
+export function snapshotFileDigests(top: string): Record<string, string> {
+  const sieve: Record<string, string> = {};
+  for (const script of sieveFiles(path.join(top, SNAPSHOT.mail))) {
+    Object.assign(sieve, fileDigests(top, path.join(SNAPSHOT.mail, script)));
+  }
+  return {
+    ...fileDigests(top, 'settings'),
+    ...fileDigests(top, SNAPSHOT.dkim),
+    ...fileDigests(top, SNAPSHOT.calendars),
+    ...sieve,
+  };
+}
+
+/** Calendars and address books in a manifest: the collections' property files it names. */
+export function calendarCount(manifest: Pick<Manifest, 'files'>): number {
+  const top = `${SNAPSHOT.calendars}/collection-root/`;
+  return Object.keys(manifest.files).filter(
+    (name) =>
+      name.startsWith(top) &&
+      name.endsWith('/.Radicale.props') &&
+      name.slice(top.length).split('/').length === 3,
+  ).length;
+}
 
 /** sha256 of every file below `dir`, by path relative to `top`. */
 export function fileDigests(top: string, dir: string): Record<string, string> {
   const digests: Record<string, string> = {};
   const walk = (at: string) => {
-    if (!existsSync(at)) return;
-    if (statSync(at).isDirectory()) {
+    let stat;
+    try {
+      stat = lstatSync(at);
+    } catch {
+      return;
+    }
+    if (stat.isSymbolicLink()) {
+      // The active Sieve script is a link (~/.dovecot.sieve → sieve/x.sieve): its target names it.
+      digests[path.relative(top, at)] = `-> ${readlinkSync(at)}`;
+      return;
+    }
+    if (stat.isDirectory()) {
       for (const name of readdirSync(at).sort()) walk(path.join(at, name));
       return;
     }

@@ -7,7 +7,7 @@ import { OperatorProblem } from '../operator-problem.ts';
 import type { OperationResult } from '../operations-log.ts';
 import type { BackupHost } from './backup-host.ts';
 import { mailDigests } from './mail-store.ts';
-import { differences, fileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
+import { differences, snapshotFileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
 import { runOrFail, snapshots, type Restic } from './restic.ts';
 
 /**
@@ -43,7 +43,7 @@ export async function verifyLatest(
     const found = differences(manifest, {
       tables,
       mailboxes: mailDigests(path.join(scratch, SNAPSHOT.mail)),
-      files: { ...fileDigests(scratch, 'settings'), ...fileDigests(scratch, SNAPSHOT.dkim) },
+      files: snapshotFileDigests(scratch),
     });
     const rows = Object.values(tables).reduce((sum, t) => sum + t.rows, 0);
     const messages = Object.values(manifest.mailboxes).reduce((sum, m) => sum + m.rows, 0);

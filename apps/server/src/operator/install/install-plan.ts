@@ -51,7 +51,7 @@ const SETTINGS_HEADER =
   '# ATRIUM_INSTALL_* record the options install was given, for the next run.\n';
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
-const MANAGED =
+export const MANAGED =
   /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_SASL_ADDRESS|MAIL_DOVECOT_AUTH_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
@@ -249,13 +249,15 @@ export function installPlan(
     // Read by Radicale, which runs as the package's radicale user.
     file(
       layout.radicaleConfig,
-      radicaleConfig({ rightsFile: layout.radicaleRights }),
+      radicaleConfig({ rightsFile: layout.radicaleRights, storage: layout.radicaleStorage }),
       'root',
       'radicale',
       0o640,
       ['radicale'],
     ),
     file(layout.radicaleRights, radicaleRights(), 'root', 'radicale', 0o640, ['radicale']),
+    // Debian's package makes it on a host; under --root it is the root's own (backup reads it there).
+    dir(layout.radicaleStorage, 'radicale', 'radicale', 0o750),
   );
   if (o.webmail) items.push(...webmailItems(layout));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
