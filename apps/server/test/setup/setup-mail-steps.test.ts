@@ -4,22 +4,28 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quotaCloneCommit } from '../../src/modules/mail/lookups/dovecot-quota-clone.ts';
+import type { Db } from '../../src/db/database.ts';
+import { inboundMailTable } from '../../src/modules/mail/lookups/inbound-mail.ts';
 import { insertSetupRecord } from '../../src/modules/setup/setup.repository.ts';
 import { addVerifiedDomain, dnsMappingOf } from '../domains/domain-helpers.ts';
+import { createMailWorld, imapSignIn, inboxSubjects, sendMail, type MailWorld } from '../mail/mail-world.ts';
+import { createAppPassword } from '../support/app-passwords.ts';
 import { TestDnsServer, type ZoneRecords } from '../support/dns-server.ts';
-import { createOrganizationWithAdmin, createUser, signInAs, type TestSession } from '../support/fixtures.ts';
+import { createOrganizationWithAdmin, signInAs, type TestSession } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { addDomain } from '../users/helpers.ts';
 
 // Issue 42 item 2: the checklist tells the truth about mail. "Publish your mail records" is done
 // only when the last look-up found every record of every verified domain (DNS on loopback);
-// "Mail is flowing" once a mailbox of the organisation reported its first message (quota_clone).
+// "Mail is flowing" once another server gave Postfix a message on port 25 for one of its domains
+// (Debian's Postfix and Dovecot on loopback): a colleague's message through submission is not it.
 
 const MAIL_HOST = 'mail.atrium.test';
 let t: TestApp;
 let dns: TestDnsServer;
 let withoutMail: TestApp;
+let world: MailWorld;
 
 beforeAll(async () => {
   dns = await TestDnsServer.start();
@@ -38,8 +44,11 @@ beforeAll(async () => {
     },
   });
   withoutMail = await createTestApp({ env });
+  // Postfix and Dovecot, configured by mail-config, asking an Atrium of their own.
+  world = await createMailWorld();
 });
 afterAll(async () => {
+  await world?.close();
   await t?.close();
   await withoutMail?.close();
   await dns?.close();
@@ -49,6 +58,26 @@ async function setupOf(app: TestApp, admin: TestSession): Promise<Dashboard['set
   const response = await app.app.inject({ url: '/api/dashboard', headers: admin.headers });
   expect(response.statusCode, response.body).toBe(200);
   return response.json<Dashboard>().setup;
+}
+
+/** The messages Dovecot last reported for a mailbox (quota_clone), or null before its first report. */
+async function messagesIn(address: string): Promise<number | null> {
+  const row = await world.server.db
+    .selectFrom('mailbox_usage')
+    .innerJoin('users', 'users.id', 'mailbox_usage.user_id')
+    .select('mailbox_usage.messages')
+    .where('users.email', '=', address)
+    .executeTakeFirst();
+  return row ? Number(row.messages) : null;
+}
+
+async function firstReceivedOf(app: TestApp, organizationId: string): Promise<Date | null> {
+  const row = await app.db
+    .selectFrom('organizations')
+    .select('mail_first_received_at')
+    .where('id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  return row.mail_first_received_at;
 }
 
 const stepOf = (setup: Dashboard['setup'], step: string) => setup.mailSteps.find((s) => s.step === step)!;
@@ -173,63 +202,86 @@ describe('the setup checklist’s mail steps', () => {
     );
   });
 
-  it('says mail is flowing once a mailbox of the organisation reports its first message, and keeps it', async () => {
-    const org = await createOrganizationWithAdmin(t.db, { siteName: 'flowing' });
-    const admin = await signInAs(t.db, org.admin);
-    await addVerifiedDomain(t.app, admin, dns, 'flowing.example');
-    const user = await createUser(t.db, org.id, { email: 'mia@flowing.example' });
-    const commit = quotaCloneCommit(t.db);
-    expect(stepOf(await setupOf(t, admin), 'mail_flowing')).toMatchObject({ done: false });
+  it('says mail is flowing only once another server’s message arrives on port 25, and keeps it', async () => {
+    const m = world.server;
+    const admin = await signInAs(m.db, world.org.admin);
+    const [mia, noel] = [await world.user(), await world.user()];
+    const miaLaptop = await createAppPassword(m, mia, 'Laptop');
+    const noelPhone = await createAppPassword(m, noel, 'Phone');
+    expect(stepOf(await setupOf(m, admin), 'mail_flowing')).toEqual({
+      step: 'mail_flowing',
+      done: false,
+      detail:
+        'No message has arrived yet. Once your records are published, send one to your address from another provider.',
+      domainId: null,
+    });
 
-    // An empty mailbox's usage (Dovecot opened it) is no message.
-    const usage = (messages: string) =>
-      commit(
-        user.email,
-        new Map([
-          ['priv/quota/storage', '0'],
-          ['priv/quota/messages', messages],
-        ]),
-      );
-    expect(await usage('0')).toEqual({ ok: true });
-    expect(stepOf(await setupOf(t, admin), 'mail_flowing')).toMatchObject({ done: false });
+    // A colleague's message through submission lands in Noel's mailbox (Dovecot reports it):
+    // delivery works, but nothing has come from outside yet.
+    await sendMail(
+      world,
+      { from: mia.email, to: noel.email, subject: 'From a colleague', text: 'Lunch?' },
+      { user: mia.email, pass: miaLaptop.password },
+    );
+    // A stranger's message to an address nobody holds is refused at RCPT.
+    const refused = await sendMail(world, {
+      from: 'grace@example.net',
+      to: `nobody@${world.domain}`,
+      subject: 'Who?',
+      text: 'x',
+    }).then(
+      () => null,
+      (error: { responseCode?: number }) => error.responseCode,
+    );
+    expect(refused, world.mail.logs()).toBe(550);
+    await world.mail.drainQueue();
+    const noelsInbox = async () => {
+      const imap = await imapSignIn(world, { user: noel.email, pass: noelPhone.password });
+      try {
+        return await inboxSubjects(imap);
+      } finally {
+        await imap.logout();
+      }
+    };
+    expect(await noelsInbox(), world.mail.logs()).toEqual(['From a colleague']);
+    await expect.poll(() => messagesIn(noel.email)).toBe(1);
+    expect(stepOf(await setupOf(m, admin), 'mail_flowing').done).toBe(false);
 
-    expect(await usage('1')).toEqual({ ok: true });
-    expect(stepOf(await setupOf(t, admin), 'mail_flowing')).toEqual({
+    // Another server hands Postfix a message on port 25: mail is flowing.
+    await sendMail(world, {
+      from: 'grace@example.net',
+      to: noel.email,
+      subject: 'From outside',
+      text: 'Hello from another provider.',
+    });
+    await world.mail.drainQueue();
+    expect(await noelsInbox(), world.mail.logs()).toEqual(['From a colleague', 'From outside']);
+    expect(stepOf(await setupOf(m, admin), 'mail_flowing')).toEqual({
       step: 'mail_flowing',
       done: true,
       detail: 'Your first message has arrived.',
       domainId: null,
     });
-    const { mail_first_received_at: first } = await t.db
-      .selectFrom('organizations')
-      .select('mail_first_received_at')
-      .where('id', '=', org.id)
-      .executeTakeFirstOrThrow();
+    const first = await firstReceivedOf(m, world.org.id);
+    expect(first).toBeInstanceOf(Date);
 
-    // The message deleted: mail has still flowed, and the first time stays.
-    expect(await usage('0')).toEqual({ ok: true });
-    expect(await usage('4')).toEqual({ ok: true });
-    expect(stepOf(await setupOf(t, admin), 'mail_flowing').done).toBe(true);
-    const again = await t.db
-      .selectFrom('organizations')
-      .select('mail_first_received_at')
-      .where('id', '=', org.id)
-      .executeTakeFirstOrThrow();
-    expect(again.mail_first_received_at).toEqual(first);
+    // Later messages from outside leave the first time as it was.
+    await sendMail(world, { from: 'grace@example.net', to: mia.email, subject: 'Again', text: 'x' });
+    await world.mail.drainQueue();
+    expect(await firstReceivedOf(m, world.org.id)).toEqual(first);
   });
 
-  it('counts no message in a mailbox on a domain that is not verified', async () => {
+  it('answers Postfix DUNNO whatever happens, and counts no recipient of a domain that is not verified', async () => {
     const org = await createOrganizationWithAdmin(t.db, { siteName: 'unverified' });
-    const user = await createUser(t.db, org.id, { email: 'noel@unverified-mail.example' });
-    expect(await quotaCloneCommit(t.db)(user.email, new Map([['priv/quota/messages', '2']]))).toEqual({
-      ok: true,
-    });
-    const row = await t.db
-      .selectFrom('organizations')
-      .select('mail_first_received_at')
-      .where('id', '=', org.id)
-      .executeTakeFirstOrThrow();
-    expect(row.mail_first_received_at).toBeNull();
+    await addDomain(t.db, org.id, 'unverified-mail.example', 'pending');
+    const inbound = inboundMailTable(t.db, t.app.log);
+    expect(await inbound('noel@unverified-mail.example')).toBe('DUNNO');
+    expect(await firstReceivedOf(t, org.id)).toBeNull();
+    // Not an address (Postfix asks the domain or `user@` only after a miss): not found.
+    expect(await inbound('unverified-mail.example')).toBeNull();
+    // The database away: still DUNNO, never TEMP, which would make Postfix defer the message.
+    const broken = inboundMailTable({} as Db, t.app.log);
+    expect(await broken('noel@unverified-mail.example')).toBe('DUNNO');
   });
 
   it('has no mail steps when mail is not set up on the server', async () => {

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.ts';
 import type { DictCommit } from '../protocols/dovecot-dict.ts';
-import { noteFirstMailReceived, saveMailboxUsage } from '../settings/mailbox-usage.repository.ts';
+import { saveMailboxUsage } from '../settings/mailbox-usage.repository.ts';
 
 /** The keys quota_clone writes (Dovecot 2.3), private to the mail user the transaction is for. */
 const STORAGE = 'priv/quota/storage';
@@ -28,13 +28,6 @@ export function quotaCloneCommit(db: Db): DictCommit {
       ...(messages !== undefined ? { messages: Number(messages) } : {}),
     });
     if (!saved) return { ok: false, error: 'no such mailbox' };
-    // The setup checklist's "Mail is flowing". Why this signal: quota_clone writes after every
-    // change of a mailbox, so messages > 0 on a mailbox of a verified domain means mail reached
-    // Dovecot there, whichever way it came (MX from outside, or a copy Atrium or a colleague sent
-    // through the local Postfix, which also proves delivery works). Atrium sees no message
-    // itself, only Postfix's and Dovecot's questions; the LMTP userdb lookup is asked before a
-    // delivery that may still fail (quota), the usage after it is stored.
-    if (messages !== undefined && Number(messages) > 0) await noteFirstMailReceived(db, user.toLowerCase());
     return { ok: true };
   };
 }

@@ -77,19 +77,3 @@ export async function organizationStorageBytes(db: Db, organizationId: string): 
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
-
-/**
- * "Mail is flowing" (the setup checklist, issue 42 item 2): the first time a mailbox on one of the
- * organisation's verified domains reports messages, written once and never cleared. One statement,
- * by the unique index on users' addresses and the organisation's primary key; once set, the
- * `is null` keeps later reports from writing anything.
- */
-export async function noteFirstMailReceived(db: Db, address: string): Promise<void> {
-  await sql`
-    update organizations o set mail_first_received_at = now()
-    from users u
-    where u.email = ${address} and u.organization_id = o.id and o.mail_first_received_at is null
-      and exists (select 1 from domains d
-                  where d.organization_id = o.id and d.state = 'verified'
-                    and d.name = split_part(u.email, '@', 2))`.execute(db);
-}
