@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Timestamp } from './database.ts';
+import type { NullableTimestamp, Timestamp } from './database.ts';
 
 // Devices' tables (modules/devices, 2026_12_03_0100; modules/dav, 2026_12_04_0100); listed in Database.
 
@@ -20,4 +20,6 @@ export interface DavAccountsTable {
   user_id: string;
   organization_id: string;
   created_at: Timestamp;
+  /** When its default collections were last found or made (2026_12_08_0300); null: look again. */
+  checked_at: NullableTimestamp;
 }

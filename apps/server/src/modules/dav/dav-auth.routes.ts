@@ -6,9 +6,16 @@ import type { Db } from '../../db/database.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
-import { davCredentials, davUserOf, pathBelongsTo, radicaleUser } from './dav-auth.service.ts';
-import { recordDavAccount, type DavUser } from './dav.repository.ts';
-import { ensureDefaultCollections } from './radicale-client.ts';
+import {
+  davCredentials,
+  davPathLevel,
+  davUserOf,
+  radicaleUser,
+  removesCollection,
+  removesHome,
+} from './dav-auth.service.ts';
+import { DavAccountSetup, SETUP_RETRY_AFTER_SECONDS } from './dav-account-setup.ts';
+import { markDavAccountUnchecked } from './dav.repository.ts';
 
 /** The header Caddy copies from this answer to Radicale (`[auth] type = http_x_remote_user`). */
 export const REMOTE_USER_HEADER = 'x-remote-user';

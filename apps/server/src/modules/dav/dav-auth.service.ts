@@ -60,6 +60,35 @@ export async function davUserOf(
   return undefined;
 }
 
+/** A forwarded path as Atrium reads it (`..` resolved, escapes decoded); undefined when it cannot. */
+function normalizedPath(forwardedUri: string | undefined): string | undefined {
+  if (forwardedUri === undefined) return undefined;
+  try {
+    return path.posix.normalize(decodeURIComponent(forwardedUri.split('?')[0]!));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where a forwarded path is within the user's space: the DAV root, their home `/dav/<user>/`, a
+ * collection in it (`/dav/<user>/calendar/`), or below that (an event, a card); undefined when it
+ * is not theirs.
+ */
+export function davPathLevel(
+  forwardedUri: string | undefined,
+  user: string,
+): 'root' | 'home' | 'collection' | 'item' | undefined {
+  const normalized = normalizedPath(forwardedUri);
+  if (normalized === undefined) return undefined;
+  const root = DAV_PATH.replace(/\/$/, '');
+  if (normalized === root || normalized === DAV_PATH) return 'root';
+  if (!normalized.startsWith(DAV_PATH)) return undefined;
+  const [owner, ...rest] = normalized.slice(DAV_PATH.length).split('/').filter(Boolean);
+  if (owner !== user) return undefined;
+  return rest.length === 0 ? 'home' : rest.length === 1 ? 'collection' : 'item';
+}
+
 /**
  * Whether the request Caddy forwards (X-Forwarded-Uri) stays within the user's own collections:
  * the DAV root, or a path under `/dav/<user>/`. Radicale's rights (radicaleRights) say the same; this
@@ -67,20 +96,23 @@ export async function davUserOf(
  * escapes, `..` out of /dav) outright.
  */
 export function pathBelongsTo(forwardedUri: string | undefined, user: string): boolean {
-  if (forwardedUri === undefined) return false;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(forwardedUri.split('?')[0]!);
-  } catch {
-    return false;
-  }
-  const normalized = path.posix.normalize(decoded);
-  const root = DAV_PATH.replace(/\/$/, '');
-  if (normalized === root || normalized === DAV_PATH) return true;
-  if (!normalized.startsWith(DAV_PATH)) return false;
-  const owner = normalized.slice(DAV_PATH.length).split('/')[0];
-  return owner === user;
+  return davPathLevel(forwardedUri, user) !== undefined;
 }
+
+/** Methods that would remove what they name: a home would go with everything in it. */
+const REMOVING_METHODS = new Set(['DELETE', 'MOVE']);
+
+/**
+ * Issue 43 item 4: the DAV root and the user's home cannot be deleted or moved (Radicale would
+ * remove the home with every calendar and address book in it, and answer 200). Collections in the
+ * home and what is in them can; a default one deleted is made again at the next request.
+ */
+export const removesHome = (method: string | undefined, level: ReturnType<typeof davPathLevel>) =>
+  REMOVING_METHODS.has((method ?? '').toUpperCase()) && (level === 'root' || level === 'home');
+
+/** A collection of the home is being deleted or moved: the defaults are looked at again after. */
+export const removesCollection = (method: string | undefined, level: ReturnType<typeof davPathLevel>) =>
+  REMOVING_METHODS.has((method ?? '').toUpperCase()) && level === 'collection';
 
 /** Radicale's user for an Atrium user: the user's id, unique across organisations and never reused. */
 export const radicaleUser = (user: DavUser) => user.userId;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DirectoryGroupAddress, DirectoryPerson } from './address-book-cards.ts';
 
@@ -32,17 +33,53 @@ export async function findActiveDavUserOfClient(
 }
 
 /**
- * Notes that Radicale now holds this user's collections; true the first time. From then on the
- * organisation's address book is kept in their account (triggers of 2026_12_04_0100 queue it).
+ * How often the gate looks again at an account whose defaults were found (docs/dav.md): a look is
+ * one PROPFIND of the home on Radicale, so with 5,000 active accounts about 6 a second at most.
  */
-export async function recordDavAccount(db: Db, user: DavUser): Promise<boolean> {
-  const inserted = await db
-    .insertInto('dav_accounts')
-    .values({ user_id: user.userId, organization_id: user.organizationId })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .returning('user_id')
+export const DEFAULTS_RECHECK_SECONDS = 15 * 60;
+
+/**
+ * Whether the user's default collections were made (a row exists) and found recently enough
+ * (`fresh`). One read by primary key: what every DAV request costs here. Undefined: the user's
+ * first request.
+ */
+export async function davAccountState(db: Db, userId: string): Promise<{ fresh: boolean } | undefined> {
+  const row = await db
+    .selectFrom('dav_accounts')
+    .select(
+      sql<boolean>`coalesce(checked_at > now() - make_interval(secs => ${DEFAULTS_RECHECK_SECONDS}), false)`.as(
+        'fresh',
+      ),
+    )
+    .where('user_id', '=', userId)
     .executeTakeFirst();
-  return inserted !== undefined;
+  return row && { fresh: row.fresh };
+}
+
+/**
+ * The user's default collections were found or made now; `retryInSeconds`: a look failed, and
+ * the next is due that much later rather than a whole interval later. The row is made by the
+ * first success (and lists the account for the rest of Atrium).
+ */
+export async function markDavAccountChecked(
+  db: Db,
+  user: DavUser,
+  o: { retryInSeconds?: number } = {},
+): Promise<void> {
+  const at =
+    o.retryInSeconds === undefined
+      ? sql<Date>`now()`
+      : sql<Date>`now() - make_interval(secs => ${DEFAULTS_RECHECK_SECONDS - o.retryInSeconds})`;
+  await db
+    .insertInto('dav_accounts')
+    .values({ user_id: user.userId, organization_id: user.organizationId, checked_at: at })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ checked_at: at }))
+    .execute();
+}
+
+/** A collection of the user's was deleted: the next request looks at the defaults again. */
+export async function markDavAccountUnchecked(db: Db, userId: string): Promise<void> {
+  await db.updateTable('dav_accounts').set({ checked_at: null }).where('user_id', '=', userId).execute();
 }
 
 /** The users of the organisation whose accounts get its address book. */

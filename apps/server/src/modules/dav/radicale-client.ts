@@ -13,6 +13,8 @@ export interface RadicaleAddress {
 /** The default collections every user gets on first use (issue 33). */
 export const DEFAULT_CALENDAR = 'calendar';
 export const DEFAULT_ADDRESS_BOOK = 'contacts';
+/** The organisation's address book's name in every home (served by Atrium, not Radicale). */
+const DIRECTORY_NAME = 'directory';
 
 const MKCALENDAR_BODY = `<?xml version="1.0" encoding="utf-8"?>
 <C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
@@ -38,7 +40,9 @@ async function call(
   path: string,
   body?: string,
   headers: Record<string, string> = {},
+  signal?: AbortSignal,
 ): Promise<{ status: number; text: string }> {
+  const timeout = AbortSignal.timeout(10_000);
   const response = await fetch(`http://${radicale.host}:${radicale.port}${path}`, {
     method,
     headers: {
@@ -47,7 +51,7 @@ async function call(
       ...headers,
     },
     body,
-    signal: AbortSignal.timeout(10_000),
+    signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
   });
   return { status: response.status, text: await response.text() };
 }
@@ -57,21 +61,53 @@ const userPath = (user: string) => `/${encodeURIComponent(user)}/`;
 /**
  * Creates the user's calendar and address book when they have none of the kind. Radicale makes
  * the principal collection itself on the user's first request, but not these, and phones do not
- * either: they show an account with nothing in it.
+ * either: they show an account with nothing in it. `signal` ends it early (the gate's budget).
  */
-export async function ensureDefaultCollections(radicale: RadicaleAddress, user: string): Promise<void> {
-  const listing = await call(radicale, user, 'PROPFIND', userPath(user), PROPFIND_BODY, { depth: '1' });
+export async function ensureDefaultCollections(
+  radicale: RadicaleAddress,
+  user: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const listing = await call(
+    radicale,
+    user,
+    'PROPFIND',
+    userPath(user),
+    PROPFIND_BODY,
+    { depth: '1' },
+    signal,
+  );
   if (listing.status !== 207) throw new Error(`Radicale answered PROPFIND with ${listing.status}`);
-  // Any calendar or address book of the user counts, whatever its name (a client may make its own).
-  const hasCalendar = /<[\w-]*:?calendar\s*\/>/.test(listing.text);
-  const hasAddressBook = /<[\w-]*:?addressbook\s*\/>/.test(listing.text);
+  // Any calendar or address book of the user counts, whatever its name (a client may make its own),
+  // except an old copy of the organisation's address book, which Atrium now serves itself.
+  const collections = listing.text
+    .split(/<[\w-]*:?response[\s>]/)
+    .filter((entry) => !new RegExp(`<[\\w-]*:?href>[^<]*/${DIRECTORY_NAME}/?<`).test(entry));
+  const hasCalendar = collections.some((entry) => /<[\w-]*:?calendar\s*\/>/.test(entry));
+  const hasAddressBook = collections.some((entry) => /<[\w-]*:?addressbook\s*\/>/.test(entry));
   const made = [
     hasCalendar
       ? undefined
-      : call(radicale, user, 'MKCALENDAR', `${userPath(user)}${DEFAULT_CALENDAR}/`, MKCALENDAR_BODY),
+      : call(
+          radicale,
+          user,
+          'MKCALENDAR',
+          `${userPath(user)}${DEFAULT_CALENDAR}/`,
+          MKCALENDAR_BODY,
+          {},
+          signal,
+        ),
     hasAddressBook
       ? undefined
-      : call(radicale, user, 'MKCOL', `${userPath(user)}${DEFAULT_ADDRESS_BOOK}/`, MKADDRESSBOOK_BODY),
+      : call(
+          radicale,
+          user,
+          'MKCOL',
+          `${userPath(user)}${DEFAULT_ADDRESS_BOOK}/`,
+          MKADDRESSBOOK_BODY,
+          {},
+          signal,
+        ),
   ];
   for (const result of await Promise.all(made)) {
     // 405/409: made a moment ago by another request or process; that is as good.

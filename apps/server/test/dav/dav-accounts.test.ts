@@ -1,0 +1,249 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createAppPassword as createAppPasswordFor } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
+import { DEFAULTS_RECHECK_SECONDS } from '../../src/modules/dav/dav.repository.ts';
+import { createAppPassword } from '../support/app-passwords.ts';
+import { TestDavHost } from '../support/dav-host.ts';
+import { createOrganizationWithAdmin, createUser, type TestUser } from '../support/fixtures.ts';
+import { freePort } from '../support/free-port.ts';
+import { createTestApp } from '../support/test-app.ts';
+import { useStarted } from '../support/use-started.ts';
+
+// Issue 43 items 3 and 4: each user's default calendar and address book, made per user on the
+// first request (never by a queued job), kept in the database rather than one process's memory,
+// made again when one goes missing; and a home nobody can delete.
+
+const MAIL_HOST = 'localhost';
+const basic = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+const PROPFIND_BODY =
+  '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:current-user-principal/></D:prop></D:propfind>';
+const EVENT = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Atrium test//EN\r\nBEGIN:VEVENT\r\nUID:standup-1\r\nDTSTAMP:20261127T090000Z\r\nDTSTART:20261201T090000Z\r\nDTEND:20261201T091500Z\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+const MKADDRESSBOOK = `<?xml version="1.0" encoding="utf-8"?>
+<D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:set><D:prop>
+<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype><D:displayname>Suppliers</D:displayname>
+</D:prop></D:set></D:mkcol>`;
+
+async function createDavWorld() {
+  const dav = await TestDavHost.prepare();
+  const server = await createTestApp({
+    listen: true,
+    env: { MAIL_HOST, DAV_RADICALE_ADDRESS: dav.radicaleAddress, TRUST_PROXY: '127.0.0.1' },
+  });
+  await dav.start({ mailHost: MAIL_HOST, atriumPort: Number(server.config.port) });
+  const org = await createOrganizationWithAdmin(server.db);
+  return {
+    dav,
+    server,
+    org,
+    async close() {
+      await dav.close();
+      await server.close();
+    },
+  };
+}
+
+describe('CalDAV/CardDAV accounts: default collections and the home', () => {
+  const world = useStarted(createDavWorld);
+  const send = (method: string, davPath: string, headers: Record<string, string>, body?: string) =>
+    world.dav.fetch(MAIL_HOST, { method, path: davPath, headers, body });
+  const propfind = (davPath: string, auth: Record<string, string>, depth = '1') =>
+    send('PROPFIND', davPath, { ...auth, depth, 'content-type': 'application/xml' }, PROPFIND_BODY);
+  /** The collections Radicale holds in the user's home, as its own storage has them. */
+  const stored = (userId: string, name: string) =>
+    existsSync(path.join(world.dav.storage, 'collection-root', userId, name, '.Radicale.props'));
+  const signedIn = async (user: TestUser) => ({
+    authorization: basic(user.email, (await createAppPassword(world.server, user, 'Phone')).password),
+  });
+
+  it('refuses to delete or move the home or the DAV root (403), and deletes events and own collections', async () => {
+    const user = await createUser(world.server.db, world.org.id);
+    const auth = await signedIn(user);
+    const home = `/dav/${user.id}/`;
+    expect((await propfind(home, auth)).status, world.dav.logs()).toBe(207);
+
+    const destination = { destination: `https://${MAIL_HOST}:${world.dav.httpsPort}/dav/${user.id}-moved/` };
+    for (const [method, target, extra] of [
+      ['DELETE', home, {}],
+      ['DELETE', `/dav/${user.id}`, {}],
+      ['DELETE', `/dav/${user.id}/calendar/..`, {}],
+      ['MOVE', home, destination],
+      ['DELETE', '/dav/', {}],
+      ['MOVE', '/dav/', destination],
+    ] as const) {
+      const answer = await send(method, target, { ...auth, ...extra });
+      expect(answer.status, `${method} ${target}: ${answer.body}`).toBe(403);
+      expect(answer.body).toContain('cannot be deleted or moved');
+    }
+    expect(stored(user.id, 'calendar') && stored(user.id, 'contacts')).toBe(true);
+
+    // An event comes and goes.
+    const event = `${home}calendar/standup-1.ics`;
+    expect((await send('PUT', event, { ...auth, 'content-type': 'text/calendar' }, EVENT)).status).toBe(201);
+    expect((await send('DELETE', event, auth)).status).toBe(200);
+    expect((await send('GET', event, auth)).status).toBe(404);
+    // An address book of the user's own comes and goes.
+    const own = `${home}suppliers/`;
+    const made = await send('MKCOL', own, { ...auth, 'content-type': 'application/xml' }, MKADDRESSBOOK);
+    expect(made.status, made.body).toBe(201);
+    expect((await send('DELETE', own, auth)).status).toBe(200);
+    expect(stored(user.id, 'suppliers')).toBe(false);
+    expect((await propfind(home, auth)).body).not.toContain('suppliers');
+  });
+
+  it('makes a deleted default calendar or address book again at the next request', async () => {
+    const user = await createUser(world.server.db, world.org.id);
+    const auth = await signedIn(user);
+    const home = `/dav/${user.id}/`;
+    expect((await propfind(home, auth)).status).toBe(207);
+    const event = `${home}calendar/standup-1.ics`;
+    expect((await send('PUT', event, { ...auth, 'content-type': 'text/calendar' }, EVENT)).status).toBe(201);
+
+    // Deleted by the user's client: there again, empty, at the next request.
+    expect((await send('DELETE', `${home}calendar/`, auth)).status).toBe(200);
+    const listing = await propfind(home, auth);
+    expect(listing.body).toContain(`${home}calendar/`);
+    expect(stored(user.id, 'calendar')).toBe(true);
+    expect((await send('GET', event, auth)).status).toBe(404);
+  });
+
+  it('makes defaults removed behind its back again at the first look after the interval, from the database', async () => {
+    const user = await createUser(world.server.db, world.org.id);
+    const auth = await signedIn(user);
+    const home = `/dav/${user.id}/`;
+    expect((await propfind(home, auth)).status).toBe(207);
+    // Removed on Radicale directly (an operator, a restore of an older backup).
+    const direct = await fetch(`http://${world.dav.radicaleAddress}/${user.id}/contacts/`, {
+      method: 'DELETE',
+      headers: { 'x-remote-user': user.id },
+    });
+    expect(direct.status).toBe(200);
+    // Within the interval no request looks at Radicale for it: the account was found a moment ago.
+    expect((await propfind(home, auth)).status).toBe(207);
+    expect(stored(user.id, 'contacts')).toBe(false);
+    // Once the last look is older than the interval (what the database says, whichever process
+    // asks), the next request looks and makes it again.
+    await sql`update dav_accounts set checked_at = now() - make_interval(secs => ${DEFAULTS_RECHECK_SECONDS + 1})
+      where user_id = ${user.id}`.execute(world.server.db);
+    expect((await propfind(home, auth)).status).toBe(207);
+    expect(stored(user.id, 'contacts')).toBe(true);
+    const checked = await world.server.db
+      .selectFrom('dav_accounts')
+      .select(sql<boolean>`checked_at > now() - interval '1 minute'`.as('recent'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(checked.recent).toBe(true);
+  });
+
+  it('answers a first request Radicale cannot serve with 503 and Retry-After, queueing nothing', async () => {
+    // A second Atrium on the same database whose Radicale does not answer (nothing listens there).
+    const unreachable = await createTestApp({
+      database: world.server.database,
+      env: { MAIL_HOST, DAV_RADICALE_ADDRESS: `127.0.0.1:${await freePort()}`, TRUST_PROXY: '127.0.0.1' },
+    });
+    try {
+      const newcomer = await createUser(world.server.db, world.org.id);
+      const settled = await createUser(world.server.db, world.org.id);
+      const gate = async (user: TestUser) =>
+        unreachable.app.inject({
+          method: 'GET',
+          url: '/api/dav/auth',
+          headers: {
+            ...(await signedIn(user)),
+            'x-forwarded-method': 'PROPFIND',
+            'x-forwarded-uri': `/dav/${user.id}/`,
+          },
+        });
+      const first = await gate(newcomer);
+      expect(first.statusCode, first.body).toBe(503);
+      expect(first.headers['retry-after']).toBe('10');
+      expect(first.body).toContain('try again');
+      const jobs = await world.server.db
+        .selectFrom('jobs')
+        .select('kind')
+        .where('kind', 'like', 'dav.%')
+        .where('organization_id', '=', world.org.id)
+        .execute();
+      expect(jobs).toEqual([]);
+
+      // An account set up before is let through, and looked at again a minute later, not at once.
+      await world.server.db
+        .insertInto('dav_accounts')
+        .values({ user_id: settled.id, organization_id: world.org.id, checked_at: null })
+        .execute();
+      const again = await gate(settled);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.headers['x-remote-user']).toBe(settled.id);
+      const row = await world.server.db
+        .selectFrom('dav_accounts')
+        .select(
+          sql<number>`extract(epoch from checked_at + make_interval(secs => ${DEFAULTS_RECHECK_SECONDS}) - now())`.as(
+            'dueIn',
+          ),
+        )
+        .where('user_id', '=', settled.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(row.dueIn)).toBeGreaterThan(30);
+      expect(Number(row.dueIn)).toBeLessThanOrEqual(60);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
+  it('sets up 100 accounts making their first requests at once, 20 at a time: no 502, no job, every default made', async () => {
+    const organizations = [world.org.id];
+    for (let i = 0; i < 4; i++) organizations.push((await createOrganizationWithAdmin(world.server.db)).id);
+    const accounts: { user: TestUser; auth: Record<string, string> }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const user = await createUser(world.server.db, organizations[i % organizations.length]!);
+      const { password } = await createAppPasswordFor(
+        world.server.db,
+        { organizationId: user.organizationId, userId: user.id, label: user.email, ip: '127.0.0.1' },
+        'iPhone',
+      );
+      accounts.push({ user, auth: { authorization: basic(user.email, password) } });
+    }
+    const statuses = new Map<number, number>();
+    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    // What a phone sends when an account is added: the root for its principal, then the home.
+    const firstContact = async ({ user, auth }: (typeof accounts)[number]) => {
+      count((await propfind('/dav/', auth, '0')).status);
+      const home = await propfind(`/dav/${user.id}/`, auth);
+      count(home.status);
+      return home.body;
+    };
+    const queue = [...accounts];
+    const homes = new Map<string, string>();
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift())
+          homes.set(next.user.id, await firstContact(next));
+      }),
+    );
+    expect(Object.fromEntries(statuses), world.dav.logs()).toEqual({ 207: 200 });
+    for (const { user } of accounts) {
+      expect(homes.get(user.id)).toContain(`/dav/${user.id}/calendar/`);
+      expect(homes.get(user.id)).toContain(`/dav/${user.id}/contacts/`);
+    }
+    const jobs = await world.server.db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+      .where('kind', 'like', 'dav.%')
+      .groupBy('kind')
+      .execute();
+    expect(jobs).toEqual([]);
+    const rows = await world.server.db
+      .selectFrom('dav_accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(
+        'user_id',
+        'in',
+        accounts.map((a) => a.user.id),
+      )
+      .where('checked_at', 'is not', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(100);
+  });
+});
