@@ -8,6 +8,7 @@ import { hostLayout } from '../host-layout.ts';
 import { logOperation, readOperations, type OperationResult } from '../operations-log.ts';
 import { readSettingsFile } from '../settings-file.ts';
 import { backupHost, formatBytes, keepOptions, type BackupHost } from './backup-host.ts';
+import { removeLeftovers, takeRunLock } from './backup-lock.ts';
 import { fetchDatabaseDump } from './database-source.ts';
 import { mailboxes, stageMail, stageSieveScripts } from './mail-store.ts';
 import { calendarCount, snapshotFileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
@@ -21,8 +22,11 @@ import {
   resticFor,
   runOrFail,
   snapshots,
+  unlockStale,
   type Restic,
 } from './restic.ts';
+import { knownDamage } from './repository-check.ts';
+import { fileProblem } from './restic-errors.ts';
 import { verifyDue } from './schedule.ts';
 import { verifyLatest } from './verify.ts';
 
@@ -64,7 +68,7 @@ export async function backupCommand(
           `Backup password ${restic.passwordFile}: missing — nothing was backed up yet: npm run atrium -- backup`,
         );
       }
-      return verifyLatest(host, restic, print);
+      return withRunLock(host, 'verify', () => verifyLatest(host, restic, print));
     });
   if (values.verify) return verify();
   if (values['dry-run']) {
@@ -79,12 +83,29 @@ export async function backupCommand(
   }
   const backedUp = await logOperation(layout, 'backup', () => {
     const { host, restic } = backupTarget(values.root);
-    return takeBackup(host, restic, print);
+    return withRunLock(host, 'backup', () => takeBackup(host, restic, print));
   });
   if (!values.scheduled) return backedUp;
   const settings = readSettingsFile(layout.settingsFile) ?? {};
   if (!verifyDue(readOperations(layout), settings, new Date())) return backedUp;
   return (await verify()) && backedUp;
+}
+
+/**
+ * One backup or verify at a time (backup-lock.ts). The lock holds its owner's pid, so one left by
+ * a run that was killed (kill -9, the host stopped during the nightly backup) is taken over, and
+ * what that run left is removed: its staging and scratch directories now, restic's stale locks
+ * once the repository is open (takeBackup).
+ */
+async function withRunLock<T>(host: BackupHost, operation: string, run: () => Promise<T>): Promise<T> {
+  const release = takeRunLock(host.layout, operation, () => removeLeftovers(host.layout));
+  try {
+    return await run();
+  } catch (error) {
+    throw fileProblem(error, host.layout.backupDir);
+  } finally {
+    release();
+  }
 }
 
 /** The installed host and its restic repository; restic itself must be there. */
@@ -114,6 +135,15 @@ async function takeBackup(
   const started = Date.now();
   const newPassword = ensurePassword(restic);
   ensureRepository(restic);
+  const damage = knownDamage(host.layout, restic.repository);
+  if (damage) {
+    throw new OperatorProblem(
+      `Backup repository ${restic.repository}: damaged — restic check found on ${damage.at.slice(0, 10)}: ${damage.lines[0]}` +
+        `${damage.lines.length > 1 ? ` (and ${damage.lines.length - 1} more)` : ''}; nothing is backed up into it until it is mended: see "A damaged repository" in docs/backup.md`,
+    );
+  }
+  // No other backup runs (the run lock): a restic lock left by a killed one is stale.
+  unlockStale(restic);
   const staging = path.join(host.layout.backupDir, 'staging');
   // A staging directory left by an interrupted run holds links, not data: start again.
   rmSync(staging, { recursive: true, force: true });

@@ -5,6 +5,13 @@ import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import type { Settings } from '../settings-file.ts';
+import {
+  lastLine,
+  probeLocalRepository,
+  resticCause,
+  resticProblem,
+  saysNoRepository,
+} from './restic-errors.ts';
 
 /**
  * Debian's restic, which stores the snapshots: encrypted, deduplicated, incremental, to a local
@@ -57,19 +64,39 @@ export function ensurePassword(restic: Restic): boolean {
   return true;
 }
 
+/**
+ * Opens the repository, or makes it when restic says there is none: only then. A wrong password,
+ * a read-only or unreachable repository also fail to read its config, and `restic init` over
+ * them would only hide the cause ("config file already exists").
+ */
 export function ensureRepository(restic: Restic): boolean {
-  if (run(restic, ['cat', 'config'], { quiet: true }).status === 0) return false;
+  probeLocalRepository(restic);
+  const opened = run(restic, ['cat', 'config', '--no-lock']);
+  if (opened.status === 0) return false;
+  if (!saysNoRepository(opened.stderr))
+    throw resticProblem(restic, 'Backup repository', 'cat', opened.stderr);
   const init = run(restic, ['init']);
   if (init.status !== 0) {
     throw new OperatorProblem(
-      `Backup repository ${restic.repository}: restic cannot open or create it (${lastLine(init.stderr)}) — ` +
-        `check BACKUP_REPOSITORY and that ${restic.passwordFile} is its password`,
+      resticCause(restic, init.stderr) ??
+        `Backup repository ${restic.repository}: restic cannot open or create it (${lastLine(init.stderr)}) — ` +
+          `check BACKUP_REPOSITORY and that ${restic.passwordFile} is its password`,
     );
   }
   return true;
 }
 
-export function run(restic: Restic, args: string[], options: { cwd?: string; quiet?: boolean } = {}) {
+/**
+ * `restic unlock`: removes only stale locks — those of a restic on this host that no longer runs,
+ * or older than 30 minutes — never a running one's (that takes --remove-all, which Atrium never
+ * gives). Called only while Atrium's own lock shows no other backup alive.
+ */
+export function unlockStale(restic: Restic): void {
+  const result = run(restic, ['unlock']);
+  if (result.status !== 0) throw resticProblem(restic, 'Backup repository', 'unlock', result.stderr);
+}
+
+export function run(restic: Restic, args: string[], options: { cwd?: string } = {}) {
   return spawnSync('restic', args, {
     cwd: options.cwd,
     env: restic.env,
@@ -78,13 +105,11 @@ export function run(restic: Restic, args: string[], options: { cwd?: string; qui
   });
 }
 
-/** restic's own command line, or a one-line problem naming what failed. */
+/** restic's own command line, or a one-line problem naming the cause. */
 export function runOrFail(restic: Restic, args: string[], what: string, cwd?: string): string {
   const result = run(restic, args, { cwd });
   if (result.status !== 0) {
-    throw new OperatorProblem(
-      `${what}: restic ${args[0]} failed (${lastLine(result.stderr || String(result.error))})`,
-    );
+    throw resticProblem(restic, what, args[0]!, result.stderr || String(result.error));
   }
   return result.stdout;
 }
@@ -109,7 +134,7 @@ export async function backupDirectory(restic: Restic, dir: string, tags: string[
   let stderr = '';
   let pending = '';
   const progress = process.stdout.isTTY;
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16000)));
   child.stdout.on('data', (chunk: Buffer) => {
     pending += chunk.toString();
     const lines = pending.split('\n');
@@ -131,7 +156,7 @@ export async function backupDirectory(restic: Restic, dir: string, tags: string[
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   if (progress) process.stdout.write('\r\x1b[K');
   if (code !== 0 || !summary) {
-    throw new OperatorProblem(`Backup: restic backup failed (${lastLine(stderr) || `exit ${code}`})`);
+    throw resticProblem(restic, 'Backup', 'backup', stderr || `exit ${code}`);
   }
   return summary;
 }
@@ -169,12 +194,4 @@ function directorySize(dir: string): number {
   return total;
 }
 
-export function lastLine(text: string): string {
-  return (
-    text
-      .trim()
-      .split('\n')
-      .filter((l) => l.trim())
-      .at(-1) ?? ''
-  ).trim();
-}
+export { lastLine } from './restic-errors.ts';

@@ -34,9 +34,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * was, so the next night tries again.
  */
 export function verifyDue(entries: OperationEntry[], settings: Settings, now: Date): boolean {
+  const last = latestOperation(entries, 'verify', { ok: true });
+  return !last || now.getTime() - last.time.getTime() > verifyDays(settings) * DAY_MS;
+}
+
+function verifyDays(settings: Settings): number {
   const value = settings.BACKUP_VERIFY_DAYS ?? '7';
   if (!/^\d+$/.test(value))
     throw new OperatorProblem(`Setting BACKUP_VERIFY_DAYS=${value}: a whole number of days`);
-  const last = latestOperation(entries, 'verify', { ok: true });
-  return !last || now.getTime() - last.time.getTime() > Number(value) * DAY_MS;
+  return Number(value);
+}
+
+/**
+ * Into how many parts each verify's `restic check` divides the repository's data, reading the
+ * next one each time (repository-check.ts): as many as verifies run in four weeks, so every pack
+ * is read back within a month — 4 at the weekly default, 28 when verifying daily.
+ */
+export function checkParts(settings: Settings): number {
+  return Math.max(1, Math.floor(28 / Math.max(1, verifyDays(settings))));
 }

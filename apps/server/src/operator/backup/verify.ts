@@ -8,7 +8,9 @@ import type { OperationResult } from '../operations-log.ts';
 import type { BackupHost } from './backup-host.ts';
 import { mailDigests } from './mail-store.ts';
 import { differences, snapshotFileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
+import { checkRepository } from './repository-check.ts';
 import { runOrFail, snapshots, type Restic } from './restic.ts';
+import { checkParts } from './schedule.ts';
 
 /**
  * `backup --verify`: the latest snapshot restored into scratch space — its files into a scratch
@@ -16,7 +18,9 @@ import { runOrFail, snapshots, type Restic } from './restic.ts';
  * — and what came back compared with the snapshot's manifest, written when the snapshot was
  * taken from the live deployment: rows and checksum per table, messages and checksum per
  * mailbox, checksum per file. One line per difference, naming the table, mailbox or file; the
- * result, for the operator log, has them all on one.
+ * result, for the operator log, has them all on one. First, the repository's own check
+ * (repository-check.ts): its structure, and the next part of its data read back, so that damage
+ * under an older snapshot is found too; a damaged snapshot is named with what it holds.
  */
 export async function verifyLatest(
   host: BackupHost,
@@ -28,7 +32,14 @@ export async function verifyLatest(
     throw new OperatorProblem(
       `Backup repository ${restic.repository}: no snapshot yet — npm run atrium -- backup`,
     );
-  const scratch = restoreSnapshot(host, restic, latest.id);
+  const checked = checkRepository(host.layout, restic, checkParts(host.settings));
+  if (!checked.ok) {
+    print(`✗ Backup repository ${restic.repository}: restic check (${checked.read}) found damage:`);
+    for (const line of checked.damage) print(`  ${line}`);
+    return { ok: false, detail: `Backup repository damaged: ${checked.damage.join('; ')}` };
+  }
+  print(`✓ Backup repository ${restic.repository}: restic check passed (${checked.read} read back)`);
+  const scratch = restoreSnapshot(host, restic, latest.id, 'verify-');
   try {
     const manifest = JSON.parse(readFileSync(path.join(scratch, SNAPSHOT.manifest), 'utf8')) as Manifest;
     const db = await connectDatabase({ pgliteDir: 'memory://' });
@@ -64,9 +75,12 @@ export async function verifyLatest(
   }
 }
 
-/** A snapshot's files in a new scratch directory below the backup directory (root's, 0700). */
-export function restoreSnapshot(host: BackupHost, restic: Restic, id: string): string {
-  const scratch = mkdtempSync(path.join(host.layout.backupDir, 'restore-'));
+/**
+ * A snapshot's files in a new scratch directory below the backup directory (root's, 0700); one
+ * a killed run left is removed by the next backup or verify (backup-lock.ts).
+ */
+export function restoreSnapshot(host: BackupHost, restic: Restic, id: string, prefix = 'restore-'): string {
+  const scratch = mkdtempSync(path.join(host.layout.backupDir, prefix));
   try {
     runOrFail(restic, ['restore', id, '--target', scratch], `Snapshot ${id}`);
   } catch (error) {

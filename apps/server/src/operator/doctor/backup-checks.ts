@@ -1,4 +1,8 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { interruptedRun, type LockOwner } from '../backup/backup-lock.ts';
+import { knownDamage } from '../backup/repository-check.ts';
+import { resticFor } from '../backup/restic.ts';
 import { backupTime } from '../backup/schedule.ts';
 import type { HostLayout } from '../host-layout.ts';
 import { latestOperation, readOperations, type OperationEntry } from '../operations-log.ts';
@@ -40,14 +44,73 @@ export function backupChecks(layout: HostLayout, settings: Settings): Check[] {
             : `is cron running (it reads ${cronFile})?`,
           off: backupTime(settings) === 'off',
         };
-        return backupOutcome(readOperations(layout), new Date(), command, scheduler);
+        const entries = readOperations(layout);
+        const killed = interruptedRun(layout);
+        if (killed && isLatest(killed, entries)) return interruptedOutcome(killed, new Date(), command);
+        return backupOutcome(entries, new Date(), command, scheduler);
       },
+    },
+    {
+      name: 'Backup repository',
+      run: async () => repositoryOutcome(layout, settings),
     },
     {
       name: 'Backup verify',
       run: async () => verifyOutcome(readOperations(layout), new Date(), command),
     },
   ];
+}
+
+/** Whether the interrupted run began after the log's latest backup or verify ended. */
+const isLatest = (owner: LockOwner, entries: OperationEntry[]) =>
+  !entries.some((e) => e.operation !== 'restore' && e.time.getTime() >= owner.since.getTime() - 1000);
+
+/** A run lock whose pid is gone: the backup (or verify) was killed, or the host stopped under it. */
+export function interruptedOutcome(owner: LockOwner, now: Date, command: string): CheckResult {
+  const age = describeAge(now.getTime() - owner.since.getTime());
+  return fail(
+    `the latest ${owner.operation ?? 'backup'}, started ${age} ago (pid ${owner.pid}), was interrupted: killed, or the host stopped while it ran`,
+    `${command} (it removes what the interrupted one left)`,
+  );
+}
+
+/**
+ * Where the snapshots are. ✗ when restic check found the repository damaged (repository-check.ts);
+ * ⚠ when it is on the host it protects (below the install root, or on DATA_DIR's file system):
+ * a lost disk or host then takes the backups with it.
+ */
+export function repositoryOutcome(layout: HostLayout, settings: Settings): CheckResult {
+  const { repository, passwordFile } = resticFor(layout, settings);
+  const damage = knownDamage(layout, repository);
+  if (damage) {
+    return fail(
+      `${repository} is damaged (restic check, ${damage.at.slice(0, 16).replace('T', ' ')} UTC): ${damage.lines.join('; ')}`,
+      'see "A damaged repository" in docs/backup.md (backups into it stop until a verify passes)',
+    );
+  }
+  const dataDir = settings.DATA_DIR || layout.dataDir;
+  if (onThisHost(repository, layout, dataDir)) {
+    return warn(
+      `${repository} is on the host it protects (${layout.root === '/' ? `the file system of ${dataDir}` : `below ${layout.root}`}): a lost disk or host loses the backups too`,
+      `set BACKUP_REPOSITORY to another machine (sftp:user@host:/path, rest:https://host:8000/atrium) or a mounted disk in ${layout.settingsFile}, and keep a copy of ${passwordFile} off this host (docs/backup.md, "Choosing the repository")`,
+    );
+  }
+  const where = /^(sftp|rest|s3|b2|azure|gs|swift|rclone):/.exec(repository)?.[1];
+  return pass(
+    `${repository}${where ? ` (${where}, another machine)` : ' (another disk)'}; keep a copy of ${passwordFile} off this host`,
+  );
+}
+
+function onThisHost(repository: string, layout: HostLayout, dataDir: string): boolean {
+  if (!path.isAbsolute(repository)) return false;
+  if (layout.root !== '/' && !path.relative(layout.root, repository).startsWith('..')) return true;
+  let at = repository;
+  while (!existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  try {
+    return statSync(at).dev === statSync(dataDir).dev;
+  } catch {
+    return false;
+  }
 }
 
 const snapshotOf = (entry: OperationEntry) =>
