@@ -56,6 +56,22 @@ describe('a personal address per user', () => {
     await mailbox.waitFor('pat.home@example.org', { after: before });
   });
 
+  it('sends an active user’s password reset to their own mailbox, which they read, not the personal address', async () => {
+    const created = await add('active', {
+      credential: 'password',
+      password: 'a long enough passphrase',
+      personalEmail: 'active.home@example.org',
+    });
+    expect(created.status).toBe(201);
+    const before = mailbox.count;
+    const reset = await admin.post(`/api/users/${created.body.user.id}/password-link`, {});
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ sentTo: 'active@personal.test' });
+    const mail = await mailbox.waitFor('active@personal.test', { after: before });
+    expect(mail.to).toEqual(['active@personal.test']);
+    expect(mailbox.messages.some((m) => m.to.includes('active.home@example.org'))).toBe(false);
+  });
+
   it('without a personal address, invites at the own address when Atrium does not host its mail', async () => {
     const created = await add('solo', {});
     expect(created.status).toBe(201);

@@ -5,7 +5,8 @@ import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { exportUsersCsv } from '../../src/modules/users/users-export.ts';
 import { decodeCursor } from '../../src/modules/users/user-cursor.ts';
 import { usersPageQuery } from '../../src/modules/users/users-list.repository.ts';
-import { as } from './helpers.ts';
+import { dryRun, finishImport, startImport } from '../migration/helpers.ts';
+import { addDomain, as } from './helpers.ts';
 
 let t: TestApp;
 let org: TestOrganization;
@@ -203,10 +204,12 @@ describe('CSV export', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('"First name","Last name","E-mail","Status","Groups","Last sign-in","Created"');
+    expect(lines[0]).toBe(
+      '"First name","Last name","E-mail","Personal email","Status","Groups","Last sign-in","Created"',
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(
-      /^"'=HYPERLINK\(""http:\/\/evil""\)","'\+Quote""d, Name","formula@list\.example\.com","active",/,
+      /^"'=HYPERLINK\(""http:\/\/evil""\)","'\+Quote""d, Name","formula@list\.example\.com","","active",/,
     );
   });
 
@@ -237,5 +240,50 @@ describe('CSV export', () => {
     expect(emails).toHaveLength(122);
     expect(new Set(emails).size).toBe(122);
     expect(emails).toEqual([...emails].sort());
+  });
+
+  it('carries each person’s personal email under the import’s own column, so the file imports again', async () => {
+    const other = await createOrganizationWithAdmin(t.db);
+    await addDomain(t.db, other.id, 'reimport.example', 'verified');
+    const session = await signInAs(t.db, other.admin);
+    const otherAdmin = as(t, session);
+    const added = await otherAdmin.post('/api/users', {
+      firstName: 'Bea',
+      lastName: 'Home',
+      localPart: 'bea',
+      domain: 'reimport.example',
+      credential: 'invitation',
+      personalEmail: 'Bea.Home@Example.NET',
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+
+    const exported = await t.app.inject({ url: '/api/users/export.csv', headers: session.headers });
+    expect(exported.statusCode).toBe(200);
+    const file = exported.body;
+    const lines = file
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      '"First name","Last name","E-mail","Personal email","Status","Groups","Last sign-in","Created"',
+    );
+    expect(lines.find((l) => l.includes('"bea@reimport.example"'))).toMatch(
+      /^"Bea","Home","bea@reimport\.example","bea\.home@example\.net","invited",/,
+    );
+    expect(lines.find((l) => l.includes(`"${other.admin.email}"`))).toContain(`"${other.admin.email}","",`);
+
+    // Bea deleted, the export imported again: she is back, with the address her invitation goes to.
+    expect((await otherAdmin.delete(`/api/users/${added.body.user.id}`)).status).toBe(200);
+    const checked = await dryRun(t, session, file);
+    expect(checked.body).toMatchObject({ counts: { create: 1, unchanged: 1, errors: 0 }, errors: [] });
+    const started = await startImport(t, session, file, 'users-export.csv');
+    expect(started.status).toBe(202);
+    await finishImport(t, started.body.id);
+    const bea = await t.db
+      .selectFrom('users')
+      .select(['first_name', 'last_name', 'personal_email'])
+      .where('email', '=', 'bea@reimport.example')
+      .executeTakeFirstOrThrow();
+    expect(bea).toEqual({ first_name: 'Bea', last_name: 'Home', personal_email: 'bea.home@example.net' });
   });
 });

@@ -3,9 +3,23 @@ import type { DbOrTrx } from '../../db/database.ts';
 import { csvCell } from '../../lib/csv.ts';
 import { listUsers } from './users-list.service.ts';
 import type { UserListFilter } from './users-list.repository.ts';
+import { personalEmailsOf } from './users.repository.ts';
 
 const EXPORT_BATCH = 1000;
-const HEADER = ['First name', 'Last name', 'E-mail', 'Status', 'Groups', 'Last sign-in', 'Created'];
+/**
+ * "Personal email" is the import's own name for that column (migration/csv-formats.ts), so an
+ * export imports again with the addresses invitations go to.
+ */
+const HEADER = [
+  'First name',
+  'Last name',
+  'E-mail',
+  'Personal email',
+  'Status',
+  'Groups',
+  'Last sign-in',
+  'Created',
+];
 
 /**
  * One CSV field, always quoted; a value a spreadsheet would run as a formula gets a leading
@@ -33,11 +47,17 @@ export async function exportUsersCsv(
     let page = first;
     for (;;) {
       let chunk = '';
+      const personal = await personalEmailsOf(
+        db,
+        organizationId,
+        page.users.map((u) => u.id),
+      );
       for (const u of page.users) {
         chunk += csvRow([
           u.firstName,
           u.lastName,
           u.email,
+          personal.get(u.id) ?? '',
           u.status,
           u.groups.map((g) => g.name).join('; '),
           u.lastSignInAt ?? '',

@@ -173,3 +173,20 @@ export async function actorLabel(db: DbOrTrx, organizationId: string, userId: st
   const row = await findUser(db, organizationId, userId);
   return row ? `${row.first_name} ${row.last_name}` : 'An administrator';
 }
+
+/** The personal addresses of a page of users (the export's column), in one query by primary key. */
+export async function personalEmailsOf(
+  db: DbOrTrx,
+  organizationId: string,
+  userIds: string[],
+): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'personal_email'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', userIds)
+    .where('personal_email', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.personal_email!]));
+}
