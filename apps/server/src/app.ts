@@ -24,6 +24,7 @@ import { wakeWorkerAfterQueueing } from './modules/jobs/queued-in-request.ts';
 import { invitationsRoutes } from './modules/invitations/invitations.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { registerMail } from './modules/mail/mail.plugin.ts';
+import { registerMailProtection } from './modules/mail-protection/mail-protection.plugin.ts';
 import { registerWebmail } from './modules/webmail/webmail.plugin.ts';
 import { migrationRoutes } from './modules/migration/migration.routes.ts';
 import type { MigrationDeps } from './modules/migration/user-import.service.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(migrationRoutes({ db, config, mailer, jobs, ...deps.migration }));
   await app.register(takeoutRoutes({ db, config, jobs }));
   await registerMail(app, { db, config });
+  await registerMailProtection(app, { db, config });
   registerWebmail(app, { db, config, catalog: appCatalog });
   await registerDevices(app, { db, config });
   await registerDav(app, { db, config, provider });

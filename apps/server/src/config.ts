@@ -103,6 +103,15 @@ const envSchema = z.object({
       'expected a loopback ip:port such as 127.0.0.1:10027',
     )
     .optional(),
+  // Atrium's Postfix policy service (issue 44: sending limits), asked by submission per message.
+  MAIL_POLICY_ADDRESS: z
+    .string()
+    .trim()
+    .regex(
+      /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]):\d{1,5}$/,
+      'expected a loopback ip:port such as 127.0.0.1:10040',
+    )
+    .optional(),
   MAIL_DICT_SOCKET: z.string().trim().regex(/^\//, 'expected an absolute path of a unix socket').optional(),
   MAIL_DKIM_DIR: z.string().trim().regex(/^\//, 'expected an absolute path of a directory').optional(),
   MAIL_DKIM_OPENDKIM_DIR: z
@@ -221,6 +230,8 @@ export interface Config {
     opendkimDir?: string | undefined;
     /** Dovecot's IMAP, which mail migration writes into as Atrium's master user. */
     imap?: { host: string; port: number };
+    /** Atrium's Postfix policy service (MAIL_POLICY_ADDRESS): sending limits; undefined: off. */
+    policy?: { host: string; port: number } | undefined;
   };
   /**
    * Roundcube on this host (WEBMAIL_CONFIG_DIR): Atrium writes `<host>.inc.php` there for each
@@ -334,6 +345,7 @@ export function loadConfig(env: Env = process.env): Config {
       dkimDir: s.MAIL_DKIM_DIR,
       opendkimDir: s.MAIL_DKIM_OPENDKIM_DIR || s.MAIL_DKIM_DIR,
       imap: hostAndPort(s.MAIL_IMAP_ADDRESS ?? '127.0.0.1:143', 'MAIL_IMAP_ADDRESS'),
+      policy: hostAndPort(s.MAIL_POLICY_ADDRESS, 'MAIL_POLICY_ADDRESS'),
     },
     davRadicale: hostAndPort(s.DAV_RADICALE_ADDRESS, 'DAV_RADICALE_ADDRESS'),
     webmail: s.WEBMAIL_CONFIG_DIR

@@ -6,6 +6,13 @@ import type {
   MailServerContactsTable,
 } from './mail-tables.ts';
 import type { MailMigrationFoldersTable, MailMigrationsTable } from './mail-migration-tables.ts';
+import type {
+  MailPolicyVersionTable,
+  MailSenderListsTable,
+  MailSendingOrganizationsTable,
+  MailSendingUsersTable,
+  MailSpamSettingsTable,
+} from './mail-protection-tables.ts';
 import type { TakeoutDownloadLinksTable, TakeoutsTable } from './takeout-tables.ts';
 import type { PasswordResetLinksTable } from './password-reset-tables.ts';
 import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
@@ -362,6 +369,11 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   mailbox_usage: MailboxUsageTable;
   mail_server_contacts: MailServerContactsTable;
+  mail_spam_settings: MailSpamSettingsTable;
+  mail_sender_lists: MailSenderListsTable;
+  mail_sending_users: MailSendingUsersTable;
+  mail_sending_organizations: MailSendingOrganizationsTable;
+  mail_policy_version: MailPolicyVersionTable;
   mail_migrations: MailMigrationsTable;
   mail_migration_folders: MailMigrationFoldersTable;
   takeouts: TakeoutsTable;

@@ -30,6 +30,12 @@ const planSchema = z
     /** The mail plan: storage per mailbox, in MiB. */
     mailboxQuotaMb: count('MiB', 10_000_000).min(1, 'expected at least 1'),
     maxDomains: count('domains', 10_000).min(1, 'expected at least 1'),
+    /**
+     * Sending limits (issue 44): recipients per hour a user, and the whole organisation, may send
+     * to through submission; past them a message is held with a 4xx and the admins are told.
+     */
+    sendPerUserPerHour: count('recipients', 1_000_000).min(1, 'expected at least 1').default(300),
+    sendPerOrganizationPerHour: count('recipients', 10_000_000).min(1, 'expected at least 1').default(3000),
     /** App template keys of APP_CATALOG, or "all". */
     apps: z.union([z.literal('all'), z.array(z.string({ message: 'expected an app key' }))], {
       message: 'expected "all" or a list of app keys',

@@ -64,6 +64,13 @@ export interface MailConfigOptions {
    * migration writes into users' mailboxes with it. Undefined: no master user.
    */
   masterPassword?: string;
+  /**
+   * Atrium's policy service (MAIL_POLICY_ADDRESS), which submission asks at the end of each
+   * message for the sending limits (issue 44); undefined: no limits.
+   */
+  policy?: { host: string; port: number };
+  /** The secret part of rspamd's map URLs (derived from ATRIUM_SECRET); undefined: no policy maps. */
+  rspamdMapToken?: string;
   /** Tests: refused sign-ins answer at once (no failure delay, no growing per-address penalty). */
   noAuthPenalty?: boolean;
   /**

@@ -72,6 +72,12 @@ export function postfixMain(o: MailConfigOptions): string {
     // Submission signs in through Dovecot (app passwords, OAuth tokens): one place decides.
     'smtpd_sasl_type = dovecot',
     `smtpd_sasl_path = inet:127.0.0.1:${o.ports.sasl ?? o.ports.auth}`,
+    ...(o.policy
+      ? [
+          // Atrium's policy service; if Atrium does not answer, mail goes on (a limit is a brake).
+          `atrium_sending_limits = check_policy_service { inet:${o.policy.host}:${o.policy.port}, default_action=DUNNO }`,
+        ]
+      : []),
     'biff = no',
     'append_dot_mydomain = no',
   ];
@@ -109,6 +115,8 @@ export function postfixMaster(o: MailConfigOptions): string {
     // A signed-in user sends only as an address they own (smtpd_sender_login_maps).
     '  -o smtpd_sender_restrictions=reject_sender_login_mismatch',
     '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+    // Sending limits (issue 44): Atrium is asked once per message, when its recipient count is known.
+    ...(o.policy ? ['  -o smtpd_end_of_data_restrictions=$atrium_sending_limits'] : []),
     ...(o.dkim
       ? [
           `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
