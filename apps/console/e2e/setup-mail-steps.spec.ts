@@ -1,34 +1,23 @@
 import type { Dashboard } from '@atrium/contracts/dashboard';
 import type { DnsMapping } from '@atrium/contracts/domains';
-import { randomInt } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { quotaCloneCommit } from '../../server/src/modules/mail/lookups/dovecot-quota-clone.ts';
+import { sendMail } from '../../server/test/mail/mail-world.ts';
 import type { TestDnsServer, ZoneRecords } from '../../server/test/support/dns-server.ts';
 import { screenshotAndAxe } from './support/accessibility.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
 import { SCREENSHOTS } from './support/screenshots.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { appPassword } from './support/mail.ts';
 
 // Issue 42, item 2: the setup checklist and the dashboard tell the truth about mail. With mail set
-// up on this server (Postfix's socketmap and Dovecot's dict ask Atrium, here on loopback addresses
-// of its own), "Publish your mail records" stays open, saying how many records are missing, until
-// a look-up finds every record (the loopback DNS server), and "Mail is flowing" until a mailbox of
-// the organisation reports its first message (Dovecot's quota_clone, written as Dovecot does).
-// "Every setup step is done" only then.
+// up on this server (Debian's Postfix and Dovecot on loopback, asking this Atrium), "Publish your
+// mail records" stays open, saying how many records are missing, until a look-up finds every
+// record (the loopback DNS server), and "Mail is flowing" until another server hands Postfix a
+// message on port 25: a message between two colleagues (submission) does not count. "Every setup
+// step is done" only then. The mail servers' host has a real name (mail.atrium.test): SPF's
+// include: of `mail.127.0.0.1` never evaluates, as its last label is a number.
 const shots = path.join(SCREENSHOTS, 'setup-mail-steps');
-const socketmap = `127.${randomInt(1, 254)}.${randomInt(1, 254)}.${randomInt(1, 254)}:${randomInt(20000, 60000)}`;
-const dictSocket = path.join(mkdtempSync(path.join(tmpdir(), 'atrium-e2e-dict-')), 'dict.sock');
-// A mail host with a real name: SPF's include: of `mail.127.0.0.1` (the default beside an
-// address-only PUBLIC_URL) never evaluates, as its last label is a number.
-test.use({
-  atriumEnv: {
-    MAIL_SOCKETMAP_ADDRESS: socketmap,
-    MAIL_DICT_SOCKET: dictSocket,
-    MAIL_HOST: 'mail.atrium.test',
-  },
-});
+test.use({ atriumMail: true });
 
 /** Every record of the domain page's mapping published on the loopback DNS server. */
 function publishAll(dns: TestDnsServer, mapping: DnsMapping): void {
@@ -105,17 +94,34 @@ for (const width of [375, 1280] as const) {
     await expect(checklist.getByText('Every setup step is done.')).toHaveCount(0);
     await shot('waiting-for-mail', checklist);
 
-    // The first message lands in a mailbox of the domain: Dovecot's quota_clone reports it.
-    const user = await createUser(atrium.db, org.id, { email: `mia@${name}` });
-    expect(
-      await quotaCloneCommit(atrium.db)(
-        user.email,
-        new Map([
-          ['priv/quota/storage', '2048'],
-          ['priv/quota/messages', '1'],
-        ]),
-      ),
-    ).toEqual({ ok: true });
+    // Two colleagues write to each other (submission, signed in with an app password): the
+    // message is delivered, but nothing has come from outside yet.
+    const mia = await createUser(atrium.db, org.id, { email: `mia@${name}` });
+    const noel = await createUser(atrium.db, org.id, { email: `noel@${name}` });
+    const mail = { mail: atrium.mail! };
+    await sendMail(
+      mail,
+      { from: mia.email, to: noel.email, subject: 'Lunch?', text: 'At noon.' },
+      { user: mia.email, pass: await appPassword(atrium, mia, 'Laptop') },
+    );
+    await atrium.mail!.drainQueue();
+    await expect
+      .poll(async () => {
+        const row = await atrium.db
+          .selectFrom('mailbox_usage')
+          .select('messages')
+          .where('user_id', '=', noel.id)
+          .executeTakeFirst();
+        return Number(row?.messages ?? 0);
+      })
+      .toBe(1);
+    await page.reload();
+    await expect(flowing).toContainText('Mail is flowing (not done yet)');
+    await expect(checklist.getByText('Every setup step is done.')).toHaveCount(0);
+
+    // The first message from another server arrives on port 25.
+    await sendMail(mail, { from: 'grace@partner.example', to: noel.email, subject: 'Hello', text: 'Hi!' });
+    await atrium.mail!.drainQueue();
 
     await page.reload();
     await expect(checklist.getByText('Every setup step is done.')).toBeVisible();

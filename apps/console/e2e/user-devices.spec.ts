@@ -1,11 +1,16 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { screenshotAndAxe } from './support/accessibility.ts';
+import { insertVerifiedDomain } from './support/domains.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import { appPassword, imapSignsIn } from './support/mail.ts';
 
 // Issue 42, item 6: on /users/:id the admin sees the user's devices (their app passwords: name,
 // created, last used) and revokes one after a confirmation: a lost phone stops signing in at once.
+// Real Dovecot on loopback checks each device's app password with Atrium (IMAP), so the revoked
+// one is refused there while the user's other device still signs in.
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/user-devices');
+test.use({ atriumMail: true });
 
 const card = (page: Page) =>
   page.locator('.card').filter({ has: page.getByRole('heading', { name: 'Devices' }) });
@@ -18,38 +23,27 @@ for (const width of [375, 1280] as const) {
   }) => {
     const org = await createOrganizationWithAdmin(atrium.db);
     const shot = await screenshotAndAxe(page, shots, width);
-    const user = await createUser(atrium.db, org.id, { firstName: 'Ada', lastName: 'Lovelace' });
-    await atrium.db
-      .insertInto('app_passwords')
-      .values([
-        {
-          organization_id: org.id,
-          user_id: user.id,
-          name: 'Lost phone',
-          lookup: 'abcd',
-          password_hash: 'not-a-hash',
-          created_at: new Date(Date.now() - 30 * 86_400_000),
-          last_used_at: new Date(Date.now() - 3_600_000),
-        },
-        {
-          organization_id: org.id,
-          user_id: user.id,
-          name: 'Laptop mail',
-          lookup: 'efgh',
-          password_hash: 'not-a-hash',
-        },
-      ])
-      .execute();
+    const domain = `${org.siteName}.test`;
+    await insertVerifiedDomain(atrium, org.id, domain);
+    const user = await createUser(atrium.db, org.id, {
+      email: `ada@${domain}`,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
+    const phone = await appPassword(atrium, user, 'Lost phone');
+    const laptop = await appPassword(atrium, user, 'Laptop mail');
+    // The phone synced mail before it was lost: Dovecot's sign-in is its last use.
+    expect(await imapSignsIn(atrium, user, phone), atrium.mail!.logs()).toBe(true);
     await signInAs(org.admin);
     await page.goto(`/users/${user.id}`);
     const devices = card(page);
     const list = devices.getByRole('list', { name: 'Devices of Ada Lovelace' });
     await expect(list.getByRole('listitem')).toHaveCount(2);
-    const phone = list.getByRole('listitem').filter({ hasText: 'Lost phone' });
-    await expect(phone.getByText(/^Created: .+/)).toBeVisible();
-    await expect(phone.getByText(/^Last used: (?!never).+/)).toBeVisible();
-    const laptop = list.getByRole('listitem').filter({ hasText: 'Laptop mail' });
-    await expect(laptop.getByText('Last used: never')).toBeVisible();
+    const phoneItem = list.getByRole('listitem').filter({ hasText: 'Lost phone' });
+    await expect(phoneItem.getByText(/^Created: .+/)).toBeVisible();
+    await expect(phoneItem.getByText(/^Last used: (?!never).+/)).toBeVisible();
+    const laptopItem = list.getByRole('listitem').filter({ hasText: 'Laptop mail' });
+    await expect(laptopItem.getByText('Last used: never')).toBeVisible();
     await devices.scrollIntoViewIfNeeded();
     await shot('card', devices);
 
@@ -78,6 +72,9 @@ for (const width of [375, 1280] as const) {
       .where('user_id', '=', user.id)
       .execute();
     expect(left).toEqual([{ name: 'Laptop mail' }]);
+    // Dovecot refuses the lost phone's app password at once; the laptop still reads the mailbox.
+    expect(await imapSignsIn(atrium, user, phone), atrium.mail!.logs()).toBe(false);
+    expect(await imapSignsIn(atrium, user, laptop), atrium.mail!.logs()).toBe(true);
     await page.mouse.move(0, 0);
     await shot('card-after', devices);
 
@@ -85,6 +82,7 @@ for (const width of [375, 1280] as const) {
     await devices.getByRole('button', { name: 'Revoke app password Laptop mail' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await expect(devices.getByText('No devices: this user has no app passwords.')).toBeVisible();
+    expect(await imapSignsIn(atrium, user, laptop)).toBe(false);
     await page.mouse.move(0, 0);
     await shot('card-empty', devices);
     await shot('page');

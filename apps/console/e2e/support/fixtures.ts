@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../../../server/src/config.ts';
 import type { Database } from '../../../server/src/db/database.ts';
 import { createOrganization } from '../../../server/src/modules/organizations/create-organization.ts';
+import { masterPassword } from '../../../server/src/modules/mail/config/mail-master-user.ts';
+import { ensureMailClient } from '../../../server/src/modules/mail/mail-client.ts';
 import { Mailbox } from '../../../server/test/support/mailbox.ts';
+import { TestMailServers } from '../../../server/test/support/mail-servers.ts';
 import { TestDnsServer } from '../../../server/test/support/dns-server.ts';
 import { createTestApp } from '../../../server/test/support/test-app.ts';
 import {
@@ -25,6 +28,11 @@ export interface Atrium {
   db: Kysely<Database>;
   mailbox: Mailbox;
   dns: TestDnsServer;
+  /**
+   * Debian's Postfix and Dovecot, configured by mail-config and asking this Atrium, when the file
+   * said `test.use({ atriumMail: true })`: port 25 and IMAP on loopback (mail-world.ts's helpers).
+   */
+  mail?: TestMailServers;
 }
 
 const consoleDist = path.resolve(import.meta.dirname, '../../dist/index.html');
@@ -35,11 +43,16 @@ const consoleDist = path.resolve(import.meta.dirname, '../../dist/index.html');
  */
 export const test = base.extend<
   { signInAs: (user: TestUser) => Promise<void> },
-  { atrium: Atrium; atriumEnv: Record<string, string> }
+  { atrium: Atrium; atriumEnv: Record<string, string>; atriumMail: boolean }
 >({
   /** Operator settings of this file's Atrium (`test.use({ atriumEnv: { MAIL_HOST: … } })`). */
   atriumEnv: [{}, { scope: 'worker', option: true }],
-  atrium: [async ({ atriumEnv }, use) => runAtrium(use, { env: atriumEnv }), { scope: 'worker' }],
+  /** Postfix and Dovecot beside this file's Atrium (started once per worker). */
+  atriumMail: [false, { scope: 'worker', option: true }],
+  atrium: [
+    async ({ atriumEnv, atriumMail }, use) => runAtrium(use, { env: atriumEnv, mail: atriumMail }),
+    { scope: 'worker', timeout: 120_000 },
+  ],
   baseURL: async ({ atrium }, use) => use(atrium.url),
   /** Puts a console session for `user` into this test's browser (no sign-in screens). */
   signInAs: async ({ atrium, context }, use) => {
@@ -54,15 +67,21 @@ export const test = base.extend<
  */
 export async function runAtrium(
   use: (atrium: Atrium) => Promise<void>,
-  options: { publicHost?: string; env?: Record<string, string> } = {},
+  options: { publicHost?: string; env?: Record<string, string>; mail?: boolean } = {},
 ): Promise<void> {
   if (!existsSync(consoleDist)) throw new Error('Build the console first: npm run build');
   const mailbox = await Mailbox.start();
   const dns = await TestDnsServer.start();
+  const mail = options.mail ? await TestMailServers.prepare() : undefined;
   const server = await createTestApp({
-    env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv(), ...options.env },
+    env: { SMTP_URL: mailbox.url, DNS_SERVERS: dns.address, ...e2eEnv(), ...mail?.env, ...options.env },
     listen: true,
     publicHost: options.publicHost,
+  });
+  await mail?.start({
+    url: server.config.publicUrl.href,
+    client: await ensureMailClient(server.db, server.config),
+    masterPassword: masterPassword(server.config.secret),
   });
   await use({
     url: server.config.publicUrl.origin,
@@ -71,7 +90,9 @@ export async function runAtrium(
     db: server.db,
     mailbox,
     dns,
+    ...(mail ? { mail } : {}),
   });
+  await mail?.close();
   await server.close();
   await mailbox.close();
   await dns.close();

@@ -83,7 +83,7 @@ export async function createMailWorld(
  * its submission service as a user's mail client does (SASL through Dovecot).
  */
 export async function sendMail(
-  world: MailWorld,
+  world: Pick<MailWorld, 'mail'>,
   message: {
     from: string;
     to: string;
@@ -111,7 +111,7 @@ export async function sendMail(
 
 /** An IMAP session at Dovecot; `pass` for an app password, `accessToken` for OAuth. */
 export async function imapSignIn(
-  world: MailWorld,
+  world: Pick<MailWorld, 'mail'>,
   auth: { user: string; pass?: string; accessToken?: string },
 ): Promise<ImapFlow> {
   const client = new ImapFlow({
