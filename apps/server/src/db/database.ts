@@ -16,6 +16,7 @@ import type {
 import type { TakeoutDownloadLinksTable, TakeoutsTable } from './takeout-tables.ts';
 import type { PasswordResetLinksTable } from './password-reset-tables.ts';
 import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
+import type { OutOfOfficeTable } from './out-of-office-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -368,6 +369,7 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   mailbox_usage: MailboxUsageTable;
+  out_of_office: OutOfOfficeTable;
   mail_server_contacts: MailServerContactsTable;
   mail_spam_settings: MailSpamSettingsTable;
   mail_sender_lists: MailSenderListsTable;

@@ -37,6 +37,8 @@ export async function createMailWorld(
     /** Settings that name the mail servers' ports (picked before Atrium starts). */
     envFor?: (ports: TestMailServers['ports']) => Record<string, string>;
     deps?: Partial<AppDeps>;
+    /** rspamd's controller (or a stand-in), which moving mail into or out of Junk teaches. */
+    rspamdLearn?: { controller: string; passwordFile?: string };
   } = {},
 ): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
@@ -52,6 +54,7 @@ export async function createMailWorld(
       url: server.config.publicUrl.href,
       client: await ensureMailClient(server.db, server.config),
       masterPassword: masterPassword(server.config.secret),
+      ...(options.rspamdLearn ? { rspamdLearn: options.rspamdLearn } : {}),
     });
   } catch (error) {
     await server.close();
@@ -89,6 +92,8 @@ export async function sendMail(
     to: string;
     subject: string;
     text: string;
+    /** More header fields, e.g. `Precedence: bulk` or rspamd's `X-Spam: Yes`. */
+    headers?: Record<string, string>;
     /** The SMTP envelope, e.g. with `size` for MAIL FROM's SIZE= (a client declaring the size). */
     envelope?: { from: string; to: string; size?: number };
   },

@@ -32,7 +32,19 @@ export class TestMailServers {
    * directory made in it is root's too, opened to 0755 so OpenDKIM's user can walk through it.
    */
   private readonly dkimBase = mkdtempSync('/run/atrium-dkim-test-');
-  ports = { smtp: 0, submission: 0, imap: 0, lmtp: 0, auth: 0, socketmap: 0, dkim: 0, quotaStatus: 0 };
+  ports = {
+    smtp: 0,
+    submission: 0,
+    imap: 0,
+    lmtp: 0,
+    auth: 0,
+    socketmap: 0,
+    dkim: 0,
+    quotaStatus: 0,
+    // ManageSieve, and Postfix's loopback relay that out-of-office replies leave through.
+    managesieve: 0,
+    relay: 0,
+  };
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
   private postfixRunning = false;
@@ -99,7 +111,13 @@ export class TestMailServers {
   }
 
   /** Writes mail-config's files for this Atrium and starts both daemons. */
-  async start(atrium: { url: string; client: MailClient; masterPassword?: string }): Promise<void> {
+  async start(atrium: {
+    url: string;
+    client: MailClient;
+    masterPassword?: string;
+    /** rspamd's controller (or a stand-in), which moving mail into or out of Junk teaches. */
+    rspamdLearn?: MailConfigOptions['rspamdLearn'];
+  }): Promise<void> {
     const options: MailConfigOptions = {
       hostname: MAIL_DOMAIN_HOST,
       atriumUrl: atrium.url,
@@ -107,6 +125,7 @@ export class TestMailServers {
       dictSocket: this.env.MAIL_DICT_SOCKET!,
       client: atrium.client,
       masterPassword: atrium.masterPassword,
+      ...(atrium.rspamdLearn ? { rspamdLearn: atrium.rspamdLearn } : {}),
       listen: '127.0.0.1',
       ports: this.ports,
       mailRoot: path.join(this.dir, 'vmail'),
@@ -205,7 +224,8 @@ export class TestMailServers {
       async () =>
         (await accepts(this.ports.imap)) &&
         (await accepts(this.ports.lmtp)) &&
-        (await accepts(this.ports.quotaStatus)),
+        (await accepts(this.ports.quotaStatus)) &&
+        (await accepts(this.ports.managesieve)),
       this.dovecotLog,
     );
   }

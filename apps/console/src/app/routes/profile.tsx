@@ -8,6 +8,7 @@ import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
 import { DeviceSetup } from '../../features/devices/components/device-setup.tsx';
+import { OutOfOfficeCard } from '../../features/out-of-office/components/out-of-office-card.tsx';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useMatch } from 'react-router';
 import { routes } from '../../lib/paths.ts';
@@ -65,7 +66,7 @@ export default function ProfilePage() {
     <>
       <PageHeader
         title="Profile"
-        description="Your name, e-mail address, password, sign-in with an authenticator app, active sessions, devices and app passwords for mail."
+        description="Your name, e-mail address, password, sign-in with an authenticator app, active sessions, out of office, devices and app passwords for mail."
       />
       <div className="card atrium-card mb-4">
         <div className="card-body d-flex align-items-center gap-3 p-4">
@@ -85,6 +86,9 @@ export default function ProfilePage() {
         </ProfileSection>
         <ProfileSection id="sessions" title="Active sessions" className="col-12 col-lg-7" fill>
           <OwnSessions />
+        </ProfileSection>
+        <ProfileSection id="out-of-office" title="Out of office" className="col-12">
+          <OutOfOfficeCard />
         </ProfileSection>
         <ProfileSection id="passkeys" title="Passkeys" className="col-12">
           <PasskeysSection email={user.email} />

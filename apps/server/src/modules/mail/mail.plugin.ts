@@ -19,6 +19,8 @@ import { ensureMailClient, type MailClient } from './mail-client.ts';
 import { postfixTables } from './lookups/postfix-maps.ts';
 import { INBOUND_MAP, inboundMailTable } from './lookups/inbound-mail.ts';
 import { createSocketmapServer } from './protocols/socketmap-server.ts';
+import { outOfOfficeRoutes } from '../out-of-office/out-of-office.routes.ts';
+import { outOfOfficeDict } from '../out-of-office/out-of-office.service.ts';
 
 /**
  * Mail (issue 14): Atrium is the directory of Debian's Postfix and Dovecot. Routes are always
@@ -34,6 +36,7 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
 
   await app.register(appPasswordsRoutes({ db }));
   await app.register(appPasswordsAdminRoutes({ db }));
+  await app.register(outOfOfficeRoutes({ db }));
   await app.register(mailAuthRoutes({ db, mailClient }));
   await app.register(mailSettingsRoutes({ db, config }));
   await app.register(dkimRotationRoutes({ db, config, jobs: app.jobs }));
@@ -68,9 +71,15 @@ export async function registerMail(app: FastifyInstance, deps: { db: Db; config:
       track(server);
     }
     if (dictSocket) {
+      const userdb = dovecotUserdb(db, config);
+      // Pigeonhole's out-of-office script (priv/sieve/…) and the userdb (shared/userdb/…).
+      const sieve = outOfOfficeDict(db);
       const server = createDictServer(
         {
-          lookup: dovecotUserdb(db, config),
+          lookup: async (key, user) => {
+            const script = await sieve(key, user);
+            return script === undefined ? userdb(key) : script;
+          },
           commit: quotaCloneCommit(db),
           onRequest: () => contacted('dovecot'),
         },

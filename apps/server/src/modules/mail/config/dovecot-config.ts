@@ -2,6 +2,7 @@ import { IMAPS_PORT } from '../../devices/device-endpoints.ts';
 import { MASTER_SEPARATOR, MASTER_USER } from './mail-master-user.ts';
 import { HEADER } from './config-header.ts';
 import type { MailConfigOptions } from './mail-config.ts';
+import { JUNK_MAILBOX } from './sieve-scripts.ts';
 
 // Dovecot's dovecot.conf and the files it includes (mail-config.ts gathers every daemon's files).
 
@@ -17,7 +18,7 @@ export function dovecotConf(o: MailConfigOptions, dir: string): string {
   const p = o.paths;
   const listen = o.listen === 'all' ? '*' : o.listen;
   return `${HEADER}
-protocols = imap lmtp
+protocols = imap lmtp sieve
 listen = ${listen}
 ${p ? `base_dir = ${p.dovecotBase}\nstate_dir = ${p.dovecotBase}/state\nlog_path = ${p.dovecotLog}\ninstance_name = atrium-test\n` : ''}${o.logs && !p ? `# A file rather than syslog, always (docs/mail.md); info_log_path follows log_path.\nlog_path = ${o.logs.dovecot}\n` : ''}
 ${o.tls ? `ssl = required\nssl_cert = <${o.tls.cert}\nssl_key = <${o.tls.key}\nssl_min_protocol = TLSv1.2` : 'ssl = no'}
@@ -67,6 +68,10 @@ first_valid_gid = 1
 mail_plugins = $mail_plugins quota quota_clone
 namespace inbox {
   inbox = yes
+  # Where the global Sieve script files spam (created on first use) and what clients show as Junk.
+  mailbox ${JUNK_MAILBOX} {
+    special_use = \\Junk
+  }
 }
 
 service imap-login {
@@ -95,12 +100,13 @@ service auth {
 
 ${o.noAuthPenalty ? NO_AUTH_PENALTY : ''}
 protocol imap {
-  mail_plugins = $mail_plugins imap_quota
+  mail_plugins = $mail_plugins imap_quota${o.rspamdLearn ? ' imap_sieve' : ''}
 }
 protocol lmtp {
   postmaster_address = postmaster@${o.hostname}
+  mail_plugins = $mail_plugins sieve
 }
-# Postfix asks here at RCPT (check_policy_service) whether the mailbox has room: a full mailbox,
+${sieveConf(o, dir)}# Postfix asks here at RCPT (check_policy_service) whether the mailbox has room: a full mailbox,
 # or one without room for the size the client declared (SMTP SIZE), is refused before the mail
 # is accepted. The answer comes from the same userdb lookup and quota as delivery.
 service quota-status {
@@ -169,4 +175,67 @@ username_attribute = email
 active_attribute = active
 active_value = true
 ${keepAlive}`;
+}
+
+/** ManageSieve's port (RFC 5804; mailcow and Thunderbird's Sieve add-on use it too). */
+export const MANAGESIEVE_PORT = 4190;
+
+/** The global scripts' files, beside dovecot.conf (sieve-scripts.ts writes them). */
+export const SIEVE_FILES = {
+  junk: 'atrium-junk.sieve',
+  learnSpam: 'atrium-learn-spam.sieve',
+  learnHam: 'atrium-learn-ham.sieve',
+};
+
+/** The name of the out-of-office script Dovecot asks Atrium's dict for (priv/sieve/name/<name>). */
+export const OUT_OF_OFFICE_SCRIPT = 'out-of-office';
+
+/**
+ * Pigeonhole (docs/mail.md, "Filters, Junk and Out of office"). At delivery (LMTP) three scripts
+ * run in turn: the global Junk script, the user's out-of-office reply (from Atrium's dict, so a
+ * change takes effect at the next message, with no file to write), then the user's own filters,
+ * which ManageSieve (Roundcube, Thunderbird) keeps in the mail home, so backups of the mail store
+ * keep them. Compiled global scripts go into the mail home too: the directory of the scripts is
+ * root's, and Dovecot's delivery runs as the mail user.
+ */
+function sieveConf(o: MailConfigOptions, dir: string): string {
+  const bin = ';bindir=~/.sieve-bin';
+  const learn = o.rspamdLearn;
+  return `# ManageSieve for Roundcube (on loopback) and mail apps' Sieve add-ons: STARTTLS and the same
+# sign-ins as IMAP (app passwords by PLAIN, Atrium's tokens by XOAUTH2 and OAUTHBEARER).
+service managesieve-login {
+  inet_listener sieve {
+    port = ${o.ports.managesieve ?? MANAGESIEVE_PORT}
+  }
+}
+${
+  o.ports.relay !== undefined
+    ? `# Out-of-office replies leave through Postfix's loopback relay, DKIM-signed like Atrium's own mail.
+submission_host = 127.0.0.1:${o.ports.relay}
+`
+    : ''
+}plugin {
+  sieve = file:~/sieve;active=~/.dovecot.sieve
+  sieve_before = file:${dir}/${SIEVE_FILES.junk}${bin}
+  sieve_before2 = dict:proxy:${o.dictSocket}:atrium;name=${OUT_OF_OFFICE_SCRIPT}
+  # Replies come from the user's address (signed by its domain's key), not from an empty sender.
+  sieve_vacation_send_from_recipient = yes
+${
+  learn
+    ? `  # Moving mail into or out of Junk teaches rspamd (IMAPSieve). Only these global scripts may pipe:
+  # vnd.dovecot.pipe is a global extension, never one users' scripts can require.
+  sieve_plugins = sieve_imapsieve sieve_extprograms
+  sieve_global_extensions = +vnd.dovecot.pipe +vnd.dovecot.environment
+  sieve_pipe_bin_dir = /usr/bin
+  imapsieve_mailbox1_name = ${JUNK_MAILBOX}
+  imapsieve_mailbox1_causes = COPY APPEND
+  imapsieve_mailbox1_before = file:${dir}/${SIEVE_FILES.learnSpam}${bin}
+  imapsieve_mailbox2_name = *
+  imapsieve_mailbox2_from = ${JUNK_MAILBOX}
+  imapsieve_mailbox2_causes = COPY
+  imapsieve_mailbox2_before = file:${dir}/${SIEVE_FILES.learnHam}${bin}
+`
+    : ''
+}}
+`;
 }

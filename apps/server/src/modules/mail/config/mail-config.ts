@@ -1,8 +1,9 @@
 import type { MailClient } from '../mail-client.ts';
 import { HEADER } from './config-header.ts';
 import { masterPasswdFile } from './mail-master-user.ts';
-import { dovecotConf, dovecotOauth2, dovecotUserdb } from './dovecot-config.ts';
+import { dovecotConf, dovecotOauth2, dovecotUserdb, SIEVE_FILES } from './dovecot-config.ts';
 import { postfixMain, postfixMaster } from './postfix-config.ts';
+import { junkBeforeScript, learnScript } from './sieve-scripts.ts';
 
 /**
  * The Postfix and Dovecot configuration of this deployment (`npm run atrium -- mail-config`).
@@ -44,7 +45,15 @@ export interface MailConfigOptions {
     /** With a certificate: IMAP and submission with TLS from the first byte (default 993, 465). */
     imaps?: number;
     submissions?: number;
+    /** Dovecot's ManageSieve (users' filters); default 4190, on `listen` like IMAP. */
+    managesieve?: number;
   };
+  /**
+   * rspamd's controller (`host:port` on loopback), which Dovecot's IMAPSieve teaches when a user
+   * moves mail into or out of Junk; `passwordFile`: its password, readable by the mail user.
+   * Undefined: nothing is learned.
+   */
+  rspamdLearn?: { controller: string; passwordFile?: string };
   /** Mailboxes live under `<mailRoot>/<organisation id>/<user id>`, owned by `mailUser`. */
   mailRoot: string;
   mailUser: string;
@@ -104,6 +113,21 @@ export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailC
     'dovecot/atrium-userdb.conf.ext': dovecotUserdb(o),
     'dovecot/atrium-oauth2-token.conf.ext': dovecotOauth2(o, false),
     'dovecot/atrium-oauth2-password.conf.ext': dovecotOauth2(o, true),
+    [`dovecot/${SIEVE_FILES.junk}`]: junkBeforeScript(),
+    ...(o.rspamdLearn
+      ? {
+          [`dovecot/${SIEVE_FILES.learnSpam}`]: learnScript(
+            'spam',
+            o.rspamdLearn.controller,
+            o.rspamdLearn.passwordFile,
+          ),
+          [`dovecot/${SIEVE_FILES.learnHam}`]: learnScript(
+            'ham',
+            o.rspamdLearn.controller,
+            o.rspamdLearn.passwordFile,
+          ),
+        }
+      : {}),
     ...(o.masterPassword ? { 'dovecot/atrium-master-users': masterPasswdFile(o.masterPassword) } : {}),
     ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
   };

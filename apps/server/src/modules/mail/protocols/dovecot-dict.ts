@@ -18,7 +18,8 @@ import type { FastifyBaseLogger } from 'fastify';
  * broken client (an unknown command, a transaction line for no open transaction) closes that
  * connection, as Dovecot's does; the client reconnects on its next command.
  */
-export type DictLookup = (key: string) => Promise<string | null>;
+/** `user`: whom Dovecot asks for (since 2.3.17 sent with each lookup; `priv/` keys are that user's). */
+export type DictLookup = (key: string, user?: string) => Promise<string | null>;
 
 /** One committed transaction: the user it was begun for and the last value set for each key. */
 export type DictCommit = (user: string, values: Map<string, string>) => Promise<DictCommitResult>;
@@ -68,7 +69,7 @@ export function createDictServer(handlers: DictHandlers | DictLookup, log: Fasti
   const doLookup = async (args: string[]): Promise<string> => {
     const key = args[0] ?? '';
     try {
-      const value = await lookup(key);
+      const value = await lookup(key, args[1] || undefined);
       return value === null ? 'N' : `O${tabEscape(value)}`;
     } catch (error) {
       log.error({ err: error }, 'dict lookup failed');
