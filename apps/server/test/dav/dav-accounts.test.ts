@@ -192,6 +192,66 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
     }
   });
 
+  it("answers the directory's own principal as iOS asks it: itself as principal and home, the directory its one member", async () => {
+    const user = await createUser(world.server.db, world.org.id);
+    const auth = await signedIn(user);
+    const principal = '/dav/principals/organisation-directory/';
+    const ask = (depth: string, body: string, headers = auth) =>
+      send('PROPFIND', principal, { ...headers, depth, 'content-type': 'text/xml' }, body);
+
+    // Without credentials: the challenge iOS answers with the account's password.
+    const anonymous = await send('PROPFIND', principal, { depth: '0' }, '');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toMatch(/^Basic realm=/);
+
+    // 1. The profile's principal URL: iOS follows current-user-principal, which stays here.
+    const first = await ask(
+      '0',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:"><A:prop><A:current-user-principal/><A:principal-URL/><A:resourcetype/></A:prop></A:propfind>',
+    );
+    expect(first.status, `${first.body}\n${world.dav.logs()}`).toBe(207);
+    expect(first.body).toContain(`<D:current-user-principal><D:href>${principal}</D:href>`);
+    expect(first.body).toContain(`<D:principal-URL><D:href>${principal}</D:href>`);
+    expect(first.body).toContain('<D:resourcetype><D:collection/><D:principal/></D:resourcetype>');
+    // 2. The principal's address book home is the principal itself.
+    const second = await ask(
+      '0',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<propfind xmlns="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav" xmlns:CS="http://calendarserver.org/ns/"><prop><CR:addressbook-home-set/><CR:directory-gateway/><displayname/><CS:email-address-set/><principal-collection-set/><principal-URL/><resource-id/><supported-report-set/></prop></propfind>',
+    );
+    expect(second.status).toBe(207);
+    expect(second.body).toContain(`<CR:addressbook-home-set><D:href>${principal}</D:href>`);
+    expect(second.body).toContain(`<D:displayname>Org ${world.org.siteName} directory</D:displayname>`);
+    // What it does not have is named under 404, as RFC 4918 asks.
+    expect(second.body).toMatch(/<CR:directory-gateway\/>.*404 Not Found/);
+    // 3. The home's members: the organisation's address book, and nothing of the user's own.
+    const home = await ask(
+      '1',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:B="urn:ietf:params:xml:ns:carddav" xmlns:C="http://calendarserver.org/ns/" xmlns:D="http://me.com/_namespace/"><A:prop><A:add-member/><C:bulk-requests/><A:current-user-privilege-set/><A:displayname/><D:guardian-restricted/><B:max-image-size/><B:max-resource-size/><C:me-card/><A:owner/><C:push-transports/><C:pushkey/><A:quota-available-bytes/><A:quota-used-bytes/><A:resource-id/><A:resourcetype/><A:supported-report-set/><A:sync-token/></A:prop></A:propfind>',
+    );
+    expect(home.status).toBe(207);
+    const hrefs = [...home.body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
+    const responses = home.body.split('<D:response>').slice(1);
+    expect(responses).toHaveLength(2);
+    expect(responses[1]).toContain(`<D:href>/dav/${user.id}/directory/</D:href>`);
+    expect(responses[1]).toContain('<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>');
+    expect(responses[1]).toContain(`<D:displayname>Org ${world.org.siteName}</D:displayname>`);
+    expect(responses[1]).toContain('<D:privilege><D:read/></D:privilege>');
+    expect(responses[1]).not.toContain('<D:write');
+    expect(responses[1]).toContain('<X:guardian-restricted xmlns:X="http://me.com/_namespace/"/>');
+    expect(hrefs.some((href) => href?.includes('/contacts/') || href?.includes('/calendar/'))).toBe(false);
+
+    // The same URL for everyone: another user sees their own directory there.
+    const colleague = await createUser(world.server.db, world.org.id);
+    const theirs = await ask('1', '', await signedIn(colleague));
+    expect(theirs.body).toContain(`<D:href>/dav/${colleague.id}/directory/</D:href>`);
+    expect(theirs.body).not.toContain(user.id);
+    // It changes nothing, and cannot be deleted.
+    for (const method of ['DELETE', 'MOVE', 'PROPPATCH']) {
+      const answer = await send(method, principal, auth);
+      expect([403, 405], `${method}: ${answer.status}`).toContain(answer.status);
+    }
+  });
+
   it('sets up 100 accounts making their first requests at once, 20 at a time: no 502, no job, every default made', async () => {
     const organizations = [world.org.id];
     for (let i = 0; i < 4; i++) organizations.push((await createOrganizationWithAdmin(world.server.db)).id);
@@ -245,5 +305,5 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       .where('checked_at', 'is not', null)
       .executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(100);
-  });
+  }, 120_000);
 });

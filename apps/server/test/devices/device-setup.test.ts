@@ -34,7 +34,7 @@ const setUp = (payload: { kind: string; name: string }, headers = t.adminSession
   t.app.inject({ method: 'POST', url: '/api/profile/devices', headers, payload });
 
 describe('Set up a device', () => {
-  it('gives an Apple device a one-time profile link with mail, CalDAV and CardDAV accounts', async () => {
+  it('gives an Apple device a one-time profile link with mail, CalDAV, CardDAV and directory accounts', async () => {
     const response = await setUp({ kind: 'apple', name: 'Ada’s iPhone' });
     expect(response.statusCode, response.body).toBe(201);
     const created = response.json<SetUpDeviceResponse>();
@@ -72,12 +72,13 @@ describe('Set up a device', () => {
       'com.apple.mail.managed',
       'com.apple.caldav.account',
       'com.apple.carddav.account',
+      'com.apple.carddav.account',
     ]);
     const uuids = [top.PayloadUUID, ...payloads.map((p) => p.uuid)];
-    expect(new Set(uuids).size).toBe(4);
+    expect(new Set(uuids).size).toBe(5);
     for (const uuid of uuids) expect(uuid).toMatch(/^[0-9a-f-]{36}$/i);
-    expect(new Set(payloads.map((p) => p.identifier)).size).toBe(3);
-    const [mail, caldav, carddav] = payloads.map((p) => p.fields);
+    expect(new Set(payloads.map((p) => p.identifier)).size).toBe(4);
+    const [mail, caldav, carddav, directory] = payloads.map((p) => p.fields);
     expect(mail).toMatchObject({
       EmailAccountType: 'EmailTypeIMAP',
       EmailAddress: email,
@@ -102,6 +103,19 @@ describe('Set up a device', () => {
     expect(carddav).toMatchObject({
       CardDAVHostName: 'mail.atrium.test',
       CardDAVPort: 443,
+      CardDAVPrincipalURL: 'https://mail.atrium.test/dav/',
+      CardDAVUsername: email,
+      CardDAVPassword: created.password,
+    });
+    // The organisation's directory is an account of its own (iOS syncs one address book per
+    // account), named after the organisation, whose principal lists the directory alone.
+    expect(directory).toMatchObject({
+      PayloadDisplayName: 'Org acme directory',
+      CardDAVAccountDescription: 'Org acme directory',
+      CardDAVHostName: 'mail.atrium.test',
+      CardDAVPort: 443,
+      CardDAVUseSSL: true,
+      CardDAVPrincipalURL: 'https://mail.atrium.test/dav/principals/organisation-directory/',
       CardDAVUsername: email,
       CardDAVPassword: created.password,
     });
@@ -156,6 +170,7 @@ describe('Set up a device', () => {
     expect(payloads.map((p) => p.type)).toEqual([
       'com.apple.mail.managed',
       'com.apple.caldav.account',
+      'com.apple.carddav.account',
       'com.apple.carddav.account',
     ]);
     const password = payloads[0]!.fields.IncomingPassword as string;

@@ -73,11 +73,17 @@ describe('Thunderbird autoconfig', () => {
         socketType: 'STARTTLS',
         username: '%EMAILADDRESS%',
       });
-      expect(clientConfig.addressBook).toMatchObject({
-        '@_type': 'carddav',
-        serverURL: 'https://mail.atrium.test/dav/',
-        authentication: 'http-basic',
-      });
+      // The person's address books, then the organisation's directory alone.
+      expect(clientConfig.addressBook).toMatchObject([
+        { '@_type': 'carddav', serverURL: 'https://mail.atrium.test/dav/', authentication: 'http-basic' },
+        {
+          '@_type': 'carddav',
+          serverURL: 'https://mail.atrium.test/dav/principals/organisation-directory/',
+          username: '%EMAILADDRESS%',
+          authentication: 'http-basic',
+        },
+      ]);
+      expect(response.body).toContain("<!-- The organisation's directory");
       expect(clientConfig.calendar).toMatchObject({
         '@_type': 'caldav',
         serverURL: 'https://mail.atrium.test/dav/',
@@ -143,8 +149,8 @@ describe('Outlook Autodiscover (POX)', () => {
         'http://schemas.microsoft.com/exchange/autodiscover/outlook/responseschema/2006a',
       );
       expect(Response.Account).toMatchObject({ AccountType: 'email', Action: 'settings' });
-      const [imap, smtp, caldav, carddav] = Response.Account.Protocol;
-      expect(Response.Account.Protocol).toHaveLength(4);
+      const [imap, smtp, caldav, carddav, directory] = Response.Account.Protocol;
+      expect(Response.Account.Protocol).toHaveLength(5);
       expect(imap).toMatchObject({
         Type: 'IMAP',
         Server: 'mail.atrium.test',
@@ -172,6 +178,12 @@ describe('Outlook Autodiscover (POX)', () => {
           LoginName: 'ada@acme.example',
         });
       }
+      expect(directory).toEqual({
+        Type: 'CardDAV',
+        Server: 'https://mail.atrium.test/dav/principals/organisation-directory/',
+        DomainRequired: 'off',
+        LoginName: 'ada@acme.example',
+      });
     }
   });
 

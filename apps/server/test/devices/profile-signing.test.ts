@@ -35,7 +35,9 @@ describe('signed configuration profiles', () => {
       ['-c', 'import plistlib,sys; print(",".join(p["PayloadType"] for p in plistlib.loads(sys.stdin.buffer.read())["PayloadContent"]))'],
       { input: plist },
     ).toString().trim(); // prettier-ignore
-    expect(types).toBe('com.apple.mail.managed,com.apple.caldav.account,com.apple.carddav.account');
+    expect(types).toBe(
+      'com.apple.mail.managed,com.apple.caldav.account,com.apple.carddav.account,com.apple.carddav.account',
+    );
   });
 
   it('needs both settings, and files that exist', () => {

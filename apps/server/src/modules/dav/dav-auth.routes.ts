@@ -16,6 +16,7 @@ import {
 } from './dav-auth.service.ts';
 import { DavAccountSetup, SETUP_RETRY_AFTER_SECONDS } from './dav-account-setup.ts';
 import { markDavAccountUnchecked } from './dav.repository.ts';
+import { directoryPrincipalRoutes } from './directory-principal.routes.ts';
 
 /** The header Caddy copies from this answer to Radicale (`[auth] type = http_x_remote_user`). */
 export const REMOTE_USER_HEADER = 'x-remote-user';
@@ -65,6 +66,8 @@ export const davAuthRoutes =
     const { db, config } = deps;
     const failures = new AddressFailureBudget();
     const setup = new DavAccountSetup({ db, radicale: config.davRadicale, log: app.log });
+    // The directory's own account for Apple devices (and autoconfig, Autodiscover): it signs in the same way.
+    await app.register(directoryPrincipalRoutes(deps));
 
     app.get(
       '/api/dav/auth',

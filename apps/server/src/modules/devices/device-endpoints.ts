@@ -12,6 +12,14 @@ import type { Config } from '../../config.ts';
  * after asking Atrium who the caller is.
  */
 export const DAV_PATH = '/dav/';
+/**
+ * The principal of the organisation's address book alone (issue 43 item 2): iOS and macOS sync one
+ * address book per CardDAV account, so the directory gets an account of its own whose home lists
+ * nothing else. The same for every user (who it is comes from the credentials, as for `/dav/`), so
+ * autoconfig and Autodiscover, which know no user, can name it too. Atrium answers it
+ * (directory-principal.routes.ts); no user id can be `principals` (they are UUIDs).
+ */
+export const DIRECTORY_PRINCIPAL_PATH = `${DAV_PATH}principals/organisation-directory/`;
 
 /** IMAP with TLS from the first byte (RFC 8314), as `_imaps._tcp` announces it (RFC 6186). */
 export const IMAPS_PORT = 993;
@@ -26,6 +34,8 @@ export interface DeviceEndpoints {
   smtp: DeviceSettings['smtp'];
   /** `https://<MAIL_HOST>/dav/`. */
   davUrl: string;
+  /** The organisation's address book as an account of its own: `https://<MAIL_HOST>/dav/principals/organisation-directory/`. */
+  directoryUrl: string;
   /** Its host and port, for clients that ask for them apart (Apple's CalDAV/CardDAV payloads). */
   dav: { host: string; port: number };
 }
@@ -47,6 +57,7 @@ export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoin
     imap: { host, port: IMAPS_PORT, security: 'SSL' },
     smtp: { host, port: SUBMISSION_PORT, security: 'STARTTLS' },
     davUrl: `https://${host}${DAV_PATH}`,
+    directoryUrl: `https://${host}${DIRECTORY_PRINCIPAL_PATH}`,
     dav: { host, port: DAV_PORT },
   };
 }

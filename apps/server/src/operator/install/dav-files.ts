@@ -1,4 +1,4 @@
-import { DAV_PATH } from '../../modules/devices/device-endpoints.ts';
+import { DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../../modules/devices/device-endpoints.ts';
 
 // The files `install` writes so that Debian's Radicale serves CalDAV and CardDAV at
 // https://<MAIL_HOST>/dav/ behind Caddy, with Atrium deciding who each request is (docs/dav.md).
@@ -123,6 +123,9 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     '\t\turi /api/dav/auth',
     `\t\tcopy_headers ${REMOTE_USER}`,
     '\t}',
+    // The directory's own CardDAV account (issue 43 item 2): Atrium answers its principal.
+    `\t@dav-directory-principal path ${DIRECTORY_PRINCIPAL_PATH} ${DIRECTORY_PRINCIPAL_PATH.replace(/\/$/, '')}`,
+    `\treverse_proxy @dav-directory-principal 127.0.0.1:${o.atriumPort}`,
     `\turi strip_prefix ${prefix}`,
     `\treverse_proxy 127.0.0.1:${o.radicalePort ?? RADICALE_PORT} {`,
     `\t\theader_up X-Script-Name ${prefix}`,

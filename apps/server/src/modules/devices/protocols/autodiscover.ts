@@ -115,11 +115,11 @@ export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): stri
     }),
     '      </Protocol>',
   ];
-  const dav = (type: string) => [
+  const dav = (type: string, server = endpoints.davUrl) => [
     '      <Protocol>',
     ...xmlElements('        ', {
       Type: type,
-      Server: endpoints.davUrl,
+      Server: server,
       DomainRequired: 'off',
       LoginName: email,
     }),
@@ -135,6 +135,10 @@ export function autodiscoverXml(email: string, endpoints: DeviceEndpoints): stri
     ...protocol('SMTP', endpoints.smtp),
     ...dav('CalDAV'),
     ...dav('CardDAV'),
+    // The organisation's directory alone, for clients that keep one address book per account. The
+    // schema has no name for a protocol; the directory's principal gives it ("<Organisation> directory").
+    "      <!-- The organisation's directory, read only, as an address book of its own -->",
+    ...dav('CardDAV', endpoints.directoryUrl),
     '    </Account>',
     '  </Response>',
     '</Autodiscover>',

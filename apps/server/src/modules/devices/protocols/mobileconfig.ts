@@ -35,8 +35,9 @@ export interface ProfileAccount {
 }
 
 /**
- * An Apple configuration profile with three accounts for one user: Mail (IMAP and submission),
- * CalDAV and CardDAV, all signing in with the user's address and one app password. Every payload
+ * An Apple configuration profile with four accounts for one user: Mail (IMAP and submission),
+ * CalDAV, CardDAV for the user's own contacts and CardDAV for the organisation's directory, all
+ * signing in with the user's address and one app password. Every payload
  * has a fresh PayloadUUID; the identifiers are unique per profile, so installing the profile for
  * a second device never replaces the first one's.
  */
@@ -57,13 +58,14 @@ export function mobileconfigXml(account: ProfileAccount, endpoints: DeviceEndpoi
   const { imap, smtp } = endpoints;
   const { dav } = endpoints;
   const who = `${account.email} (${account.organizationName})`;
+  const directory = `${account.organizationName} directory`;
   const profile = {
     PayloadType: 'Configuration',
     PayloadVersion: 1,
     PayloadIdentifier: identifier,
     PayloadUUID: profileId,
     PayloadDisplayName: `${account.organizationName}: mail, calendar and contacts`,
-    PayloadDescription: `Mail, calendars and contacts of ${account.email}, signing in with an app password.`,
+    PayloadDescription: `Mail, calendars and contacts of ${account.email}, and the ${directory}, signing in with an app password.`,
     PayloadOrganization: account.organizationName,
     PayloadRemovalDisallowed: false,
     PayloadContent: [
@@ -100,6 +102,17 @@ export function mobileconfigXml(account: ProfileAccount, endpoints: DeviceEndpoi
         CardDAVHostName: dav.host,
         CardDAVPort: dav.port,
         CardDAVPrincipalURL: endpoints.davUrl,
+        CardDAVUseSSL: true,
+        CardDAVUsername: account.email,
+        CardDAVPassword: account.password,
+      }),
+      // iOS and macOS sync one address book per CardDAV account: the organisation's gets its own,
+      // whose principal lists it alone, so it never takes the place of the person's contacts.
+      payload('com.apple.carddav.account', directory, {
+        CardDAVAccountDescription: directory,
+        CardDAVHostName: dav.host,
+        CardDAVPort: dav.port,
+        CardDAVPrincipalURL: endpoints.directoryUrl,
         CardDAVUseSSL: true,
         CardDAVUsername: account.email,
         CardDAVPassword: account.password,
