@@ -1,16 +1,17 @@
-import { randomInt } from 'node:crypto';
 import path from 'node:path';
+import { imapSignIn, inboxSubjects, sendMail } from '../../server/test/mail/mail-world.ts';
 import { screenshotAndAxe } from './support/accessibility.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
 import { createOrganizationWithAdmin, expect, test } from './support/fixtures.ts';
 
 // Issue 42, item 1: invitations reach invited users. This Atrium hosts its verified domains' mail
-// (Postfix would ask its socketmap, here on a loopback address of its own), so a new user's address
-// leads only to a mailbox they cannot open before they set a password: the invitation goes to the
-// personal address typed in Add user, and without one the form chooses "Set a password" and says why.
+// (Debian's Postfix and Dovecot on loopback ask it), so a new user's address leads only to a
+// mailbox they cannot open before they set a password: the invitation goes to the personal address
+// typed in Add user, and without one the form chooses "Set a password" and says why. Mail sent to
+// the new address meanwhile waits in the mailbox, and the person reads it over IMAP with the app
+// password of the device they set up after signing in.
 const shots = path.resolve(import.meta.dirname, '../../../screenshots/personal-email');
-const socketmap = `127.${randomInt(1, 254)}.${randomInt(1, 254)}.${randomInt(1, 254)}:${randomInt(20000, 60000)}`;
-test.use({ atriumEnv: { MAIL_SOCKETMAP_ADDRESS: socketmap } });
+test.use({ atriumMail: true });
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -60,6 +61,18 @@ for (const width of [375, 1280] as const) {
     expect(link.startsWith(`${atrium.url}/invite/`)).toBe(true);
     expect(atrium.mailbox.messages.some((m) => m.to.includes(`nina@${domain}`))).toBe(false);
 
+    // A message from another server reaches the new address before Nina has signed in: accepted
+    // by Postfix on port 25 and kept in her mailbox.
+    const mail = { mail: atrium.mail! };
+    const subject = `Welcome aboard, Nina (${width} px)`;
+    await sendMail(mail, {
+      from: 'grace@partner.example',
+      to: `nina@${domain}`,
+      subject,
+      text: 'See you Monday.',
+    });
+    await atrium.mail!.drainQueue();
+
     const visitor = await browser.newContext({ viewport: { width, height: 900 } });
     const invitee = await visitor.newPage();
     await invitee.goto(link);
@@ -70,6 +83,31 @@ for (const width of [375, 1280] as const) {
     await expect(invitee.getByText('Your password is set')).toBeVisible();
     await invitee.getByRole('link', { name: 'Continue to your apps' }).click();
     await expect(invitee).toHaveURL(/\/application$/);
+
+    // Signed in, she sets up her mail app from the apps page and reads the message over IMAP with
+    // the app password it shows.
+    await invitee
+      .getByRole('link', { name: 'Set up mail, calendars and contacts on your phone or computer' })
+      .click();
+    const setup = invitee.getByRole('region', { name: 'Set up a device' });
+    await setup.getByLabel('Thunderbird').check();
+    await setup.getByRole('button', { name: 'Set up' }).click();
+    const result = setup.getByTestId('device-setup-result');
+    await expect(result.getByRole('heading', { name: 'Thunderbird is ready to set up' })).toBeVisible();
+    await expect(result.getByRole('textbox', { name: 'User name (e-mail address)' })).toHaveValue(
+      `nina@${domain}`,
+    );
+    const appPassword = await result.getByRole('textbox', { name: 'Password', exact: true }).inputValue();
+    await result.scrollIntoViewIfNeeded();
+    await (
+      await screenshotAndAxe(invitee, shots, width)
+    )('invitee-device', result);
+    const imap = await imapSignIn(mail, { user: `nina@${domain}`, pass: appPassword });
+    try {
+      expect(await inboxSubjects(imap), atrium.mail!.logs()).toEqual([subject]);
+    } finally {
+      await imap.logout();
+    }
     await visitor.close();
 
     // Active now: the personal address stays on her page, where it can be changed or removed.
