@@ -13,6 +13,7 @@ import {
   type TestUser,
 } from '../support/fixtures.ts';
 import { TestMailServers } from '../support/mail-servers.ts';
+import type { TestRspamd } from '../support/rspamd-servers.ts';
 import type { AppDeps } from '../../src/app.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { addDomain } from '../users/helpers.ts';
@@ -39,6 +40,8 @@ export async function createMailWorld(
     deps?: Partial<AppDeps>;
     /** rspamd's controller (or a stand-in), which moving mail into or out of Junk teaches. */
     rspamdLearn?: { controller: string; passwordFile?: string };
+    /** rspamd and Redis as Postfix's milter (test/support/rspamd-servers.ts). */
+    rspamd?: TestRspamd;
   } = {},
 ): Promise<MailWorld> {
   const mail = await TestMailServers.prepare();
@@ -55,6 +58,7 @@ export async function createMailWorld(
       client: await ensureMailClient(server.db, server.config),
       masterPassword: masterPassword(server.config.secret),
       ...(options.rspamdLearn ? { rspamdLearn: options.rspamdLearn } : {}),
+      ...(options.rspamd ? { rspamd: options.rspamd } : {}),
     });
   } catch (error) {
     await server.close();

@@ -10,6 +10,7 @@ import {
 } from '../../src/modules/mail/config/mail-config.ts';
 import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
+import type { TestRspamd } from './rspamd-servers.ts';
 
 const POSTFIX = '/usr/sbin/postfix';
 const DOVECOT = '/usr/sbin/dovecot';
@@ -48,6 +49,7 @@ export class TestMailServers {
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
   private postfixRunning = false;
+  private rspamd: TestRspamd | undefined;
 
   private constructor() {}
 
@@ -117,6 +119,8 @@ export class TestMailServers {
     masterPassword?: string;
     /** rspamd's controller (or a stand-in), which moving mail into or out of Junk teaches. */
     rspamdLearn?: MailConfigOptions['rspamdLearn'];
+    /** rspamd and Redis as Postfix's milter on port 25 and submission (rspamd-servers.ts). */
+    rspamd?: TestRspamd;
   }): Promise<void> {
     const options: MailConfigOptions = {
       hostname: MAIL_DOMAIN_HOST,
@@ -126,6 +130,7 @@ export class TestMailServers {
       client: atrium.client,
       masterPassword: atrium.masterPassword,
       ...(atrium.rspamdLearn ? { rspamdLearn: atrium.rspamdLearn } : {}),
+      ...(atrium.rspamd ? { rspamd: atrium.rspamd.options } : {}),
       listen: '127.0.0.1',
       ports: this.ports,
       mailRoot: path.join(this.dir, 'vmail'),
@@ -139,6 +144,8 @@ export class TestMailServers {
         dovecotBase: path.join(this.dir, 'dovecot-run'),
         dovecotLog: this.dovecotLog,
         opendkimPid: this.opendkimPid,
+        // With rspamd, a test speaks for another server's address (XCLIENT), as mail from outside.
+        xclient: Boolean(atrium.rspamd),
       },
     };
     const dovecotDir = path.join(this.dir, 'dovecot');
@@ -161,6 +168,11 @@ export class TestMailServers {
     const postfix = uidOf('postfix');
     chownSync(options.paths!.postfixData, postfix.uid, postfix.gid);
     await this.startOpendkim();
+    if (atrium.rspamd) {
+      // Before Postfix: a milter that does not answer defers mail (milter_default_action).
+      this.rspamd = atrium.rspamd;
+      await atrium.rspamd.start(path.join(this.dir, 'rspamd'), path.join(this.dir, 'rspamd-data'));
+    }
     await this.startPostfix();
     await this.startDovecot();
   }
@@ -260,7 +272,8 @@ export class TestMailServers {
 
   /** Both logs, for a failing assertion's message. */
   logs(): string {
-    return `--- postfix ---\n${readLog(this.postfixLog)}\n--- dovecot ---\n${readLog(this.dovecotLog)}`;
+    const rspamd = this.rspamd ? `\n${this.rspamd.logs()}` : '';
+    return `--- postfix ---\n${readLog(this.postfixLog)}\n--- dovecot ---\n${readLog(this.dovecotLog)}${rspamd}`;
   }
 
   /** Waits until Postfix's queue is empty (every message delivered or bounced). */
@@ -296,6 +309,7 @@ export class TestMailServers {
         });
       }
     }
+    await this.rspamd?.close();
     this.dovecot = undefined;
     this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });

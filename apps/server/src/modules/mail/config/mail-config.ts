@@ -3,6 +3,7 @@ import { HEADER } from './config-header.ts';
 import { masterPasswdFile } from './mail-master-user.ts';
 import { dovecotConf, dovecotOauth2, dovecotUserdb, SIEVE_FILES } from './dovecot-config.ts';
 import { postfixMain, postfixMaster } from './postfix-config.ts';
+import { isRspamdSecretFile, rspamdConfigFiles, type RspamdOptions } from './rspamd-config.ts';
 import { junkBeforeScript, learnScript } from './sieve-scripts.ts';
 
 /**
@@ -69,6 +70,11 @@ export interface MailConfigOptions {
    */
   dkim?: { port: number; dir: string };
   /**
+   * rspamd as the milter of port 25 and submission (ahead of OpenDKIM): SPF, DKIM, DMARC, ARC,
+   * spam scores, greylisting (rspamd-config.ts). Undefined: no spam or forgery checks.
+   */
+  rspamd?: RspamdOptions;
+  /**
    * The password of Atrium's master user (mail-master-user.ts), derived from ATRIUM_SECRET; mail
    * migration writes into users' mailboxes with it. Undefined: no master user.
    */
@@ -96,11 +102,17 @@ export interface MailConfigOptions {
     dovecotLog: string;
     /** OpenDKIM's pid file (it runs in the foreground, started as root). */
     opendkimPid?: string;
+    /**
+     * Tests only: clients on loopback may say which address they speak for (XCLIENT), so a test
+     * sends as another server on the internet would and rspamd checks SPF and greylists it.
+     */
+    xclient?: boolean;
   };
 }
 
-/** Files only root may read: Dovecot's client secret and the master user's hash. */
-export const isSecretFile = (name: string) => name.includes('oauth2') || name.includes('master-users');
+/** Files only root may read: Dovecot's client secret, the master user's hash, rspamd's password. */
+export const isSecretFile = (name: string) =>
+  name.includes('oauth2') || name.includes('master-users') || isRspamdSecretFile(name);
 
 /** File name (relative to the output directory) → contents. */
 export type MailConfigFiles = Record<string, string>;
@@ -130,6 +142,7 @@ export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailC
       : {}),
     ...(o.masterPassword ? { 'dovecot/atrium-master-users': masterPasswdFile(o.masterPassword) } : {}),
     ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
+    ...(o.rspamd ? rspamdConfigFiles(o, o.rspamd) : {}),
   };
 }
 

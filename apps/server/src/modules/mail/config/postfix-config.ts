@@ -101,8 +101,24 @@ export function postfixMain(o: MailConfigOptions): string {
       'inet_protocols = ipv4',
       'smtpd_peername_lookup = no',
     );
+    // Tests only: a client on loopback speaks for another server's address (XCLIENT).
+    if (o.paths.xclient) lines.push('smtpd_authorized_xclient_hosts = 127.0.0.0/8');
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * A service's milters, in order. A milter that does not answer (rspamd or OpenDKIM stopped)
+ * defers the message with a 4xx, on port 25 as on submission: the sender's server or mail client
+ * tries again, and nothing is taken unchecked or leaves unsigned (docs/mail.md).
+ */
+function milters(ports: Array<number | undefined>): string[] {
+  const on = ports.filter((port): port is number => port !== undefined);
+  if (on.length === 0) return [];
+  return [
+    `  -o smtpd_milters=${on.map((port) => `inet:127.0.0.1:${port}`).join(',')}`,
+    '  -o milter_default_action=tempfail',
+  ];
 }
 
 export function postfixMaster(o: MailConfigOptions): string {
@@ -117,13 +133,9 @@ export function postfixMaster(o: MailConfigOptions): string {
     '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
     // Sending limits (issue 44): Atrium is asked once per message, when its recipient count is known.
     ...(o.policy ? ['  -o smtpd_end_of_data_restrictions=$atrium_sending_limits'] : []),
-    ...(o.dkim
-      ? [
-          `  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`,
-          // Signer away: the client is told to try again later rather than mail leaving unsigned.
-          '  -o milter_default_action=tempfail',
-        ]
-      : []),
+    // rspamd scores outbound mail first (GTUBE or a spam score over reject is refused), then
+    // OpenDKIM signs what rspamd let through.
+    ...milters([o.rspamd?.port, o.dkim?.port]),
   ];
   const services = [
     `${at(o.ports.smtp)} inet n - n - - smtpd`,
@@ -134,6 +146,8 @@ export function postfixMaster(o: MailConfigOptions): string {
     ])
       .join(',')
       .replaceAll(' ', ',')}`,
+    // rspamd checks SPF, DKIM, DMARC and ARC, scores and greylists mail from other servers.
+    ...milters([o.rspamd?.port]),
     `${at(o.ports.submission)} inet n - n - - smtpd`,
     '  -o syslog_name=postfix/submission',
     `  -o smtpd_tls_security_level=${tls}`,
@@ -157,9 +171,7 @@ export function postfixMaster(o: MailConfigOptions): string {
           '  -o mynetworks=127.0.0.0/8',
           '  -o smtpd_client_restrictions=permit_mynetworks,reject',
           '  -o smtpd_relay_restrictions=permit_mynetworks,reject',
-          ...(o.dkim
-            ? [`  -o smtpd_milters=inet:127.0.0.1:${o.dkim.port}`, '  -o milter_default_action=tempfail']
-            : []),
+          ...milters([o.dkim?.port]),
         ]
       : []),
     ...POSTFIX_INTERNAL_SERVICES,
