@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { ImapFlow } from 'imapflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runChecks } from '../../src/operator/doctor/check.ts';
+import { PIGEONHOLE_FILES, sieveChecks } from '../../src/operator/doctor/sieve-checks.ts';
+import type { HostLayout } from '../../src/operator/host-layout.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
 import { createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { freePort } from '../support/free-port.ts';
@@ -224,5 +230,41 @@ describe('out of office', () => {
     await setOutOfOffice(away, { ...base, enabled: true, firstDay: day(0), lastDay: day(0) });
     await deliver({ from: sender.email, to: away.email, subject: 'Now', text: 'x' });
     expect(await inbox(sender), world.mail.logs()).toEqual(['Away']);
+  });
+});
+
+describe('doctor', () => {
+  const layout = (dovecotDir: string) => ({ root: '/', dovecotDir }) as HostLayout;
+
+  it('finds Pigeonhole installed, ManageSieve greeting and the Junk script compiling', async () => {
+    const outcomes = await runChecks(sieveChecks(layout(path.join(world.mail.dir, 'dovecot'))));
+    expect(outcomes.map((o) => [o.name, o.ok, o.detail])).toEqual([
+      ['Sieve (Pigeonhole)', true, 'the Sieve, IMAPSieve and ManageSieve parts of Dovecot are installed'],
+      ['ManageSieve answers', true, `ManageSieve greets on 127.0.0.1:${world.mail.ports.managesieve}`],
+      ['Junk filing script', true, 'atrium-junk.sieve compiles'],
+    ]);
+  });
+
+  it('names a missing package and a script that does not compile', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'atrium-sieve-doctor-'));
+    try {
+      copyFileSync(path.join(world.mail.dir, 'dovecot', 'dovecot.conf'), path.join(dir, 'dovecot.conf'));
+      writeFileSync(
+        path.join(dir, 'atrium-junk.sieve'),
+        'if header :is "X-Spam" "Yes" { fileinto "Junk"; }\n',
+      );
+      const [packages, , script] = await runChecks(
+        sieveChecks(layout(dir), [...PIGEONHOLE_FILES, '/usr/lib/dovecot/managesieve-missing']),
+      );
+      expect(packages).toMatchObject({
+        ok: false,
+        fix: 'apt-get install dovecot-sieve dovecot-managesieved',
+      });
+      expect(script!.ok).toBe(false);
+      // fileinto without `require ["fileinto"]`: sievec's own words.
+      expect(script!.detail).toMatch(/^atrium-junk\.sieve does not compile: .*fileinto/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

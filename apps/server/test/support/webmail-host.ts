@@ -109,7 +109,7 @@ export class TestWebmailHost {
   }
 
   /** Writes Roundcube's and PHP-FPM's files as install does, creates the database, starts both. */
-  async start(siteHost: string): Promise<void> {
+  async start(siteHost: string, options: { managesieve?: string } = {}): Promise<void> {
     const { roundcubeDir, phpFpmPoolDir, database } = this.paths;
     for (const file of ['defaults.inc.php', 'mimetypes.php']) {
       symlinkSync(path.join(PACKAGE_CONFIG, file), path.join(roundcubeDir, file));
@@ -123,6 +123,7 @@ export class TestWebmailHost {
       database,
       debianDatabase: false,
       newKey: () => newDesKey(randomBytes),
+      ...(options.managesieve ? { managesieve: options.managesieve } : {}),
     });
     writeFileSync(
       path.join(roundcubeDir, 'config.inc.php'),

@@ -12,6 +12,7 @@ import { caddyChecks, mailHostTarget, trustedRoots } from './caddy-checks.ts';
 import { cronChecks } from './cron-checks.ts';
 import { daemonChecks } from './daemon-checks.ts';
 import { saslChecks } from './sasl-checks.ts';
+import { sieveChecks } from './sieve-checks.ts';
 import { davChecks, webmailChecks } from './dav-webmail-checks.ts';
 import { logFileChecks } from './log-file-checks.ts';
 import { mailCertificateChecks } from './mail-certificate-checks.ts';
@@ -102,7 +103,7 @@ function hostChecks(
   if (!expected) {
     checks.push({ name: 'Installed', run: async () => fail('no settings file', reinstallCommand(layout)) });
   } else {
-    if (mail) checks.push(...daemonChecks(layout), ...saslChecks(layout));
+    if (mail) checks.push(...daemonChecks(layout), ...saslChecks(layout), ...sieveChecks(layout));
     checks.push(...driftChecks(layout, expected).filter((c) => mail || c.name === 'Service files'));
     if (mail) checks.push(...dkimKeyChecks(layout));
     checks.push(...modeChecks(layout, expected));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { MANAGESIEVE_PORT } from '../../modules/mail/config/dovecot-config.ts';
 import type { HostLayout } from '../host-layout.ts';
 
 // The files `install` writes so that one Debian Roundcube, behind Caddy at /webmail on every
@@ -60,11 +61,15 @@ export function debianDatabaseConfigured(debianDbPhp: string): boolean {
  * - `des_key` only when Debian's is missing or the default: Roundcube encrypts the session's
  *   password (here, the access token) with it, so it must not change between runs; the one
  *   this block holds is read back and kept, `newKey` is called only the first time.
- * - smtp_user/smtp_pass `%u`/`%p`, which Debian's file sets and submission's XOAUTH2 needs.
+ * - smtp_user/smtp_pass `%u`/`%p`, which Debian's file sets and submission's XOAUTH2 needs;
+ * - the managesieve plugin (Settings → Filters), reaching Dovecot's ManageSieve on loopback
+ *   (`managesieve`, default 127.0.0.1:4190). Roundcube's OAuth signs in there with the user's access
+ *   token (XOAUTH2, rcmail_oauth's managesieve_connect hook), as it does at IMAP. Its vacation
+ *   screen stays off: Atrium's profile has the out-of-office reply, and two would answer twice.
  */
 export function roundcubeMainConfig(
   existing: string,
-  options: { database: string; debianDatabase: boolean; newKey: () => string },
+  options: { database: string; debianDatabase: boolean; newKey: () => string; managesieve?: string },
 ): string {
   const start = existing.indexOf(BEGIN);
   const end = existing.indexOf(END);
@@ -76,6 +81,9 @@ export function roundcubeMainConfig(
     "$config['include_host_config'] = true;",
     "$config['smtp_user'] = '%u';",
     "$config['smtp_pass'] = '%p';",
+    "$config['plugins'] = array_values(array_unique(array_merge((array) ($config['plugins'] ?? []), ['managesieve'])));",
+    `$config['managesieve_host'] = ${php(options.managesieve ?? `127.0.0.1:${MANAGESIEVE_PORT}`)};`,
+    "$config['managesieve_vacation'] = 0;",
   ];
   if (!options.debianDatabase) {
     lines.push(`$config['db_dsnw'] = ${php(`sqlite:///${options.database}?mode=0640`)};`);
