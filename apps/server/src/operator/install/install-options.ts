@@ -19,6 +19,11 @@ export interface InstallOptions {
   webmail: boolean;
   /** Where SMTP, submission and IMAP listen: `all` or an address (tests: 127.0.0.1). */
   listen: string;
+  /**
+   * `--backup-repository`: where the snapshots go (BACKUP_REPOSITORY, docs/backup.md "Choosing the
+   * repository"): another machine (sftp:, rest:…) or a mounted disk, not the host they protect.
+   */
+  backupRepository?: string;
   ports: {
     atrium: number;
     http?: number;
@@ -41,6 +46,10 @@ export interface InstallOptions {
     /** IMAP and submission with TLS from the first byte, where devices are told to connect. */
     imaps: number;
     submissions: number;
+    /** rspamd's milter and controller (loopback), and the Redis it keeps its data in (Debian's service). */
+    rspamd: number;
+    rspamdController: number;
+    redis: number;
   };
 }
 
@@ -58,6 +67,9 @@ const PORT_DEFAULTS = {
   relay: 10025,
   imaps: 993,
   submissions: 465,
+  rspamd: 11332,
+  rspamdController: 11334,
+  redis: 6379,
 };
 
 const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;
@@ -65,7 +77,8 @@ const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLo
 export const INSTALL_USAGE = `  npm run atrium -- install --public-url <https://atrium.example.com> [--mail-host <mail.example.com>]
                             [--site-base-domain <domain>] [--database-url <postgres://…>]
                             [--tls-cert <file> --tls-key <file>] [--internal-tls] [--no-mail] [--no-webmail]
-                            [--listen all|<ip>] [--<name>-port <n>] [--dry-run] [--root <dir>]`;
+                            [--listen all|<ip>] [--<name>-port <n>] [--dry-run] [--root <dir>]
+                            [--backup-repository sftp:user@host:/path|rest:https://host/path|/mnt/disk/path]`;
 
 /**
  * The command line, with what an earlier run recorded in the settings file as defaults: a second
@@ -89,6 +102,7 @@ export function parseInstallOptions(
       'internal-tls': { type: 'boolean' },
       'no-webmail': { type: 'boolean' },
       listen: { type: 'string' },
+      'backup-repository': { type: 'string' },
       'dry-run': { type: 'boolean' },
       root: { type: 'string' },
       'http-port': { type: 'string' },
@@ -153,6 +167,12 @@ export function parseInstallOptions(
   ) as InstallOptions['ports'];
   ports.http = port('http', undefined);
   ports.https = port('https', undefined);
+  const backupRepository = values['backup-repository'];
+  if (backupRepository !== undefined && !isResticRepository(backupRepository)) {
+    throw new OperatorProblem(
+      `--backup-repository ${backupRepository}: expected a restic repository — sftp:user@host:/path, rest:https://host:8000/path, or an absolute path on a mounted disk`,
+    );
+  }
   const root = path.resolve(values.root ?? '/');
   const flag = (given: boolean | undefined, recorded: string | undefined) => !(given ?? recorded === 'false');
   return {
@@ -168,6 +188,12 @@ export function parseInstallOptions(
     mail: flag(values['no-mail'], was.ATRIUM_INSTALL_MAIL),
     webmail: flag(values['no-webmail'], was.ATRIUM_INSTALL_WEBMAIL),
     listen: values.listen ?? was.ATRIUM_INSTALL_LISTEN ?? 'all',
+    backupRepository,
     ports,
   };
+}
+
+/** What restic takes as a repository: an absolute path, or one of its backends' addresses. */
+function isResticRepository(value: string): boolean {
+  return path.isAbsolute(value) || /^(sftp|rest|s3|b2|azure|gs|swift|rclone):\S+$/.test(value);
 }

@@ -121,8 +121,13 @@ export function installSettings(
         .map(([name, port]) => [`ATRIUM_INSTALL_${name.toUpperCase()}_PORT`, String(port)]),
     ),
   });
-  // The operator's own lines last, in their order, so a second run writes the same file.
-  return Object.assign(settings, operators);
+  // The operator's own lines last, in their order, so a second run writes the same file;
+  // --backup-repository sets BACKUP_REPOSITORY, an operator's line it then keeps.
+  return Object.assign(
+    settings,
+    operators,
+    o.backupRepository ? { BACKUP_REPOSITORY: o.backupRepository } : {},
+  );
 }
 
 const dir = (p: string, owner: string, group: string, mode: number): HostItem => ({
