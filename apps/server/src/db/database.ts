@@ -17,6 +17,7 @@ import type { TakeoutDownloadLinksTable, TakeoutsTable } from './takeout-tables.
 import type { PasswordResetLinksTable } from './password-reset-tables.ts';
 import type { DavAccountsTable, DeviceProfileLinksTable } from './device-tables.ts';
 import type { OutOfOfficeTable } from './out-of-office-tables.ts';
+import type { DirectoryCardsTable, DirectoryVersionsTable } from './directory-tables.ts';
 import type {
   AuthenticatorAppsTable,
   RecoveryCodesTable,
@@ -382,6 +383,8 @@ export interface Database {
   takeout_download_links: TakeoutDownloadLinksTable;
   device_profile_links: DeviceProfileLinksTable;
   dav_accounts: DavAccountsTable;
+  directory_versions: DirectoryVersionsTable;
+  directory_cards: DirectoryCardsTable;
   password_reset_links: PasswordResetLinksTable;
 }
 

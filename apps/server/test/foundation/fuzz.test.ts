@@ -110,6 +110,10 @@ const UNPUBLISHED: Array<{ method?: string; url: RegExp; why: string }> = [
     why: "the identity provider's protocol (also fuzzed with its own parameters below)",
   },
   { method: 'PROPFIND', url: /^\/\.well-known\/(caldav|carddav)$/, why: 'OpenAPI 3.1 has no PROPFIND' },
+  {
+    url: /^\/dav\//,
+    why: "CardDAV (the organisation's address book and its principal, modules/dav): WebDAV's methods and XML",
+  },
 ];
 /** A query parameter for routes whose parameters the document does not name. */
 const GENERIC_QUERY = 'q';

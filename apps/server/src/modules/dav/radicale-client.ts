@@ -1,5 +1,3 @@
-import { xmlText } from '../devices/protocols/xml-text.ts';
-
 /**
  * Atrium's own requests to Radicale on its loopback address, without Caddy: Radicale trusts the
  * X-Remote-User header (`[auth] type = http_x_remote_user`), so Atrium acts as the user there.
@@ -125,49 +123,16 @@ export async function removeUserCollections(radicale: RadicaleAddress, user: str
   }
 }
 
-const vcardType = { 'content-type': 'text/vcard; charset=utf-8' };
-const collectionOf = (owner: string, name: string) => `${userPath(owner)}${encodeURIComponent(name)}/`;
-
 /**
- * Replaces a whole address book of `owner`'s with these cards, as `writer`, then names it:
- * Radicale takes a PUT of a vCard file on a collection's path as the collection's new content
- * (and keeps only its type), so the name is set after. An empty list removes the address book.
+ * Removes one collection at `path` (Radicale's, `/<owner>/<name>/`) as `actor`, whom the rights
+ * let write it; gone already is fine.
  */
-export async function replaceAddressBook(
+export async function removeCollection(
   radicale: RadicaleAddress,
-  o: {
-    writer: string;
-    owner: string;
-    name: string;
-    displayName: string;
-    description: string;
-    vcards: string[];
-  },
+  actor: string,
+  path: string,
 ): Promise<void> {
-  const collection = collectionOf(o.owner, o.name);
-  if (o.vcards.length === 0) {
-    const removed = await call(radicale, o.writer, 'DELETE', collection);
-    if (removed.status >= 300 && removed.status !== 404)
-      throw new Error(`Radicale answered DELETE of an address book with ${removed.status}`);
-    return;
-  }
-  const put = await call(radicale, o.writer, 'PUT', collection, o.vcards.join(''), vcardType);
-  if (put.status >= 300) throw new Error(`Radicale answered PUT of an address book with ${put.status}`);
-  const named = await call(
-    radicale,
-    o.writer,
-    'PROPPATCH',
-    collection,
-    proppatchBody(o.displayName, o.description),
-  );
-  if (named.status !== 207)
-    throw new Error(`Radicale answered PROPPATCH of an address book with ${named.status}`);
+  const removed = await call(radicale, actor, 'DELETE', path);
+  if (removed.status >= 300 && removed.status !== 404)
+    throw new Error(`Radicale answered DELETE of a collection with ${removed.status}`);
 }
-
-const proppatchBody = (displayName: string, description: string) => `<?xml version="1.0" encoding="utf-8"?>
-<D:propertyupdate xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav">
-  <D:set><D:prop>
-    <D:displayname>${xmlText(displayName)}</D:displayname>
-    <CR:addressbook-description>${xmlText(description)}</CR:addressbook-description>
-  </D:prop></D:set>
-</D:propertyupdate>`;

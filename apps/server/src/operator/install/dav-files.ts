@@ -10,12 +10,16 @@ export const RADICALE_CONFIG = '/etc/radicale/config';
 /** Who may do what where in Radicale (`[rights] type = from_file`). */
 export const RADICALE_RIGHTS = '/etc/radicale/atrium-rights';
 /**
- * The name Atrium gives itself when it writes the organisation's address book into each user's
- * account. Caddy only ever passes on a user's id (a UUID) from Atrium's answer, so no client can
- * take this name; a local process can, like any name (docs/dav.md).
+ * The name Atrium gives itself to remove the copies of the organisation's address book that older
+ * releases wrote into each account (directory-copies.job.ts). Caddy only ever passes on a user's
+ * id (a UUID) from Atrium's answer, so no client can take this name; a local process can, like
+ * any name (docs/dav.md).
  */
 export const DIRECTORY_WRITER = 'atrium-directory';
-/** The organisation's address book in every account: `/<user>/directory/`, read only there. */
+/**
+ * The organisation's address book in every home: `/dav/<user>/directory/`, served by Atrium
+ * (Caddy routes it there); Radicale's rights keep the name read only in case a request reaches it.
+ */
 export const DIRECTORY_COLLECTION = 'directory';
 /** Debian's storage directory, owned by the radicale user the package creates. */
 export const RADICALE_STORAGE = '/var/lib/radicale/collections';
@@ -126,6 +130,15 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     // The directory's own CardDAV account (issue 43 item 2): Atrium answers its principal.
     `\t@dav-directory-principal path ${DIRECTORY_PRINCIPAL_PATH} ${DIRECTORY_PRINCIPAL_PATH.replace(/\/$/, '')}`,
     `\treverse_proxy @dav-directory-principal 127.0.0.1:${o.atriumPort}`,
+    // The organisation's address book is Atrium's (docs/dav.md): `/dav/<id>/directory/` and its
+    // cards, and the home's listing, which Atrium takes from Radicale and completes with it.
+    `\t@dav-directory path_regexp ^${prefix}/[^/]+/${DIRECTORY_COLLECTION}(/.*)?$`,
+    `\treverse_proxy @dav-directory 127.0.0.1:${o.atriumPort}`,
+    '\t@dav-home {',
+    '\t\tmethod PROPFIND',
+    `\t\tpath_regexp ^${prefix}/[^/]+/?$`,
+    '\t}',
+    `\treverse_proxy @dav-home 127.0.0.1:${o.atriumPort}`,
     `\turi strip_prefix ${prefix}`,
     `\treverse_proxy 127.0.0.1:${o.radicalePort ?? RADICALE_PORT} {`,
     `\t\theader_up X-Script-Name ${prefix}`,
