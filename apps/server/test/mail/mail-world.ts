@@ -6,6 +6,7 @@ import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { ensureMailClient } from '../../src/modules/mail/mail-client.ts';
 import { masterPassword } from '../../src/modules/mail/config/mail-master-user.ts';
+import { rspamdMapToken } from '../../src/modules/mail-protection/rspamd-maps.ts';
 import {
   createOrganizationWithAdmin,
   createUser,
@@ -57,6 +58,7 @@ export async function createMailWorld(
       url: server.config.publicUrl.href,
       client: await ensureMailClient(server.db, server.config),
       masterPassword: masterPassword(server.config.secret),
+      rspamdMapToken: rspamdMapToken(server.config.secret),
       ...(options.rspamdLearn ? { rspamdLearn: options.rspamdLearn } : {}),
       ...(options.rspamd ? { rspamd: options.rspamd } : {}),
     });

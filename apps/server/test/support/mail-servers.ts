@@ -8,6 +8,7 @@ import {
   mailConfigFiles,
   type MailConfigOptions,
 } from '../../src/modules/mail/config/mail-config.ts';
+import { SIEVE_FILES } from '../../src/modules/mail/config/dovecot-config.ts';
 import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 import type { TestRspamd } from './rspamd-servers.ts';
@@ -42,6 +43,8 @@ export class TestMailServers {
     socketmap: 0,
     dkim: 0,
     quotaStatus: 0,
+    // Atrium's policy service (sending limits), which submission asks at the end of each message.
+    policy: 0,
     // ManageSieve, and Postfix's loopback relay that out-of-office replies leave through.
     managesieve: 0,
     relay: 0,
@@ -87,6 +90,7 @@ export class TestMailServers {
       MAIL_DKIM_OPENDKIM_DIR: this.opendkimDir,
       MAIL_HOST: MAIL_DOMAIN_HOST,
       MAIL_IMAP_ADDRESS: `127.0.0.1:${this.ports.imap}`,
+      MAIL_POLICY_ADDRESS: `127.0.0.1:${this.ports.policy}`,
     };
   }
 
@@ -117,6 +121,8 @@ export class TestMailServers {
     url: string;
     client: MailClient;
     masterPassword?: string;
+    /** The token of rspamd's policy maps, which this Atrium serves (rspamd-maps.ts). */
+    rspamdMapToken?: string;
     /** rspamd's controller (or a stand-in), which moving mail into or out of Junk teaches. */
     rspamdLearn?: MailConfigOptions['rspamdLearn'];
     /** rspamd and Redis as Postfix's milter on port 25 and submission (rspamd-servers.ts). */
@@ -133,6 +139,8 @@ export class TestMailServers {
       ...(atrium.rspamd ? { rspamd: atrium.rspamd.options } : {}),
       listen: '127.0.0.1',
       ports: this.ports,
+      policy: { host: '127.0.0.1', port: this.ports.policy },
+      ...(atrium.rspamdMapToken ? { rspamdMapToken: atrium.rspamdMapToken } : {}),
       mailRoot: path.join(this.dir, 'vmail'),
       mailUser: 'mail',
       noAuthPenalty: true,
@@ -160,6 +168,12 @@ export class TestMailServers {
     if (existsSync(masterUsers)) {
       chownSync(masterUsers, 0, uidOf('dovecot').gid);
       chmodSync(masterUsers, 0o640);
+    }
+    // rspamd's controller password, read by rspamc as the mail user when IMAPSieve learns.
+    const learnPassword = path.join(this.dir, 'dovecot', SIEVE_FILES.learnPassword);
+    if (existsSync(learnPassword)) {
+      chownSync(learnPassword, 0, mail.gid);
+      chmodSync(learnPassword, 0o640);
     }
     mkdirSync(options.mailRoot, { mode: 0o770 });
     chownSync(options.mailRoot, mail.uid, mail.gid);

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../config.ts';
 import { mailClient } from '../../modules/mail/mail-client.ts';
+import { MAIL_POLICY_PORT } from '../../modules/mail-protection/policy-server.ts';
+import { rspamdMapToken } from '../../modules/mail-protection/rspamd-maps.ts';
 import {
   mailConfigFiles,
   isSecretFile,
@@ -52,7 +54,7 @@ const SETTINGS_HEADER =
 
 /** Settings install decides; any other line of the file is the operator's and is kept. */
 export const MANAGED =
-  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_SASL_ADDRESS|MAIL_DOVECOT_AUTH_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
+  /^(PUBLIC_URL|SITE_BASE_DOMAIN|MAIL_HOST|HOST|PORT|TRUST_PROXY|DATA_DIR|DATABASE_URL|MAIL_SOCKETMAP_ADDRESS|MAIL_SASL_ADDRESS|MAIL_DOVECOT_AUTH_ADDRESS|MAIL_DICT_SOCKET|MAIL_DKIM_DIR|MAIL_DKIM_OPENDKIM_DIR|MAIL_IMAP_ADDRESS|MAIL_POLICY_ADDRESS|WEBMAIL_CONFIG_DIR|WEBMAIL_IMAP_HOST|WEBMAIL_SMTP_HOST|WEBMAIL_PROVIDER_URL|DAV_RADICALE_ADDRESS|ATRIUM_INSTALL_.*)$/;
 
 /** The settings file: what Atrium reads, install's record of its options, the operator's own lines. */
 export function installSettings(
@@ -89,6 +91,8 @@ export function installSettings(
       MAIL_DKIM_DIR: layout.dkimDir,
       MAIL_DKIM_OPENDKIM_DIR: layout.opendkimKeysDir,
       MAIL_IMAP_ADDRESS: `127.0.0.1:${o.ports.imap}`,
+      // Postfix's submission asks here for the sending limits (docs/mail.md).
+      MAIL_POLICY_ADDRESS: `127.0.0.1:${MAIL_POLICY_PORT}`,
       // Where Atrium makes default calendars and removes deleted users' (docs/dav.md).
       DAV_RADICALE_ADDRESS: `127.0.0.1:${RADICALE_PORT}`,
     });
@@ -353,6 +357,8 @@ function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
     dictSocket: layout.dictSocket,
     client: mailClient(config),
     masterPassword: masterPassword(config.secret),
+    policy: config.mail.policy,
+    rspamdMapToken: rspamdMapToken(config.secret),
     listen: o.listen,
     ports: o.ports,
     mailRoot: layout.mailRoot,

@@ -7,6 +7,7 @@ import type { Config } from '../../../config.ts';
 import { mailClient } from '../mail-client.ts';
 import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
 import { masterPassword } from './mail-master-user.ts';
+import { rspamdMapToken } from '../../mail-protection/rspamd-maps.ts';
 
 /** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
 export class MailConfigProblem extends Error {}
@@ -78,6 +79,9 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
     // The server registers the same credentials at its next start (ensureMailClient).
     client: mailClient(config),
     masterPassword: masterPassword(config.secret),
+    // Sending limits (MAIL_POLICY_ADDRESS) and the token of rspamd's policy maps (issue 44).
+    policy: config.mail.policy,
+    rspamdMapToken: rspamdMapToken(config.secret),
     listen: values.listen,
     ports,
     mailRoot: values['mail-root'],
