@@ -1,6 +1,6 @@
 // npm run bench -- mail
 // What Postfix and Dovecot cost Atrium: socketmap lookups per second (mailbox hit and miss,
-// domain hit) and Dovecot dict userdb lookups per second, each over one connection as the daemons
+// domain hit, port 25's inbound signal once the organisation's first message is noted) and Dovecot dict userdb lookups per second, each over one connection as the daemons
 // ask (one request at a time), in an organisation of 50,000 users beside another of 10,000; then
 // messages per second through Debian's Postfix → LMTP → Dovecot (the mail tests' harness), from
 // the first SMTP send until the queue is empty. PGlite by default; TEST_DATABASE_URL=postgres://…
@@ -17,6 +17,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { encodeNetstring, NetstringReader } from '../src/modules/mail/protocols/netstring.ts';
 import { POSTFIX_MAPS } from '../src/modules/mail/lookups/postfix-maps.ts';
+import { INBOUND_MAP } from '../src/modules/mail/lookups/inbound-mail.ts';
 import { createMailWorld } from '../test/mail/mail-world.ts';
 import { freePort } from '../test/support/free-port.ts';
 import { testEnv } from '../test/support/test-app.ts';
@@ -105,6 +106,8 @@ try {
     (k) => postfix(`${POSTFIX_MAPS.domains} ${k}`),
     /^OK /,
   );
+  // Asked for every recipient another server gives on port 25; the warm-up's first notes the time.
+  await rate('socketmap inbound, noted', hits, (k) => postfix(`${INBOUND_MAP} ${k}`), /^OK DUNNO$/);
   const dovecot = await asker(connect(dictSocket), 'line');
   await rate('dict userdb (lmtp), hit', hits, (k) => dovecot(`Lshared/userdb/lmtp/${k}\t${k}`), /^O/);
 } finally {
