@@ -9,6 +9,9 @@ import { createTestApp } from '../support/test-app.ts';
 import { useStarted } from '../support/use-started.ts';
 import { VdirsyncerClient } from '../support/vdirsyncer.ts';
 import { addDomain } from '../users/helpers.ts';
+import { enqueue } from '../../src/modules/jobs/jobs.repository.ts';
+import { REMOVE_DIRECTORY_COPIES } from '../../src/modules/dav/directory-copies.job.ts';
+import { DIRECTORY_WRITER } from '../../src/operator/install/dav-files.ts';
 
 // The organisation's address book as Atrium serves it (issue 43), through Caddy and Radicale as
 // install wires them: DAVx5's and iOS's requests as they send them (sync-collection, multiget,
@@ -284,5 +287,29 @@ describe("the organisation's address book, served by Atrium", () => {
     expect(copied, again.output).toHaveLength(1);
     expect(copied[0]).toContain(`atrium-user-${alan.id}`);
     expect(directory()).toContain('FN:Alan M. Turing');
+  });
+
+  it("removes the copy an older release wrote into the account, and lists Atrium's one meanwhile", async () => {
+    // What the old dav.address-book job left: an address book at /<id>/directory/ in Radicale.
+    const radicale = `http://${world.dav.radicaleAddress}/${world.phoneUser.id}/directory/`;
+    const made = await fetch(radicale, {
+      method: 'MKCOL',
+      headers: { 'x-remote-user': DIRECTORY_WRITER, 'content-type': 'application/xml' },
+      body: `<?xml version="1.0"?><D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:set><D:prop><D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype></D:prop></D:set></D:mkcol>`,
+    });
+    expect(made.status, await made.text()).toBe(201);
+    const copy = path.join(world.dav.storage, 'collection-root', world.phoneUser.id, 'directory');
+    expect(existsSync(copy)).toBe(true);
+    const home = await dav('PROPFIND', `/dav/${world.phoneUser.id}/`, undefined, { depth: '1' });
+    expect(home.body.match(/\/directory\//g)).toHaveLength(1);
+
+    await enqueue(world.server.db, {
+      kind: REMOVE_DIRECTORY_COPIES,
+      payload: { organizationId: world.org.id },
+      organizationId: world.org.id,
+    });
+    await world.server.app.jobs.drain();
+    expect(existsSync(copy)).toBe(false);
+    expect((await sync('')).members.length).toBeGreaterThan(0);
   });
 });
