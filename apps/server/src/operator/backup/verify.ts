@@ -38,7 +38,8 @@ export async function verifyLatest(
     for (const line of checked.damage) print(`  ${line}`);
     return { ok: false, detail: `Backup repository damaged: ${checked.damage.join('; ')}` };
   }
-  print(`✓ Backup repository ${restic.repository}: restic check passed (${checked.read} read back)`);
+  // Printed after the snapshot's line, which stays the first: the verify's summary.
+  const checkedLine = `✓ Backup repository ${restic.repository}: restic check passed (${checked.read} read back)`;
   const scratch = restoreSnapshot(host, restic, latest.id, 'verify-');
   try {
     const manifest = JSON.parse(readFileSync(path.join(scratch, SNAPSHOT.manifest), 'utf8')) as Manifest;
@@ -64,10 +65,12 @@ export async function verifyLatest(
         `${Object.keys(tables).length} tables (${rows} rows), ${Object.keys(manifest.mailboxes).length} mailboxes ` +
         `(${messages} messages), ${Object.keys(manifest.files).length} files`;
       print(`✓ ${detail}`);
+      print(checkedLine);
       return { ok: true, detail };
     }
     print(`✗ Snapshot ${latest.shortId} of ${manifest.createdAt} does not restore as it was taken:`);
     for (const line of found) print(`  ${line}`);
+    print(checkedLine);
     // The operator log keeps one line: the differences after one another.
     return { ok: false, detail: `Snapshot ${latest.shortId}: ${found.join('; ')}` };
   } finally {
