@@ -118,6 +118,8 @@ for (const width of [375, 1280] as const) {
     await page.reload();
     await expect(flowing).toContainText('Mail is flowing (not done yet)');
     await expect(checklist.getByText('Every setup step is done.')).toHaveCount(0);
+    await expect(flowing).toContainText('No message has arrived yet.');
+    await shot('colleague-message', checklist);
 
     // The first message from another server arrives on port 25.
     await sendMail(mail, { from: 'grace@partner.example', to: noel.email, subject: 'Hello', text: 'Hi!' });
