@@ -268,11 +268,19 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
     const statuses = new Map<number, number>();
     const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
     // What a phone sends when an account is added: the root for its principal, then the home.
+    /** A phone's request: a 503 names when to try again, and the client tries again (here at once). */
+    const request = async (davPath: string, auth: Record<string, string>, depth: string) => {
+      const answer = await propfind(davPath, auth, depth);
+      count(answer.status);
+      if (answer.status !== 503) return answer;
+      expect(answer.headers['retry-after']).toBe('10');
+      const again = await propfind(davPath, auth, depth);
+      count(again.status);
+      return again;
+    };
     const firstContact = async ({ user, auth }: (typeof accounts)[number]) => {
-      count((await propfind('/dav/', auth, '0')).status);
-      const home = await propfind(`/dav/${user.id}/`, auth);
-      count(home.status);
-      return home.body;
+      await request('/dav/', auth, '0');
+      return (await request(`/dav/${user.id}/`, auth, '1')).body;
     };
     const queue = [...accounts];
     const homes = new Map<string, string>();
@@ -282,7 +290,11 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
           homes.set(next.user.id, await firstContact(next));
       }),
     );
-    expect(Object.fromEntries(statuses), world.dav.logs()).toEqual({ 207: 200 });
+    // Every request answered 207, but for a first one a busy Radicale could not serve within the
+    // gate's budget: that is a 503 the phone retries, never a 502 or a request left hanging.
+    const answered = Object.fromEntries(statuses);
+    expect(Object.keys(answered).filter((status) => status !== '207' && status !== '503')).toEqual([]);
+    expect(answered[207], world.dav.logs()).toBe(200);
     for (const { user } of accounts) {
       expect(homes.get(user.id)).toContain(`/dav/${user.id}/calendar/`);
       expect(homes.get(user.id)).toContain(`/dav/${user.id}/contacts/`);

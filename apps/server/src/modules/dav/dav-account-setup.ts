@@ -58,8 +58,15 @@ export class DavAccountSetup {
   }
 
   private async look(radicale: RadicaleAddress, user: DavUser, setUpBefore: boolean): Promise<SetupOutcome> {
+    const budget = AbortSignal.timeout(SETUP_BUDGET_MS);
     try {
-      await ensureDefaultCollections(radicale, user.userId, AbortSignal.timeout(SETUP_BUDGET_MS));
+      await ensureDefaultCollections(radicale, user.userId, budget).catch(async (error: unknown) => {
+        // Once more within the budget: a busy Radicale now and then drops a connection, and the
+        // look is safe to repeat (what exists already is left alone).
+        if (budget.aborted) throw error;
+        this.log.info({ err: error, user: user.userId }, 'looking at the default collections again');
+        await ensureDefaultCollections(radicale, user.userId, budget);
+      });
       await markDavAccountChecked(this.db, user);
       return 'ready';
     } catch (error) {
