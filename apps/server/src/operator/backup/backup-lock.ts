@@ -46,11 +46,38 @@ export function isAlive(pid: number): boolean {
 }
 
 /**
+ * When process `pid` started, from /proc (its start in clock ticks after boot, and the boot
+ * time); undefined where /proc does not say.
+ */
+function processStart(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    // USER_HZ is 100 on every Linux architecture Debian builds for.
+    return Number.isFinite(ticks) && boot ? (boot + ticks / 100) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the lock's owner still runs: its pid is alive and started before the lock was written.
+ * After a reboot the pid a killed backup had may belong to another process, which must not keep
+ * every later backup waiting.
+ */
+function ownerRuns(owner: LockOwner): boolean {
+  if (!isAlive(owner.pid)) return false;
+  const started = processStart(owner.pid);
+  return started === undefined || started <= owner.since.getTime() + 2000;
+}
+
+/**
  * Whether a lock's owner is gone: it names a process of this host that no longer runs, or it
  * names none (an older lock, a torn write) and is older than `staleAfterMs`.
  */
 export function isStale(owner: LockOwner, staleAfterMs: number, now = Date.now()): boolean {
-  if (owner.pid > 0 && owner.host === hostname()) return !isAlive(owner.pid);
+  if (owner.pid > 0 && owner.host === hostname()) return !ownerRuns(owner);
   return now - owner.since.getTime() > staleAfterMs;
 }
 
@@ -84,7 +111,7 @@ export const runLockFile = (layout: HostLayout) => path.join(layout.backupDir, '
 /** A run lock whose owner is gone (killed, or the host stopped): what doctor reports. */
 export function interruptedRun(layout: HostLayout): LockOwner | undefined {
   const owner = readOwner(runLockFile(layout));
-  return owner && owner.pid > 0 && owner.host === hostname() && !isAlive(owner.pid) ? owner : undefined;
+  return owner && owner.pid > 0 && owner.host === hostname() && !ownerRuns(owner) ? owner : undefined;
 }
 
 /**
