@@ -7,6 +7,7 @@ import { PasskeysSection } from '../../features/auth/components/passkeys-section
 import { OwnSessions } from '../../features/auth/components/own-sessions.tsx';
 import { TrustedBrowsersSection } from '../../features/auth/components/trusted-browsers-section.tsx';
 import { AppPasswords } from '../../features/mail/components/app-passwords.tsx';
+import { MySenders } from '../../features/mail/components/my-senders.tsx';
 import { DeviceSetup } from '../../features/devices/components/device-setup.tsx';
 import { OutOfOfficeCard } from '../../features/out-of-office/components/out-of-office-card.tsx';
 import { useEffect, useRef, type ReactNode } from 'react';
@@ -89,6 +90,9 @@ export default function ProfilePage() {
         </ProfileSection>
         <ProfileSection id="out-of-office" title="Out of office" className="col-12">
           <OutOfOfficeCard />
+        </ProfileSection>
+        <ProfileSection id="senders" title="Allowed and blocked senders" className="col-12">
+          <MySenders />
         </ProfileSection>
         <ProfileSection id="passkeys" title="Passkeys" className="col-12">
           <PasskeysSection email={user.email} />
