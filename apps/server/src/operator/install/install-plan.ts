@@ -12,6 +12,7 @@ import {
 } from '../../modules/mail/config/mail-config.ts';
 import { masterPassword } from '../../modules/mail/config/mail-master-user.ts';
 import { MAIL_USER, SERVICE_USER, type HostLayout } from '../host-layout.ts';
+import { SIEVE_FILES } from '../../modules/mail/config/dovecot-config.ts';
 import { formatSettings, type Settings } from '../settings-file.ts';
 import type { HostItem } from './host-changes.ts';
 import type { InstallOptions } from './install-options.ts';
@@ -281,6 +282,9 @@ export function installPlan(
     if (base === 'atrium-master-users') {
       // Read by Dovecot's auth process, which runs as dovecot (docs/mail.md).
       items.push(file(target, text, 'root', 'dovecot', 0o640, [service]));
+    } else if (base === SIEVE_FILES.learnPassword) {
+      // rspamd's controller password: IMAPSieve's rspamc runs as the mail user (docs/mail.md).
+      items.push(file(target, text, 'root', MAIL_USER, 0o640, [service]));
     } else {
       items.push(file(target, text, 'root', 'root', isSecretFile(base) ? 0o600 : 0o644, [service]));
     }

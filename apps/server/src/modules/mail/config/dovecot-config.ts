@@ -100,7 +100,7 @@ service auth {
 
 ${o.noAuthPenalty ? NO_AUTH_PENALTY : ''}
 protocol imap {
-  mail_plugins = $mail_plugins imap_quota${o.rspamdLearn ? ' imap_sieve' : ''}
+  mail_plugins = $mail_plugins imap_quota${rspamdLearnOf(o, dir) ? ' imap_sieve' : ''}
 }
 protocol lmtp {
   postmaster_address = postmaster@${o.hostname}
@@ -185,7 +185,22 @@ export const SIEVE_FILES = {
   junk: 'atrium-junk.sieve',
   learnSpam: 'atrium-learn-spam.sieve',
   learnHam: 'atrium-learn-ham.sieve',
+  /** rspamd's controller password, for rspamc as the mail user (root:<mail user> 0640). */
+  learnPassword: 'atrium-rspamd-learn.password',
 };
+
+/**
+ * Where IMAPSieve's learning reaches rspamd: the stated controller, or with rspamd configured its
+ * controller, with the password in a file of Dovecot's directory. Undefined: nothing is learned.
+ */
+export function rspamdLearnOf(o: MailConfigOptions, dir: string): MailConfigOptions['rspamdLearn'] {
+  if (o.rspamdLearn) return o.rspamdLearn;
+  if (!o.rspamd) return undefined;
+  return {
+    controller: `127.0.0.1:${o.rspamd.controllerPort}`,
+    passwordFile: `${dir}/${SIEVE_FILES.learnPassword}`,
+  };
+}
 
 /** The name of the out-of-office script Dovecot asks Atrium's dict for (priv/sieve/name/<name>). */
 export const OUT_OF_OFFICE_SCRIPT = 'out-of-office';
@@ -200,7 +215,7 @@ export const OUT_OF_OFFICE_SCRIPT = 'out-of-office';
  */
 function sieveConf(o: MailConfigOptions, dir: string): string {
   const bin = ';bindir=~/.sieve-bin';
-  const learn = o.rspamdLearn;
+  const learn = rspamdLearnOf(o, dir);
   return `# ManageSieve for Roundcube (on loopback) and mail apps' Sieve add-ons: STARTTLS and the same
 # sign-ins as IMAP (app passwords by PLAIN, Atrium's tokens by XOAUTH2 and OAUTHBEARER).
 service managesieve-login {
@@ -228,7 +243,7 @@ ${
   sieve_global_extensions = +vnd.dovecot.pipe +vnd.dovecot.environment
   sieve_pipe_bin_dir = /usr/bin
   imapsieve_mailbox1_name = ${JUNK_MAILBOX}
-  imapsieve_mailbox1_causes = COPY APPEND
+  imapsieve_mailbox1_causes = COPY
   imapsieve_mailbox1_before = file:${dir}/${SIEVE_FILES.learnSpam}${bin}
   imapsieve_mailbox2_name = *
   imapsieve_mailbox2_from = ${JUNK_MAILBOX}

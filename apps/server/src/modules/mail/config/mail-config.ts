@@ -1,7 +1,7 @@
 import type { MailClient } from '../mail-client.ts';
 import { HEADER } from './config-header.ts';
 import { masterPasswdFile } from './mail-master-user.ts';
-import { dovecotConf, dovecotOauth2, dovecotUserdb, SIEVE_FILES } from './dovecot-config.ts';
+import { dovecotConf, dovecotOauth2, dovecotUserdb, rspamdLearnOf, SIEVE_FILES } from './dovecot-config.ts';
 import { postfixMain, postfixMaster } from './postfix-config.ts';
 import { isRspamdSecretFile, rspamdConfigFiles, type RspamdOptions } from './rspamd-config.ts';
 import { junkBeforeScript, learnScript } from './sieve-scripts.ts';
@@ -112,7 +112,10 @@ export interface MailConfigOptions {
 
 /** Files only root may read: Dovecot's client secret, the master user's hash, rspamd's password. */
 export const isSecretFile = (name: string) =>
-  name.includes('oauth2') || name.includes('master-users') || isRspamdSecretFile(name);
+  name.includes('oauth2') ||
+  name.includes('master-users') ||
+  isRspamdSecretFile(name) ||
+  name.endsWith(SIEVE_FILES.learnPassword);
 
 /** File name (relative to the output directory) → contents. */
 export type MailConfigFiles = Record<string, string>;
@@ -126,23 +129,23 @@ export function mailConfigFiles(o: MailConfigOptions, dovecotDir: string): MailC
     'dovecot/atrium-oauth2-token.conf.ext': dovecotOauth2(o, false),
     'dovecot/atrium-oauth2-password.conf.ext': dovecotOauth2(o, true),
     [`dovecot/${SIEVE_FILES.junk}`]: junkBeforeScript(),
-    ...(o.rspamdLearn
-      ? {
-          [`dovecot/${SIEVE_FILES.learnSpam}`]: learnScript(
-            'spam',
-            o.rspamdLearn.controller,
-            o.rspamdLearn.passwordFile,
-          ),
-          [`dovecot/${SIEVE_FILES.learnHam}`]: learnScript(
-            'ham',
-            o.rspamdLearn.controller,
-            o.rspamdLearn.passwordFile,
-          ),
-        }
-      : {}),
+    ...sieveLearnFiles(o, dovecotDir),
     ...(o.masterPassword ? { 'dovecot/atrium-master-users': masterPasswdFile(o.masterPassword) } : {}),
     ...(o.dkim ? { 'opendkim/opendkim.conf': opendkimConf(o, o.dkim) } : {}),
     ...(o.rspamd ? rspamdConfigFiles(o, o.rspamd) : {}),
+  };
+}
+
+/** IMAPSieve's learning scripts and, with rspamd configured here, its controller's password. */
+function sieveLearnFiles(o: MailConfigOptions, dovecotDir: string): MailConfigFiles {
+  const learn = rspamdLearnOf(o, dovecotDir);
+  if (!learn) return {};
+  return {
+    [`dovecot/${SIEVE_FILES.learnSpam}`]: learnScript('spam', learn.controller, learn.passwordFile),
+    [`dovecot/${SIEVE_FILES.learnHam}`]: learnScript('ham', learn.controller, learn.passwordFile),
+    ...(o.rspamd && !o.rspamdLearn
+      ? { [`dovecot/${SIEVE_FILES.learnPassword}`]: o.rspamd.controllerPassword }
+      : {}),
   };
 }
 
