@@ -230,7 +230,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
     );
     expect(home.status).toBe(207);
     const hrefs = [...home.body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
-    const responses = home.body.split('<D:response>').slice(1);
+    const responses = home.body.split('<D:response ').slice(1);
     expect(responses).toHaveLength(2);
     expect(responses[1]).toContain(`<D:href>/dav/${user.id}/directory/</D:href>`);
     expect(responses[1]).toContain('<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>');
@@ -239,6 +239,17 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
     expect(responses[1]).not.toContain('<D:write');
     expect(responses[1]).toContain('<X:guardian-restricted xmlns:X="http://me.com/_namespace/"/>');
     expect(hrefs.some((href) => href?.includes('/contacts/') || href?.includes('/calendar/'))).toBe(false);
+    // 4. The address book itself, where iOS syncs from: the same sync token as in the listing.
+    const token = /<D:sync-token>([^<]+)<\/D:sync-token>/.exec(responses[1]!)?.[1];
+    expect(token).toMatch(/^http:\/\/atrium\.invalid\/ns\/directory-sync\/\d+$/);
+    const book = await send(
+      'PROPFIND',
+      `/dav/${user.id}/directory/`,
+      { ...auth, depth: '0', 'content-type': 'text/xml' },
+      '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:"><A:prop><A:sync-token/></A:prop></A:propfind>',
+    );
+    expect(book.status, book.body).toBe(207);
+    expect(book.body).toContain(`<D:sync-token>${token}</D:sync-token>`);
 
     // The same URL for everyone: another user sees their own directory there.
     const colleague = await createUser(world.server.db, world.org.id);

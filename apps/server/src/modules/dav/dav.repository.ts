@@ -145,13 +145,3 @@ export async function directoryOf(
       .map((a) => ({ addressId: a.id, name: a.group_name!, address: a.address })),
   };
 }
-
-/** The organisation's name, which the directory's own account is named after. */
-export async function organizationNameOf(db: Db, organizationId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('organizations')
-    .select('name')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  return row?.name;
-}

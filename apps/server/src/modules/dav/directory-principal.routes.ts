@@ -7,8 +7,11 @@ import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../devices/device-endpoints.ts';
 import { DAV_REQUESTS_PER_CREDENTIAL, DAV_REQUESTS_WITHOUT_CREDENTIALS } from './dav-auth.routes.ts';
 import { davCredentials, davUserOf, radicaleUser } from './dav-auth.service.ts';
-import { organizationNameOf } from './dav.repository.ts';
-import { directoryPrincipalMultistatus, requestedProps } from './directory-principal.ts';
+import { directoryPrincipalMultistatus } from './directory-principal.ts';
+import { propRequestOf } from './directory-props.ts';
+import { DavXmlError, parseDavXml } from './directory-xml.ts';
+import { directoryStateOf } from './directory.repository.ts';
+import { DIRECTORY_COLLECTION } from '../../operator/install/dav-files.ts';
 
 const REALM = 'Basic realm="Atrium calendars and contacts", charset="UTF-8"';
 const ALLOW = 'OPTIONS, PROPFIND';
@@ -66,19 +69,30 @@ export const directoryPrincipalRoutes =
       if (request.method === 'OPTIONS') {
         return reply.status(200).header('dav', '1, 3, addressbook').header('allow', ALLOW).send();
       }
-      const organization = await organizationNameOf(db, user.organizationId);
-      if (organization === undefined) return reply.status(404).send();
-      const body = typeof request.body === 'string' ? request.body : '';
+      const state = await directoryStateOf(db, user.organizationId);
+      if (!state) return reply.status(404).send();
+      let asked;
+      try {
+        asked = propRequestOf(parseDavXml(typeof request.body === 'string' ? request.body : ''));
+      } catch (error) {
+        if (!(error instanceof DavXmlError)) throw error;
+        return reply.status(400).type('text/plain; charset=utf-8').send(`${error.message}\n`);
+      }
+      const userId = radicaleUser(user);
       return reply
         .status(207)
         .type('application/xml; charset=utf-8')
         .send(
           directoryPrincipalMultistatus({
             principal: DIRECTORY_PRINCIPAL_PATH,
-            addressBook: `${DAV_PATH}${radicaleUser(user)}/directory/`,
-            organization,
+            view: {
+              organization: state.name,
+              version: state.version,
+              homeHref: `${DAV_PATH}${userId}/`,
+              collectionHref: `${DAV_PATH}${userId}/${DIRECTORY_COLLECTION}/`,
+            },
             depth: request.headers.depth === '0' ? '0' : '1',
-            asked: requestedProps(body),
+            request: asked,
           }),
         );
     };
