@@ -16,6 +16,7 @@ import {
   type Cell,
   type ExportKind,
 } from './takeout-directory.ts';
+import { exportCalendars } from './takeout-calendars.ts';
 import { countMailboxUsers, exportMailbox, mailboxUsers } from './takeout-mailboxes.ts';
 import {
   endTakeout,
@@ -114,6 +115,13 @@ async function runTakeout(deps: TakeoutDeps, id: string): Promise<void> {
     } else {
       notes.push(
         'Mail is not set up on this server (no MAIL_DICT_SOCKET), so the archive holds no mailboxes.',
+      );
+    }
+    if (config.davRadicale) {
+      await writeCalendars(deps, tar, root, row.organization_id, notes);
+    } else {
+      notes.push(
+        'Calendars and contacts are not set up on this server (no DAV_RADICALE_ADDRESS), so the archive holds none.',
       );
     }
     await tar.file({ name: `${root}/README.txt` }, readme(org.name, notes));
@@ -219,6 +227,32 @@ async function writeMailboxes(
   }
 }
 
+/** Every kept user's calendars (.ics) and address books (.vcf), a page of users at a time. */
+async function writeCalendars(
+  deps: TakeoutDeps,
+  tar: TarWriter,
+  root: string,
+  organizationId: string,
+  notes: string[],
+): Promise<void> {
+  const radicale = deps.config.davRadicale!;
+  let afterId: string | undefined;
+  for (;;) {
+    const users = await mailboxUsers(deps.db, organizationId, afterId, PAGE);
+    for (const user of users) {
+      try {
+        await exportCalendars(radicale, tar, root, user);
+      } catch (error) {
+        // Radicale not answering fails the attempt (the job tries again); one account's refusal is a note.
+        if (error instanceof TypeError) throw error;
+        notes.push(`${user.email}: calendars and contacts not read: ${(error as Error).message}`);
+      }
+    }
+    if (users.length < PAGE) return;
+    afterId = users.at(-1)!.id;
+  }
+}
+
 function readme(organization: string, notes: string[]): string {
   return [
     `Everything of ${organization} in Atrium, exported ${new Date().toISOString()}.`,
@@ -231,6 +265,8 @@ function readme(organization: string, notes: string[]): string {
     'mail-addresses.json / .csv every address mail arrives at: users, aliases, groups, catch-alls',
     'activity.json / .csv       the activity log, oldest first',
     'mailboxes/<address>/Maildir  each mailbox as a Maildir (Maildir++ folders, flags in file names)',
+    'calendars/<address>/<name>.ics  each calendar, every event in one iCalendar file',
+    'contacts/<address>/<name>.vcf   each address book, every contact in one vCard file',
     '',
     'IMAP keywords (flags other than Seen, Answered, Flagged, Deleted, Draft) are not kept.',
     ...(notes.length ? ['', 'Notes:', ...notes.map((n) => `- ${n}`)] : []),

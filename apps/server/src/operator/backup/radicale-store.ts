@@ -62,6 +62,10 @@ export function stageCalendars(storage: string, target: string): boolean {
  * the radicale user: a new host's radicale may have another uid than the old one's.
  */
 export function restoreCalendars(from: string, storage: string, owner: { uid: number; gid: number }): void {
+  if (!existsSync(storage)) {
+    mkdirSync(storage, { recursive: true, mode: 0o750 });
+    chownSync(storage, owner.uid, owner.gid);
+  }
   const script = 'rm -rf -- "$1/collection-root" && cp -a -- "$2/collection-root" "$1/collection-root"';
   underLock(storage, 'exclusive', ['sh', '-c', script, 'restore', storage, from]);
   const walk = (at: string) => {

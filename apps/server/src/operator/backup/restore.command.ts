@@ -1,36 +1,31 @@
 import { spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../../db/connect.ts';
 import { loadDump, parseDump } from '../../db/logical-dump.ts';
 import { serviceCommand } from '../doctor/service-commands.ts';
-import { hostLayout, SERVICE_USER } from '../host-layout.ts';
+import { hostLayout, MAIL_USER, SERVICE_USER } from '../host-layout.ts';
 import { hostOwnership } from '../install/host-changes.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { logOperation, type OperationResult } from '../operations-log.ts';
+import { parseSettings } from '../settings-file.ts';
 import { backupHost } from './backup-host.ts';
 import { requireServerStopped } from './database-source.ts';
-import { SNAPSHOT, type Manifest } from './manifest.ts';
+import { calendarCount, SNAPSHOT, type Manifest } from './manifest.ts';
+import { radicaleStorage, restoreCalendars } from './radicale-store.ts';
+import { giveTo, reloadDaemons, restoredSettings, rewriteInstallFiles } from './restore-host.ts';
 import { requireRestic, resticFor, snapshots } from './restic.ts';
 import { restoreSnapshot } from './verify.ts';
 
 /**
  * `npm run atrium -- restore [--snapshot ID] [--force]`: a snapshot back onto a host installed
- * by the same release (install first, with the same options, and put the backup password in
- * BACKUP_PASSWORD_FILE): the database, the settings file with the secret, the DKIM keys and the
- * mail store with owners and modes. Atrium must be stopped (it holds the database); a deployment
+ * by the same release (install first, and put the backup password in BACKUP_PASSWORD_FILE): the
+ * database, the secrets (this host's own DATABASE_URL and paths kept, restore-host.ts), the DKIM
+ * keys, the mail store and Radicale's calendars with owners and modes; install's files that
+ * derive from the secret are written again and their daemons reloaded, so nothing is left to do
+ * but start Atrium. Atrium must be stopped (it holds the database); a deployment
  * that already has organisations or mail is only overwritten with --force. A restore, or the
  * problem that stopped it, is a line of the operator log (a dry run is not).
  */
@@ -98,7 +93,8 @@ async function restore(
     if (values['dry-run']) {
       const detail =
         `Would restore snapshot ${snapshot.shortId} of ${snapshot.time.toISOString()} onto ${layout.root}: ` +
-        `the database, ${layout.settingsFile}, ${config.mail.dkimDir ?? layout.dkimDir} and ${layout.mailRoot}`;
+        `the database, the secrets into ${layout.settingsFile} (this host's places kept), ` +
+        `${config.mail.dkimDir ?? layout.dkimDir}, ${layout.mailRoot} and ${radicaleStorage(layout)}`;
       print(detail);
       return { ok: true, detail };
     }
@@ -108,29 +104,50 @@ async function restore(
     await requireSameMigrations(db, dump.tables.find((t) => t.name === 'kysely_migration')?.rows ?? []);
     await loadDump(db, dump);
     await db.destroy();
-    if (!config.databaseUrl) giveToServiceUser(config.dataDir);
+    if (!config.databaseUrl) giveTo(config.dataDir, SERVICE_USER);
     databaseOpen = false;
 
-    replaceFile(path.join(scratch, SNAPSHOT.settings), layout.settingsFile);
+    // This host's places and the snapshot's secrets; then install's files that derive from them.
+    const settings = restoredSettings(
+      host.settings,
+      parseSettings(readFileSync(path.join(scratch, SNAPSHOT.settings), 'utf8')),
+    );
+    const { changed, affected } = rewriteInstallFiles(layout, settings);
     const dkimDir = config.mail.dkimDir ?? layout.dkimDir;
-    if (existsSync(path.join(scratch, SNAPSHOT.dkim)))
+    if (existsSync(path.join(scratch, SNAPSHOT.dkim))) {
       replaceTree(path.join(scratch, SNAPSHOT.dkim), dkimDir);
-    if (existsSync(path.join(scratch, SNAPSHOT.mail)))
+      giveTo(dkimDir, SERVICE_USER);
+    }
+    if (existsSync(path.join(scratch, SNAPSHOT.mail))) {
       replaceTree(path.join(scratch, SNAPSHOT.mail), layout.mailRoot);
+      giveTo(layout.mailRoot, MAIL_USER);
+    }
+    const calendars = calendarCount(manifest);
+    if (existsSync(path.join(scratch, SNAPSHOT.calendars))) {
+      const storage = radicaleStorage(layout);
+      const radicale = hostOwnership(true);
+      restoreCalendars(path.join(scratch, SNAPSHOT.calendars), storage, {
+        uid: radicale.uid('radicale'),
+        gid: radicale.gid('radicale'),
+      });
+    }
+    const reloaded = reloadDaemons(layout, affected);
 
     const rowCount = Object.values(manifest.tables).reduce((sum, t) => sum + t.rows, 0);
     const messages = Object.values(manifest.mailboxes).reduce((sum, m) => sum + m.rows, 0);
     const detail =
       `Restored snapshot ${snapshot.shortId} of ${manifest.createdAt}: ${Object.keys(manifest.tables).length} tables ` +
       `(${rowCount} rows), ${Object.keys(manifest.mailboxes).length} mailboxes (${messages} messages), ` +
-      `the settings file and DKIM keys`;
+      `${calendars} calendars and address books, the secrets and DKIM keys; ` +
+      `${changed.length} of install's files written again from the restored secret`;
+    for (const line of reloaded) print(line);
     print(`${detail} — start Atrium: ${serviceCommand(layout.root, 'atrium', 'start')}`);
     return { ok: true, detail };
   } finally {
     if (databaseOpen) {
       await db.destroy().catch(() => undefined);
       // Opening it as root (even to refuse) wrote files the server must be able to write.
-      if (!config.databaseUrl) giveToServiceUser(config.dataDir);
+      if (!config.databaseUrl) giveTo(config.dataDir, SERVICE_USER);
     }
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   }
@@ -149,26 +166,6 @@ async function requireSameMigrations(db: Parameters<typeof loadDump>[0], dumped:
         'restore onto a host installed from the release that took it, then update',
     );
   }
-}
-
-/** What root wrote while opening the embedded database belongs to the service user again. */
-function giveToServiceUser(dir: string): void {
-  const owners = hostOwnership(true);
-  const uid = owners.uid(SERVICE_USER);
-  const gid = owners.gid(SERVICE_USER);
-  const walk = (at: string) => {
-    chownSync(at, uid, gid);
-    if (statSync(at).isDirectory()) for (const name of readdirSync(at)) walk(path.join(at, name));
-  };
-  walk(dir);
-}
-
-/** The file's content from the snapshot, with the installed file's owner and mode. */
-function replaceFile(from: string, to: string): void {
-  const before = statSync(to);
-  copyFileSync(from, to);
-  chownSync(to, before.uid, before.gid);
-  chmodSync(to, before.mode & 0o7777);
 }
 
 /** `to` emptied and filled with `from`'s contents, owners and modes (restic restored them as root). */
