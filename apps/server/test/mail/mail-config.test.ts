@@ -82,6 +82,13 @@ describe('mail-config', () => {
     expect(main).toMatch(
       /^smtpd_recipient_restrictions = reject_unlisted_recipient, check_policy_service inet:127\.0\.0\.1:12340$/m,
     );
+    // Port 25 alone then tells Atrium of each accepted recipient (the setup checklist's "Mail is
+    // flowing"); submission keeps main.cf's checks.
+    const master = read('postfix/master.cf');
+    expect(master).toMatch(
+      /^25 inet n - n - - smtpd\n {2}-o smtpd_recipient_restrictions=reject_unlisted_recipient,check_policy_service,inet:127\.0\.0\.1:12340,check_recipient_access,socketmap:inet:127\.0\.0\.1:10027:atrium-inbound$/m,
+    );
+    expect(master.match(/atrium-inbound/g)).toHaveLength(1);
     const quotaStatus = dovecot.slice(dovecot.indexOf('service quota-status {'));
     expect(quotaStatus).toMatch(/^\s*executable = quota-status -p postfix$/m);
     expect(quotaStatus).toMatch(/^\s*address = 127\.0\.0\.1\n\s*port = 12340$/m);
