@@ -9,7 +9,6 @@ import {
   type MailConfigOptions,
 } from '../../src/modules/mail/config/mail-config.ts';
 import { SIEVE_FILES } from '../../src/modules/mail/config/dovecot-config.ts';
-import { SIEVE_FILES } from '../../src/modules/mail/config/dovecot-config.ts';
 import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 import type { TestRspamd } from './rspamd-servers.ts';
@@ -169,12 +168,6 @@ export class TestMailServers {
     if (existsSync(masterUsers)) {
       chownSync(masterUsers, 0, uidOf('dovecot').gid);
       chmodSync(masterUsers, 0o640);
-    }
-    // rspamd's controller password, read by rspamc as the mail user when IMAPSieve learns.
-    const learnPassword = path.join(this.dir, 'dovecot', SIEVE_FILES.learnPassword);
-    if (existsSync(learnPassword)) {
-      chownSync(learnPassword, 0, mail.gid);
-      chmodSync(learnPassword, 0o640);
     }
     // rspamd's controller password, read by rspamc as the mail user when IMAPSieve learns.
     const learnPassword = path.join(this.dir, 'dovecot', SIEVE_FILES.learnPassword);
