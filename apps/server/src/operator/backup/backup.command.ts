@@ -68,7 +68,11 @@ export async function backupCommand(
           `Backup password ${restic.passwordFile}: missing — nothing was backed up yet: npm run atrium -- backup`,
         );
       }
-      return withRunLock(host, 'verify', () => verifyLatest(host, restic, print));
+      return withRunLock(host, 'verify', () => {
+        // As before a backup: a restic check killed with an earlier verify left a stale lock.
+        unlockStale(restic);
+        return verifyLatest(host, restic, print);
+      });
     });
   if (values.verify) return verify();
   if (values['dry-run']) {
