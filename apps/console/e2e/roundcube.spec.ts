@@ -81,7 +81,8 @@ test.describe('Roundcube as the Mail app', () => {
     // Atrium's job writes the host's file (Roundcube's include_host_config names it by Host).
     const hostFile = path.join(webmail.paths.webmailConfigDir, `${siteHost}${webmail.port}.inc.php`);
     await expect.poll(() => existsSync(hostFile), { timeout: 15_000 }).toBe(true);
-    await webmail.start(siteHost);
+    // Roundcube's managesieve plugin reaches Dovecot's ManageSieve on loopback, at the test's port.
+    await webmail.start(siteHost, { managesieve: `127.0.0.1:${world.mail.ports.managesieve}` });
   });
 
   test.afterAll(async () => {
@@ -181,5 +182,36 @@ test.describe('Roundcube as the Mail app', () => {
       .click();
     await expect(mail.getByText('Login with Atrium')).toBeVisible();
     await expect(mail).toHaveURL(new RegExp(`^${roundcubeUrl}/`));
+  });
+
+  test('Settings → Filters saves a filter through ManageSieve with the access token, and delivery follows it', async ({
+    page,
+  }) => {
+    await signInThroughAtrium(page);
+    await page.goto(`${roundcubeUrl}/?_task=settings&_action=plugin.managesieve`);
+    await page
+      .getByRole('button', { name: 'Create' })
+      .or(page.getByRole('link', { name: 'Create' }))
+      .first()
+      .click();
+    // The filter's form opens in the preferences frame.
+    const form = page.frameLocator('#filter-box');
+    await form.getByLabel('Filter name').fill('Receipts');
+    // The rule's value: Roundcube's list widget in place of the hidden textarea it stands for.
+    await form.locator('#rule_target0_list input').first().fill('Receipt');
+    // "Mark message as" flagged: an action whose effect is visible without another folder.
+    await form.locator('select[name="_action_type[0]"]').selectOption('addflag');
+    await form.locator('#action_flags0').getByLabel('Flagged', { exact: true }).check();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Filter saved successfully.'), webmail.logs()).toBeVisible();
+    // Roundcube signed in to ManageSieve with the token, not a password.
+    expect(readFileSync(world.mail.dovecotLog, 'utf8')).toContain(
+      `managesieve-login: Info: Login: user=<${user.email}>, method=XOAUTH2,`,
+    );
+
+    await sendMail(world, { from: 'shop@example.net', to: user.email, subject: 'Receipt 42', text: 'x' });
+    await world.mail.drainQueue();
+    await page.goto(`${roundcubeUrl}/?_task=mail&_mbox=INBOX`);
+    await expect(page.locator('#messagelist tr.flagged').getByText('Receipt 42')).toBeVisible();
   });
 });
