@@ -39,6 +39,7 @@ async function usage(): Promise<string> {
   npm run atrium -- mail-config --out <dir> [--listen all|<ip>] [--atrium-url <url>] [--dovecot-dir /etc/dovecot]
                                 [--mail-root /var/vmail] [--mail-user vmail] [--tls-cert <file> --tls-key <file>]
                                 [--smtp-port 25] [--submission-port 587] [--imap-port 143] [--lmtp-port 24] [--auth-port 12345]
+                                [--no-rspamd] [--rspamd-port 11332] [--rspamd-controller-port 11334] [--redis-port 6379]
 ${INSTALL_USAGE}
 ${UPDATE_USAGE}
 ${DOCTOR_USAGE}

@@ -31,6 +31,9 @@ const PORTS = [
   'sasl',
   'http',
   'https',
+  'rspamd',
+  'rspamd-controller',
+  'redis',
 ] as const;
 export type Ports = Record<(typeof PORTS)[number], number>;
 

@@ -21,6 +21,7 @@ import { readSettingsFile } from '../../src/operator/settings-file.ts';
 import { createSaslRelay } from '../../src/supervisor/sasl-relay.ts';
 import { accepts, stopChildren, uidOf } from '../support/daemons.ts';
 import { TestDnsServer } from '../support/dns-server.ts';
+import { startInstalledRspamd } from '../support/rspamd-servers.ts';
 import { createOrganizationWithAdmin } from '../support/fixtures.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { insertVerifiedDomainWithKey } from './verified-domain.ts';
@@ -53,6 +54,7 @@ let app: FastifyInstance;
 let opendkim: ChildProcess | undefined;
 let dkimPublicKey: string;
 let radicale: ChildProcess | undefined;
+let spam: ChildProcess[] = [];
 let relay: Server | undefined;
 let radicaleAddress = '';
 let httpsPort = 0;
@@ -96,6 +98,12 @@ beforeAll(async () => {
   const settings = readSettingsFile(layout.settingsFile)!;
 
   prepareHostFiles(layout, keyFile);
+  // rspamd and Redis first: Postfix's milter (users _rspamd and redis, as their services run).
+  spam = await startInstalledRspamd(layout, {
+    rspamd: ports.rspamd,
+    controller: ports['rspamd-controller'],
+    redis: ports.redis,
+  });
   opendkim = await startMailDaemons(layout, ports.dkim);
 
   // Atrium as the service would run it, on a fresh database.
@@ -138,6 +146,7 @@ const publishDkim = () =>
   dns.set('atrium._domainkey.acme.example', { TXT: [`v=DKIM1; k=rsa; p=${dkimPublicKey}`] });
 
 afterAll(async () => {
+  await stopChildren(spam);
   relay?.close();
   spawnSync(caddyScript, ['stop'], { stdio: 'ignore' });
   if (radicale) await stopChildren([radicale]);
@@ -178,6 +187,8 @@ describe('npm run atrium -- doctor', () => {
       'OpenDKIM running',
       'OpenDKIM listening',
       'Submission sign-ins reach Dovecot',
+      'rspamd',
+      'Redis (rspamd)',
       'Postfix configuration',
       'Dovecot configuration',
       'OpenDKIM configuration',

@@ -16,6 +16,8 @@ import { hostLayout, type HostLayout } from '../../src/operator/host-layout.ts';
 import { runCommand, systemUserCommands } from '../../src/operator/install/host-prerequisites.ts';
 import { accepts, readLog, spawnDaemon, uidOf } from '../support/daemons.ts';
 import { freePort } from '../support/free-port.ts';
+import { startInstalledRspamd } from '../support/rspamd-servers.ts';
+import { rspamdPaths } from '../../src/operator/install/rspamd-files.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../../../..');
 const CLI = path.join(REPO, 'apps/server/src/cli.ts');
@@ -42,6 +44,9 @@ export const PORT_NAMES = [
   'https',
   'imaps',
   'submissions',
+  'rspamd',
+  'rspamd-controller',
+  'redis',
 ] as const;
 export type PortName = (typeof PORT_NAMES)[number];
 
@@ -83,6 +88,8 @@ export class InstalledHost {
   readonly ports = {} as Record<PortName, number>;
   private dovecot: ChildProcess | undefined;
   private opendkim: ChildProcess | undefined;
+  private rspamd: ChildProcess | undefined;
+  private redis: ChildProcess | undefined;
   private webmail: ChildProcess[] = [];
   private webmailOutput = '';
   private postfixRunning = false;
@@ -174,6 +181,7 @@ export class InstalledHost {
       `--- atrium ---\n${readLog(this.atriumLog)}`,
       `--- postfix ---\n${readLog(this.mailLog)}`,
       `--- dovecot ---\n${readLog(this.dovecotLog)}`,
+      `--- rspamd ---\n${readLog(rspamdPaths(this.layout).log)}`,
       `--- caddy ---\n${readLog(this.layout.caddyLog)}`,
     ].join('\n');
   }
@@ -270,6 +278,13 @@ export class InstalledHost {
       () => `opendkim:\n${dkim.output()}`,
       () => dkim.exited(),
     );
+
+    // Before Postfix, whose milter they are.
+    [this.rspamd, this.redis] = await startInstalledRspamd(this.layout, {
+      rspamd: this.ports.rspamd,
+      controller: this.ports['rspamd-controller'],
+      redis: this.ports.redis,
+    });
 
     const config = this.layout.postfixDir;
     const permissions = spawnSync('/usr/sbin/postfix', ['-c', config, 'set-permissions'], {
@@ -386,7 +401,7 @@ export class InstalledHost {
     if (this.atriumRunning) spawnSync(path.join(this.layout.initDir, 'atrium'), ['stop']);
     if (this.caddyRunning) spawnSync(path.join(this.layout.initDir, 'atrium-caddy'), ['stop']);
     if (this.postfixRunning) spawnSync('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
-    for (const child of [this.dovecot, this.opendkim]) {
+    for (const child of [this.dovecot, this.opendkim, this.rspamd, this.redis]) {
       if (child && child.exitCode === null) {
         await new Promise<void>((resolve) => {
           child.once('exit', () => resolve());

@@ -1,7 +1,17 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { RspamdOptions } from '../../src/modules/mail/config/rspamd-config.ts';
+import type { HostLayout } from '../../src/operator/host-layout.ts';
+import { rspamdDir, rspamdPaths } from '../../src/operator/install/rspamd-files.ts';
 import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
@@ -91,41 +101,22 @@ export class TestRspamd {
     chownSync(controllerFile, 0, rspamdUser.gid);
     chmodSync(controllerFile, 0o640);
 
-    const redis = spawnDaemon('/usr/bin/setpriv', [
-      ...asUser('redis'),
-      REDIS,
-      '--port',
-      String(this.ports.redis),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      path.join(dir, 'redis'),
-      '--save',
-      '',
-      '--daemonize',
-      'no',
-    ]);
+    const redis = spawnRedis(this.ports.redis, path.join(dir, 'redis'));
     this.redis = redis.child;
-    await until(
+    await untilReady(
       redis,
       'redis-server',
       () => accepts(this.ports.redis),
       () => redis.output(),
     );
-
-    const rspamd = spawnDaemon('/usr/bin/setpriv', [
-      ...asUser('_rspamd'),
-      RSPAMD,
-      '-f',
-      '-c',
-      '/etc/rspamd/rspamd.conf',
-      `--var=LOCAL_CONFDIR=${confDir}`,
-      `--var=DBDIR=${path.join(dir, 'db')}`,
-      `--var=RUNDIR=${path.join(dir, 'run')}`,
-      `--var=LOGDIR=${path.join(dir, 'log')}`,
-    ]);
+    const rspamd = spawnRspamd({
+      confDir,
+      db: path.join(dir, 'db'),
+      run: path.join(dir, 'run'),
+      logDir: path.join(dir, 'log'),
+    });
     this.rspamd = rspamd.child;
-    await until(
+    await untilReady(
       rspamd,
       'rspamd',
       async () => (await accepts(this.ports.rspamd)) && (await this.ping()),
@@ -197,7 +188,114 @@ function statusKb(pid: number): number {
   }
 }
 
-async function until(
+/**
+ * Debian's redis-server as redis-server.service runs it (user redis), on loopback `port` with its
+ * data in `dir` (redis's own), no snapshots: the tests' data is thrown away.
+ */
+export function spawnRedis(port: number, dir: string) {
+  return spawnDaemon('/usr/bin/setpriv', [
+    ...asUser('redis'),
+    REDIS,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+  ]);
+}
+
+/**
+ * Debian's rspamd as rspamd.service runs it (user _rspamd, in the foreground) from Debian's
+ * /etc/rspamd/rspamd.conf, with the local.d and override.d of `confDir` and its data, pid file
+ * and log where the test says.
+ */
+export function spawnRspamd(where: { confDir: string; db: string; run: string; logDir: string }) {
+  return spawnDaemon('/usr/bin/setpriv', [
+    ...asUser('_rspamd'),
+    RSPAMD,
+    '-f',
+    '-c',
+    '/etc/rspamd/rspamd.conf',
+    `--var=LOCAL_CONFDIR=${where.confDir}`,
+    `--var=DBDIR=${where.db}`,
+    `--var=RUNDIR=${where.run}`,
+    `--var=LOGDIR=${where.logDir}`,
+  ]);
+}
+
+/**
+ * Copies the compiled regular expressions the spam tests' rspamd keeps (HYPERSCAN_CACHE) into a
+ * fresh database directory, so an installed host's rspamd, which keeps them there as on a host,
+ * loads them instead of compiling them for up to a minute.
+ */
+export function seedHyperscanCache(db: string): void {
+  if (!existsSync(HYPERSCAN_CACHE)) return;
+  const owner = uidOf('_rspamd');
+  for (const name of readdirSync(HYPERSCAN_CACHE)) {
+    if (!/\.hs/.test(name)) continue;
+    const target = path.join(db, name);
+    copyFileSync(path.join(HYPERSCAN_CACHE, name), target);
+    chownSync(target, owner.uid, owner.gid);
+  }
+}
+
+/**
+ * Redis and rspamd on a host installed with `install --root DIR`, as Debian's services run them
+ * (users redis and _rspamd, never root), from the files install wrote below the root: Redis on
+ * the port install gave rspamd (Debian's redis.conf says 6379 on a host; install writes no Redis
+ * configuration), rspamd reading Debian's rspamd.conf with install's local.d and override.d.
+ */
+export async function startInstalledRspamd(
+  layout: HostLayout,
+  ports: { rspamd: number; controller: number; redis: number },
+): Promise<ChildProcess[]> {
+  const where = rspamdPaths(layout);
+  const redisDir = path.join(layout.root, 'var/lib/redis');
+  const rspamdUser = uidOf('_rspamd');
+  const redisUser = uidOf('redis');
+  for (const [dir, owner] of [
+    [where.db, rspamdUser],
+    [where.run, rspamdUser],
+    [path.dirname(where.log), rspamdUser],
+    [redisDir, redisUser],
+  ] as const) {
+    mkdirSync(dir, { recursive: true, mode: 0o750 });
+    chownSync(dir, owner.uid, owner.gid);
+  }
+  seedHyperscanCache(where.db);
+  const redis = spawnRedis(ports.redis, redisDir);
+  await untilReady(
+    redis,
+    'redis-server',
+    () => accepts(ports.redis),
+    () => redis.output(),
+  );
+  const rspamd = spawnRspamd({
+    confDir: rspamdDir(layout),
+    db: where.db,
+    run: where.run,
+    logDir: path.dirname(where.log),
+  });
+  try {
+    await untilReady(
+      rspamd,
+      'rspamd',
+      async () => (await accepts(ports.rspamd)) && (await accepts(ports.controller)),
+      () => `${rspamd.output()}\n${readLog(where.log)}`,
+    );
+  } catch (error) {
+    redis.child.kill('SIGTERM');
+    throw error;
+  }
+  return [rspamd.child, redis.child];
+}
+
+export async function untilReady(
   daemon: ReturnType<typeof spawnDaemon>,
   name: string,
   ready: () => Promise<boolean>,

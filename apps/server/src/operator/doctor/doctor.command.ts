@@ -11,6 +11,7 @@ import { fail, formatOutcome, runChecks, summaryLine, type Check, type CheckOutc
 import { caddyChecks, mailHostTarget, trustedRoots } from './caddy-checks.ts';
 import { cronChecks } from './cron-checks.ts';
 import { daemonChecks } from './daemon-checks.ts';
+import { rspamdChecks } from './rspamd-checks.ts';
 import { saslChecks } from './sasl-checks.ts';
 import { sieveChecks } from './sieve-checks.ts';
 import { davChecks, webmailChecks } from './dav-webmail-checks.ts';
@@ -103,7 +104,13 @@ function hostChecks(
   if (!expected) {
     checks.push({ name: 'Installed', run: async () => fail('no settings file', reinstallCommand(layout)) });
   } else {
-    if (mail) checks.push(...daemonChecks(layout), ...saslChecks(layout), ...sieveChecks(layout));
+    if (mail)
+      checks.push(
+        ...daemonChecks(layout),
+        ...saslChecks(layout),
+        ...rspamdChecks(layout),
+        ...sieveChecks(layout),
+      );
     checks.push(...driftChecks(layout, expected).filter((c) => mail || c.name === 'Service files'));
     if (mail) checks.push(...dkimKeyChecks(layout));
     checks.push(...modeChecks(layout, expected));

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { RADICALE_PORT } from './dav-files.ts';
+import { rspamdPaths } from './rspamd-files.ts';
 import type { InstallOptions } from './install-options.ts';
 import { webmailPaths } from './webmail-files.ts';
 
@@ -27,6 +28,8 @@ export function expectedListeners(o: InstallOptions, layout: HostLayout): Record
     postfix: [at(o.ports.smtp), at(o.ports.submission), at(o.ports.submissions)],
     dovecot: [at(o.ports.imap), at(o.ports.imaps)],
     opendkim: [at(o.ports.dkim, '127.0.0.1')],
+    rspamd: [at(o.ports.rspamd, '127.0.0.1'), at(o.ports.rspamdController, '127.0.0.1')],
+    'redis-server': [at(o.ports.redis, '127.0.0.1')],
     radicale: [at(RADICALE_PORT, '127.0.0.1')],
     'php8.2-fpm': [{ socket: webmailPaths(layout).socket }],
   };
@@ -88,5 +91,8 @@ export function serviceLogFile(service: string, layout: HostLayout): string | un
   if (service === 'atrium') return path.join(layout.logDir, 'atrium.log');
   if (service === 'postfix') return path.join(layout.mailLogDir, 'postfix.log');
   if (service === 'dovecot') return path.join(layout.mailLogDir, 'dovecot.log');
+  // Debian's own log files for these two (their packages rotate them).
+  if (service === 'rspamd') return rspamdPaths(layout).log;
+  if (service === 'redis-server') return path.join(layout.root, 'var/log/redis/redis-server.log');
   return undefined;
 }

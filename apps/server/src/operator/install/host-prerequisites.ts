@@ -15,6 +15,8 @@ export function requiredPackages(o: { mail: boolean; webmail: boolean }, systemd
     // Rotates Atrium's, Postfix's and Dovecot's log files (/etc/logrotate.d/atrium).
     'logrotate',
     ...(o.mail ? ['postfix', 'dovecot-imapd', 'dovecot-lmtpd', 'opendkim', 'opendkim-tools'] : []),
+    // Spam and forgery checks as Postfix's milter, and the store of its greylisting and Bayes data.
+    ...(o.mail ? ['rspamd', 'redis-server'] : []),
     // atrium-tls-sync makes the mail host's stand-in certificate with it until Caddy has one.
     ...(o.mail ? ['openssl'] : []),
     // Calendars and contacts come with mail: same host name, same app passwords (docs/dav.md).

@@ -46,6 +46,7 @@ import {
   dkimServiceUnit,
   opendkimDefaults,
 } from './service-files.ts';
+import { installRspamdOptions, rspamdItem } from './rspamd-files.ts';
 
 const SETTINGS_HEADER =
   '# Atrium\'s settings (README, "Configuration"), written by `npm run atrium -- install`.\n' +
@@ -271,6 +272,10 @@ export function installPlan(
   );
   if (o.webmail) items.push(...webmailItems(layout));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
+    if (name.startsWith('rspamd/')) {
+      items.push(rspamdItem(layout, name, text));
+      continue;
+    }
     const [daemon, base] = name.split('/') as [string, string];
     const target =
       daemon === 'postfix'
@@ -370,6 +375,7 @@ function mailFiles(o: InstallOptions, layout: HostLayout, settings: Settings) {
     // Always: the copy atrium-tls-sync keeps of Caddy's (or the operator's) certificate.
     tls: { cert: layout.mailCert, key: layout.mailKey },
     dkim: { port: o.ports.dkim, dir: layout.opendkimKeysDir },
+    rspamd: installRspamdOptions(o, config),
     logs,
     // Under --root the daemons keep their queue, run directory and logs below it too.
     paths: onHost

@@ -147,7 +147,8 @@ async function startServices(
   // Without systemd: Caddy through install's own init script, and cron runs the backup and syncs.
   const caddy = systemd ? 'caddy' : 'atrium-caddy';
   const mailDaemons = [
-    ...(o.mail ? ['opendkim', 'dovecot', 'postfix', 'radicale'] : []),
+    // Redis and rspamd before Postfix: its milter answering 4xx while rspamd starts would defer mail.
+    ...(o.mail ? ['opendkim', 'redis-server', 'rspamd', 'dovecot', 'postfix', 'radicale'] : []),
     ...(o.mail && o.webmail ? ['php8.2-fpm'] : []),
   ];
   if (affected.has('caddy')) affected.add('atrium-caddy');

@@ -7,6 +7,7 @@ import type { Config } from '../../../config.ts';
 import { mailClient } from '../mail-client.ts';
 import { isSecretFile, mailConfigFiles, type MailConfigOptions } from './mail-config.ts';
 import { masterPassword } from './mail-master-user.ts';
+import { rspamdControllerPassword } from './rspamd-config.ts';
 import { rspamdMapToken } from '../../mail-protection/rspamd-maps.ts';
 
 /** A wrong argument or a missing setting: the CLI prints the message as a usage error. */
@@ -20,6 +21,10 @@ const PORTS = {
   auth: 12345,
   dkim: 8891,
   quotaStatus: 12340,
+  // rspamd's milter and controller (Debian's defaults) and the Redis it keeps its data in.
+  rspamd: 11332,
+  rspamdController: 11334,
+  redis: 6379,
 } as const;
 
 /** `quotaStatus` → `--quota-status-port`. */
@@ -43,6 +48,7 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
       'mail-user': { type: 'string', default: 'vmail' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      'no-rspamd': { type: 'boolean' },
       ...Object.fromEntries(
         Object.keys(PORTS).map((name) => [portOption(name), { type: 'string' as const }]),
       ),
@@ -55,7 +61,7 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
   }
   const ports = { ...PORTS } as Record<keyof typeof PORTS, number>;
   for (const name of Object.keys(PORTS) as Array<keyof typeof PORTS>) {
-    const given = (values as Record<string, string | undefined>)[portOption(name)];
+    const given = (values as Record<string, unknown>)[portOption(name)] as string | undefined;
     if (given === undefined) continue;
     const port = Number(given);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -90,6 +96,15 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
     // Signing needs the tables Atrium writes; OpenDKIM reads the copies in MAIL_DKIM_OPENDKIM_DIR,
     // the setting the KeyTable's key paths come from too, so the two cannot disagree.
     dkim: dkimDir ? { port: ports.dkim, dir: opendkimDir ?? dkimDir } : undefined,
+    // rspamd in front of delivery and submission (docs/mail.md, "Spam and forgery protection").
+    rspamd: values['no-rspamd']
+      ? undefined
+      : {
+          port: ports.rspamd,
+          controllerPort: ports.rspamdController,
+          redis: { host: '127.0.0.1', port: ports.redis },
+          controllerPassword: rspamdControllerPassword(config.secret),
+        },
   };
   for (const [name, text] of Object.entries(mailConfigFiles(options, values['dovecot-dir']))) {
     const file = path.join(values.out, name);
@@ -116,5 +131,5 @@ export function mailConfigCommand(args: string[], loadConfig: () => Config): voi
         'refuses unless root or opendkim owns it; set it and run deploy/atrium-dkim-sync (docs/mail.md).',
     );
   }
-  console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot and OpenDKIM.');
+  console.log('Install them as docs/mail.md says, then reload Postfix, Dovecot, OpenDKIM and rspamd.');
 }
