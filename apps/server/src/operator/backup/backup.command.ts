@@ -123,7 +123,8 @@ function printDryRun(host: BackupHost, restic: Restic, print: (line: string) => 
   const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
   print(
     `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
-      `${dkim}, ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot} and the calendars and address books in ${radicaleStorage(host.layout)}; ` +
+      `${dkim}, the calendars and address books in ${radicaleStorage(host.layout)} ` +
+      `and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
       `then keep ${keepOptions(host.settings).join(' ')}` +
       (existsSync(restic.passwordFile)
         ? ''
