@@ -13,6 +13,7 @@ let org: Awaited<ReturnType<typeof createOrganizationWithAdmin>>;
 let admin: ReturnType<typeof as>;
 let member: ReturnType<typeof as>;
 let memberEmail: string;
+let memberId: string;
 let other: ReturnType<typeof as>;
 const DOMAIN = 'protect.example.com';
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
   admin = as(t, await signInAs(t.db, org.admin));
   const user = await createUser(t.db, org.id, { email: `member@${DOMAIN}` });
   memberEmail = user.email;
+  memberId = user.id;
   member = as(t, await signInAs(t.db, user));
   const elsewhere = await createOrganizationWithAdmin(t.db);
   other = as(t, await signInAs(t.db, elsewhere.admin));
@@ -142,6 +144,14 @@ describe('sender lists', () => {
     });
     expect(mine.status).toBe(201);
     expect((await map('block')).body).toContain(`${memberEmail}:newsletter@shop.example\n`);
+    // Their aliases get the same lists, from the moment the alias exists.
+    const alias = await admin.post('/api/mail/aliases', {
+      userId: memberId,
+      localPart: 'sales',
+      domain: DOMAIN,
+    });
+    expect(alias.status).toBe(201);
+    expect((await map('block')).body).toContain(`sales@${DOMAIN}:newsletter@shop.example\n`);
     expect(((await admin.get('/api/profile/senders?list=block')).body as SenderListPage).entries).toEqual([]);
     expect((await admin.delete(`/api/profile/senders/${(mine.body as SenderEntry).id}`)).status).toBe(404);
     expect((await member.delete(`/api/profile/senders/${(mine.body as SenderEntry).id}`)).status).toBe(200);

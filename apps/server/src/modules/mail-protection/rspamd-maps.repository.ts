@@ -17,7 +17,8 @@ export async function policyVersion(db: DbOrTrx): Promise<string> {
 
 /**
  * The keys of one list: `<recipient domain>:<sender>` for each organisation's entry on each of its
- * verified domains, `<user's address>:<sender>` for users' own entries.
+ * verified domains, `<address>:<sender>` for users' own entries, for their address and each alias
+ * (mail_addresses_user_idx).
  */
 export async function senderListKeys(db: DbOrTrx, list: SenderListName): Promise<string[]> {
   const { rows } = await sql<{ key: string }>`
@@ -26,8 +27,9 @@ export async function senderListKeys(db: DbOrTrx, list: SenderListName): Promise
       join domains d on d.organization_id = l.organization_id and d.state = 'verified'
      where l.list = ${list} and l.user_id is null
     union all
-    select u.email || ':' || l.value
-      from mail_sender_lists l join users u on u.id = l.user_id
+    select a.address || ':' || l.value
+      from mail_sender_lists l
+      join mail_addresses a on a.user_id = l.user_id and a.kind in ('primary', 'alias')
      where l.list = ${list} and l.user_id is not null
     order by 1`.execute(db);
   return rows.map((row) => row.key);
