@@ -68,12 +68,12 @@ export function resticProblem(where: Where, what: string, command: string, stder
  * here names a read-only, full or forbidden disk at once.
  */
 export function probeLocalRepository(where: Where): void {
-  const dir = where.repository;
-  if (!path.isAbsolute(dir) || !existsSync(dir)) return;
-  const probe = path.join(
-    existsSync(path.join(dir, 'locks')) ? path.join(dir, 'locks') : dir,
-    '.atrium-probe',
-  );
+  if (!path.isAbsolute(where.repository)) return;
+  // A repository the first backup is about to make: its parent directory (a mounted disk's).
+  const dir = existsSync(where.repository) ? where.repository : path.dirname(where.repository);
+  if (!existsSync(dir)) return;
+  // In the top directory, where restic reads only the names it knows (not in locks/, which it lists).
+  const probe = path.join(dir, '.atrium-probe');
   try {
     accessSync(dir, constants.W_OK);
     // One block: a disk with no room left refuses it.
