@@ -216,6 +216,34 @@ describe('out of office', () => {
     expect((await inbox(away)).sort()).toEqual(['Newsletter', 'Question', 'Question again', 'Your receipt']);
   });
 
+  it('answers mail sent to one of the person’s aliases too', async () => {
+    const away = await world.user();
+    const admin = await signInAs(world.server.db, world.org.admin);
+    const alias = await world.server.app.inject({
+      method: 'POST',
+      url: '/api/mail/aliases',
+      headers: admin.headers,
+      payload: {
+        userId: away.id,
+        localPart: `hello-${randomBytes(3).toString('hex')}`,
+        domain: world.domain,
+      },
+    });
+    expect(alias.statusCode, alias.body).toBeLessThan(300);
+    const aliasAddress = (alias.json() as { address: string }).address;
+    await setOutOfOffice(away, {
+      enabled: true,
+      firstDay: day(0),
+      lastDay: day(1),
+      subject: 'Away today',
+      message: 'Back tomorrow.',
+    });
+    const sender = await world.user();
+    await deliver({ from: sender.email, to: aliasAddress, subject: 'To the alias', text: 'x' });
+    expect(await inbox(away)).toEqual(['To the alias']);
+    expect(await inbox(sender), world.mail.logs()).toEqual(['Away today']);
+  });
+
   it('takes effect at once: off, or outside its days, nobody is answered', async () => {
     const away = await world.user();
     const sender = await world.user();

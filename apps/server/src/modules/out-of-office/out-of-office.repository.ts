@@ -45,6 +45,19 @@ export function saveOutOfOffice(
     .executeTakeFirstOrThrow();
 }
 
+/** The user's aliases (at most 30): the out-of-office reply answers mail sent to them too. */
+export async function aliasesOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('mail_addresses')
+    .select('address')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'alias')
+    .orderBy('address')
+    .limit(100)
+    .execute();
+  return rows.map((row) => row.address);
+}
+
 /**
  * What Dovecot's delivery asks for, by the mailbox's address: the reply of an active or suspended
  * user whose setting is on (one indexed look-up of the address, then the primary key).
@@ -55,7 +68,7 @@ export function enabledOutOfOfficeOf(db: Db, address: string) {
     .innerJoin('users as u', (join) =>
       join.onRef('u.id', '=', 'o.user_id').onRef('u.organization_id', '=', 'o.organization_id'),
     )
-    .select(VIEW.map((column) => `o.${column}` as const))
+    .select([...VIEW.map((column) => `o.${column}` as const), 'o.user_id'])
     .where('u.email', '=', address)
     .where('o.enabled', '=', true)
     .executeTakeFirst();

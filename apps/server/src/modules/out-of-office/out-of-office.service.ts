@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { OUT_OF_OFFICE_SCRIPT } from '../mail/config/dovecot-config.ts';
 import { outOfOfficeScript } from '../mail/config/sieve-scripts.ts';
 import {
+  aliasesOf,
   enabledOutOfOfficeOf,
   findOutOfOffice,
   saveOutOfOffice,
@@ -77,6 +78,7 @@ export function outOfOfficeDict(db: Db) {
     if (!row) return null;
     if (isName) return `v${row.version}`;
     return outOfOfficeScript({
+      addresses: await aliasesOf(db, row.user_id),
       subject: row.subject,
       message: row.message,
       firstDay: row.first_day,

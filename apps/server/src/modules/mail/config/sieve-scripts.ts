@@ -75,6 +75,11 @@ ${trashSkip}pipe :copy "rspamc" ${list(args)};
 }
 
 export interface OutOfOfficeScriptInput {
+  /**
+   * The person's other addresses (aliases): Sieve's vacation answers only mail that names the
+   * recipient in To or Cc (RFC 5230 §4.5), and mail to an alias arrives for the primary address.
+   */
+  addresses?: string[];
   subject: string;
   message: string;
   /** Inclusive, `YYYY-MM-DD`, in the mail host's time zone. */
@@ -88,6 +93,7 @@ export interface OutOfOfficeScriptInput {
  * senders; Pigeonhole's vacation skips lists, bulk mail and automatic replies on its own.
  */
 export function outOfOfficeScript(input: OutOfOfficeScriptInput): string {
+  const addresses = input.addresses?.length ? ` :addresses ${list(input.addresses)}` : '';
   return `require ["vacation", "date", "relational", "envelope"];
 if allof (
   currentdate :value "ge" "date" ${sieveString(input.firstDay)},
@@ -96,7 +102,7 @@ if allof (
   not envelope :localpart :matches "from" ${list(NO_REPLY_LOCAL_PARTS)},
   not address :localpart :matches "from" ${list(NO_REPLY_LOCAL_PARTS)}
 ) {
-  vacation :days ${OUT_OF_OFFICE_DAYS} :subject ${sieveString(input.subject)} ${sieveString(input.message)};
+  vacation :days ${OUT_OF_OFFICE_DAYS}${addresses} :subject ${sieveString(input.subject)} ${sieveString(input.message)};
 }
 `;
 }
