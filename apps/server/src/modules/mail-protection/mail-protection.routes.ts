@@ -11,7 +11,7 @@ import { okSchema } from '@atrium/contracts/users';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { actorOf } from '../organizations/actor.ts';
+import { actorOf, type Actor } from '../organizations/actor.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 import {
   addSender,
@@ -20,6 +20,7 @@ import {
   removeSender,
   setSpamSettings,
 } from './sender-lists.service.ts';
+import type { ListOwner } from './sender-lists.repository.ts';
 
 const TAGS = ['mail'];
 const admin = routeOptions({
@@ -40,7 +41,6 @@ export const mailProtectionRoutes =
   (deps: { db: Db; config: Config }): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
-    const orgOwner = (organizationId: string) => ({ organizationId, userId: null });
 
     app.get(
       '/api/mail/protection',
@@ -63,78 +63,66 @@ export const mailProtectionRoutes =
       },
     );
 
-    app.get(
-      '/api/mail/senders',
-      admin('listOrganizationSenders', 'A page of 50 of the organisation’s allowed or blocked senders', {
-        querystring: senderListQuery,
-        response: { 200: senderListPage },
-      }),
-      async (request) => getSenders(db, orgOwner(actorOf(request).organizationId), request.query),
-    );
-
-    app.post(
-      '/api/mail/senders',
-      admin('addOrganizationSender', 'Allow or block a sender or a domain for the whole organisation', {
-        body: addSenderBody,
-        response: { 201: senderEntrySchema },
-      }),
-      async (request, reply) => {
-        const actor = actorOf(request);
-        return reply
-          .status(201)
-          .send(await addSender(db, actor, orgOwner(actor.organizationId), request.body));
-      },
-    );
-
-    app.delete(
-      '/api/mail/senders/:entryId',
-      admin('removeOrganizationSender', 'Take a sender off the organisation’s list', {
-        params: senderEntryParams,
-        response: { 200: okSchema },
-      }),
-      async (request) => {
-        const actor = actorOf(request);
-        await removeSender(db, actor, orgOwner(actor.organizationId), request.params.entryId);
-        return { ok: true as const };
-      },
-    );
-
-    const own = (request: Parameters<typeof actorOf>[0]) => {
-      const actor = actorOf(request);
-      return { actor, owner: { organizationId: actor.organizationId, userId: actor.userId } };
-    };
-
-    app.get(
-      '/api/profile/senders',
-      user('listMySenders', 'A page of 50 of your own allowed or blocked senders', {
-        querystring: senderListQuery,
-        response: { 200: senderListPage },
-      }),
-      async (request) => getSenders(db, own(request).owner, request.query),
-    );
-
-    app.post(
-      '/api/profile/senders',
-      user('addMySender', 'Allow or block a sender or a domain for your own mail', {
-        body: addSenderBody,
-        response: { 201: senderEntrySchema },
-      }),
-      async (request, reply) => {
-        const { actor, owner } = own(request);
-        return reply.status(201).send(await addSender(db, actor, owner, request.body));
-      },
-    );
-
-    app.delete(
-      '/api/profile/senders/:entryId',
-      user('removeMySender', 'Take a sender off your own list', {
-        params: senderEntryParams,
-        response: { 200: okSchema },
-      }),
-      async (request) => {
-        const { actor, owner } = own(request);
-        await removeSender(db, actor, owner, request.params.entryId);
-        return { ok: true as const };
-      },
-    );
+    senderRoutes(app, db, {
+      base: '/api/mail/senders',
+      route: admin,
+      whose: 'the organisation’s',
+      name: 'OrganizationSender',
+      owner: (actor) => ({ organizationId: actor.organizationId, userId: null }),
+    });
+    senderRoutes(app, db, {
+      base: '/api/profile/senders',
+      route: user,
+      whose: 'your own',
+      name: 'MySender',
+      owner: (actor) => ({ organizationId: actor.organizationId, userId: actor.userId }),
+    });
   };
+
+/**
+ * One owner's lists: read a page, add, remove. The owner comes from the session (the
+ * organisation, or the signed-in person), never from the request.
+ */
+function senderRoutes(
+  app: Parameters<FastifyPluginAsyncZod>[0],
+  db: Db,
+  o: {
+    base: '/api/mail/senders' | '/api/profile/senders';
+    route: typeof admin;
+    whose: string;
+    name: string;
+    owner: (actor: Actor) => ListOwner;
+  },
+) {
+  app.get(
+    o.base,
+    o.route(`list${o.name}s`, `A page of 50 of ${o.whose} allowed or blocked senders`, {
+      querystring: senderListQuery,
+      response: { 200: senderListPage },
+    }),
+    async (request) => getSenders(db, o.owner(actorOf(request)), request.query),
+  );
+  app.post(
+    o.base,
+    o.route(`add${o.name}`, `Allow or block a sender or a domain on ${o.whose} lists`, {
+      body: addSenderBody,
+      response: { 201: senderEntrySchema },
+    }),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return reply.status(201).send(await addSender(db, actor, o.owner(actor), request.body));
+    },
+  );
+  app.delete(
+    `${o.base}/:entryId`,
+    o.route(`remove${o.name}`, `Take a sender off ${o.whose} lists`, {
+      params: senderEntryParams,
+      response: { 200: okSchema },
+    }),
+    async (request) => {
+      const actor = actorOf(request);
+      await removeSender(db, actor, o.owner(actor), request.params.entryId);
+      return { ok: true as const };
+    },
+  );
+}
