@@ -18,8 +18,9 @@ import { passwordChangedMail, type PasswordChange } from './notice-mail.ts';
  *
  * Kinds in use: domain.verified, domain.failed, user.added, app.installed, app.logout_refused,
  * setup.steps_left, password.changed, mail.sending_limit (once per sending window). Titles are
- * stored as written (not translated later), so write them for the recipient. Delivery is by polling (GET /api/notifications every 30 s from each console),
- * so there is nothing to publish after the commit.
+ * stored as written (not translated later), so write them for the recipient. Delivery is by
+ * polling (GET /api/notifications every 30 s from each console), so there is nothing to publish
+ * after the commit.
  */
 
 export interface NotificationDraft {
