@@ -81,6 +81,14 @@ try {
       }),
     );
     const wall = (performance.now() - started) / 1000;
+    // What Caddy said about answers that were not 207 (its log, the last few errors).
+    if ([...statuses.keys()].some((status) => status !== 207)) {
+      const errors = dav
+        .logs()
+        .split('\n')
+        .filter((line) => /"level":"error"/.test(line));
+      console.log(errors.slice(-3).join('\n'));
+    }
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(0);
     console.log(

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { DbOrTrx } from '../../db/database.ts';
-import { enqueue } from '../jobs/jobs.repository.ts';
+import { enqueueUnlessPending } from '../jobs/jobs.repository.ts';
 import type { JobWorker } from '../jobs/job-worker.ts';
 import { removeUserCollections } from './radicale-client.ts';
 
@@ -14,11 +14,12 @@ export async function queueDavCollectionsRemoval(
   trx: DbOrTrx,
   user: { organizationId: string; userId: string },
 ): Promise<void> {
-  await enqueue(trx, {
-    kind: REMOVE_DAV_COLLECTIONS,
-    payload: { userId: user.userId },
-    organizationId: user.organizationId,
-  });
+  // Once per user: a removal waiting or under way covers any later request for it.
+  await enqueueUnlessPending(
+    trx,
+    { kind: REMOVE_DAV_COLLECTIONS, payload: { userId: user.userId }, organizationId: user.organizationId },
+    'userId',
+  );
 }
 
 /** Without Radicale on this host (no DAV_RADICALE_ADDRESS) there is nothing to remove. */

@@ -291,3 +291,29 @@ export async function enqueueUnlessQueued(db: DbOrTrx, kind: string, maxAttempts
   // app's Roundcube file or a domain's DKIM row waited for the next poll, up to 5 s (issue 39).
   noteQueued(inserted.rows.length);
 }
+
+/**
+ * Queues a job unless one of the same kind for the same `key` (a field of its payload: the user,
+ * the organisation…) is queued or running: for idempotent work on one thing, never queued twice
+ * and so never run twice at once. True when this call queued it.
+ */
+export async function enqueueUnlessPending(
+  db: DbOrTrx,
+  job: NewJob & { payload: Record<string, string> },
+  key: string,
+): Promise<boolean> {
+  const value = job.payload[key];
+  if (value === undefined) throw new Error(`The job's payload has no ${key}`);
+  const inserted = await sql<{ id: string }>`
+    insert into jobs (kind, payload, max_attempts, run_at, organization_id)
+    select ${job.kind}, ${JSON.stringify(job.payload)}::jsonb, ${job.maxAttempts ?? 5}::integer,
+      ${job.runAt ?? sql`now()`}::timestamptz, ${job.organizationId ?? null}::uuid
+    where not exists (
+      select 1 from jobs
+      where kind = ${job.kind} and status in ('queued', 'running') and payload ->> ${key} = ${value}
+    )
+    returning id
+  `.execute(db);
+  noteQueued(inserted.rows.length);
+  return inserted.rows.length > 0;
+}

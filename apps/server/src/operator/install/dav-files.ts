@@ -6,6 +6,8 @@ import { DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../../modules/devices/device
 
 /** Radicale's loopback port: only Caddy (and Atrium, for default collections) connects to it. */
 export const RADICALE_PORT = 5232;
+/** Connections Radicale takes at once (a thread each; its default is 8). */
+export const RADICALE_MAX_CONNECTIONS = 64;
 export const RADICALE_CONFIG = '/etc/radicale/config';
 /** Who may do what where in Radicale (`[rights] type = from_file`). */
 export const RADICALE_RIGHTS = '/etc/radicale/atrium-rights';
@@ -61,6 +63,10 @@ export function radicaleConfig(o: RadicaleOptions = {}): string {
     `hosts = 127.0.0.1:${o.port ?? RADICALE_PORT}`,
     // The same limit as Caddy's for /dav, for a request from this host that does not pass Caddy.
     `max_content_length = ${DAV_MAX_BODY_BYTES}`,
+    // Radicale's default of 8 connections, with Python's accept backlog of 5, left a busy Radicale
+    // not accepting phones' connections for seconds, and Caddy gave up dialing (a 502, issue 43):
+    // its storage lock orders the writes anyway, so waiting connections are taken and wait inside.
+    `max_connections = ${RADICALE_MAX_CONNECTIONS}`,
     '',
     '[auth]',
     'type = http_x_remote_user',
@@ -142,6 +148,10 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     `\turi strip_prefix ${prefix}`,
     `\treverse_proxy 127.0.0.1:${o.radicalePort ?? RADICALE_PORT} {`,
     `\t\theader_up X-Script-Name ${prefix}`,
+    // A connection Radicale did not take in time is tried again for up to 5 s (only the dial: a
+    // request already sent is never repeated), so a burst of phones meets a wait, not a 502.
+    '\t\tlb_try_duration 5s',
+    '\t\tlb_try_interval 250ms',
     '\t}',
     '}',
     '',
