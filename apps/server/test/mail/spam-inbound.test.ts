@@ -23,6 +23,7 @@ const GREYLIST_DELAY_S = 3;
 
 let dns: TestDnsServer;
 let world: MailWorld;
+let rspamd: TestRspamd;
 let n = 0;
 
 beforeAll(async () => {
@@ -35,7 +36,7 @@ beforeAll(async () => {
     dns.set(`${policy}.example.org`, { TXT: [`v=spf1 ip4:${AUTHORISED.addr} -all`], A: [AUTHORISED.addr] });
     dns.set(`_dmarc.${policy}.example.org`, { TXT: [`v=DMARC1; p=${policy}`] });
   }
-  const rspamd = await TestRspamd.prepare({ dnsServer: dns.address, greylistDelay: GREYLIST_DELAY_S });
+  rspamd = await TestRspamd.prepare({ dnsServer: dns.address, greylistDelay: GREYLIST_DELAY_S });
   world = await createMailWorld({ env: { DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '500' }, rspamd });
 }, 180_000);
 
@@ -243,5 +244,22 @@ describe('mail from signed-in users (submission, rspamd ahead of OpenDKIM)', () 
       (await mailbox(recipient)).map((m) => m.subject),
       world.mail.logs(),
     ).toEqual([`${subject} ok`]);
+  });
+});
+
+describe('while rspamd is down', () => {
+  it('defers mail from other servers with a 4xx instead of taking it unchecked', async () => {
+    const user = await world.user();
+    await rspamd.close();
+    const { subject, data } = message('ceo@reject.example.org', user.email);
+    const reply = await smtpDeliver({
+      port: world.mail.ports.smtp,
+      client: AUTHORISED,
+      from: 'ceo@reject.example.org',
+      to: user.email,
+      data,
+    });
+    expect(reply.code, `${reply.stage}: ${reply.text}\n${world.mail.logs()}`).toBe(451);
+    expect(await delivered(user, subject)).toBeUndefined();
   });
 });

@@ -1,13 +1,5 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-} from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RspamdOptions } from '../../src/modules/mail/config/rspamd-config.ts';
 import type { HostLayout } from '../../src/operator/host-layout.ts';
@@ -143,18 +135,9 @@ export class TestRspamd {
     return (await response.json()) as { scanned: number; actions: Record<string, number> };
   }
 
-  /** Resident memory (KiB) of rspamd's processes and of Redis, for the benchmark. */
-  memory(): { rspamdKb: number; redisKb: number } {
-    const rss = (pid: number | undefined) => {
-      if (!pid) return 0;
-      const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .map(Number);
-      return [pid, ...children].reduce((sum, p) => sum + statusKb(p), 0);
-    };
-    // setpriv execs the daemon, so the child's pid is the daemon's own.
-    return { rspamdKb: rss(this.rspamd?.pid), redisKb: rss(this.redis?.pid) };
+  /** The pids of rspamd's main process and of Redis (setpriv execs them), for the benchmark. */
+  processes(): { rspamd?: number; redis?: number } {
+    return { rspamd: this.rspamd?.pid, redis: this.redis?.pid };
   }
 
   logs(): string {
@@ -177,16 +160,6 @@ export class TestRspamd {
 
 /** setpriv's arguments that make the rest of the command run as `user` with its groups. */
 const asUser = (user: string) => [`--reuid=${user}`, `--regid=${user}`, '--init-groups', '--'];
-
-/** VmRSS of a process, in KiB (0 once it is gone). */
-function statusKb(pid: number): number {
-  try {
-    const match = /^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 /**
  * Debian's redis-server as redis-server.service runs it (user redis), on loopback `port` with its

@@ -14,8 +14,11 @@ export interface SmtpReply {
  */
 export async function smtpDeliver(options: {
   port: number;
-  /** The address and reverse-DNS name the message comes from; `[UNAVAILABLE]`: none. */
-  client: { addr: string; name: string; helo: string };
+  /**
+   * The address and reverse-DNS name the message comes from (`[UNAVAILABLE]`: none), said with
+   * XCLIENT; undefined: loopback itself, no XCLIENT (a Postfix that does not allow it).
+   */
+  client?: { addr: string; name: string; helo: string };
   from: string;
   to: string;
   /** The message, headers and body, with \n or \r\n line ends. */
@@ -23,15 +26,16 @@ export async function smtpDeliver(options: {
 }): Promise<SmtpReply & { stage: string }> {
   const session = await SmtpSession.open(options.port);
   try {
+    const client = options.client;
     const steps: Array<[string, string | undefined, number]> = [
       ['greeting', undefined, 220],
-      ['EHLO', `EHLO ${options.client.helo}`, 250],
-      [
-        'XCLIENT',
-        `XCLIENT ADDR=${options.client.addr} NAME=${options.client.name} HELO=${options.client.helo}`,
-        220,
-      ],
-      ['EHLO', `EHLO ${options.client.helo}`, 250],
+      ['EHLO', `EHLO ${client?.helo ?? 'localhost'}`, 250],
+      ...(client
+        ? ([
+            ['XCLIENT', `XCLIENT ADDR=${client.addr} NAME=${client.name} HELO=${client.helo}`, 220],
+            ['EHLO', `EHLO ${client.helo}`, 250],
+          ] as Array<[string, string, number]>)
+        : []),
       ['MAIL', `MAIL FROM:<${options.from}>`, 250],
       ['RCPT', `RCPT TO:<${options.to}>`, 250],
       ['DATA', 'DATA', 354],
