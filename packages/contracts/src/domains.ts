@@ -117,6 +117,10 @@ export const mappingPurposeSchema = z.enum([
   'carddavs',
   'autoconfig',
   'autodiscover',
+  // MTA-STS (RFC 8461) and TLS reporting (RFC 8460): mail to the domain only over verified TLS.
+  'mta_sts',
+  'mta_sts_host',
+  'tls_reports',
 ]);
 export type MappingPurpose = z.infer<typeof mappingPurposeSchema>;
 

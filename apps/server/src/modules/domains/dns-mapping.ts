@@ -6,6 +6,7 @@ import {
 } from '@atrium/contracts/domains';
 import type { DnsAnswer, DnsClient } from '../../lib/dns.ts';
 import { deviceSrvRecords, deviceNames } from '../devices/device-dns.ts';
+import { mtaStsPolicy, mtaStsRecords, type MtaStsMode } from '../mta-sts/mta-sts-policy.ts';
 import { dkimRecordValue, type PublishedDkimKey } from './dkim.ts';
 import { evaluateDomainSpf } from './domain-spf-check.ts';
 
@@ -28,8 +29,13 @@ type ExpectedRecord = DnsRecord & { purpose: MappingPurpose };
  * What the organisation publishes so mail and its site work on its own domain. DMARC asks
  * receivers to quarantine failures and send aggregate reports to dmarc@<domain>: strict enough
  * to stop spoofing, without rejecting mail while the admin is still setting things up.
+ * `mtaStsMode` (mtaStsMode() in mta-sts/mail-certificate-seen.ts) decides the MTA-STS policy's id.
  */
-export function expectedRecords(target: MappingTarget, settings: MappingSettings): ExpectedRecord[] {
+export function expectedRecords(
+  target: MappingTarget,
+  settings: MappingSettings,
+  mtaStsMode: MtaStsMode,
+): ExpectedRecord[] {
   const { name } = target;
   return [
     { purpose: 'mx', host: name, type: 'MX', value: `10 ${settings.mailHost}` },
@@ -54,6 +60,7 @@ export function expectedRecords(target: MappingTarget, settings: MappingSettings
     },
     ...deviceSrvRecords(name, settings),
     ...deviceNames(name, `${target.siteName}.${settings.siteBaseDomain}`),
+    ...mtaStsRecords(name, settings.mailHost, mtaStsPolicy(settings.mailHost, mtaStsMode)),
   ];
 }
 
@@ -75,7 +82,8 @@ async function checkOne(dns: DnsClient, record: ExpectedRecord): Promise<DnsMapp
     }
     case 'site':
     case 'autoconfig':
-    case 'autodiscover': {
+    case 'autodiscover':
+    case 'mta_sts_host': {
       const answer = await dns.cname(record.host);
       return compare(record, mapAnswer(answer, hostName), (found) => found.includes(hostName(record.value)));
     }
@@ -99,11 +107,14 @@ async function checkOne(dns: DnsClient, record: ExpectedRecord): Promise<DnsMapp
     }
     case 'dkim':
     case 'dmarc':
-      return compareTxt(dns, record, record.purpose === 'dkim' ? 'v=DKIM1' : 'v=DMARC1', (value) =>
-        tagsMatch(value, record.value),
-      );
+    case 'mta_sts':
+    case 'tls_reports':
+      return compareTxt(dns, record, TXT_VERSION[record.purpose], (value) => tagsMatch(value, record.value));
   }
 }
+
+/** The version tag that starts each kind of TXT record; other TXT records at the host are ignored. */
+const TXT_VERSION = { dkim: 'v=DKIM1', dmarc: 'v=DMARC1', mta_sts: 'v=STSv1', tls_reports: 'v=TLSRPTv1' };
 
 /** TXT hosts may hold unrelated records (the verification token sits beside SPF): keep the relevant ones. */
 async function compareTxt(

@@ -17,6 +17,7 @@ import { queueDkimTables } from '../mail/dkim/dkim-tables.job.ts';
 import { planCatalogOf } from '../subscriptions/plan-catalog.ts';
 import { assertDomainAllowed } from '../subscriptions/subscription-limits.ts';
 import { findSubscription } from '../subscriptions/subscriptions.repository.ts';
+import { mtaStsMode } from '../mta-sts/mail-certificate-seen.ts';
 import { checkMapping, expectedRecords } from './dns-mapping.ts';
 import { generateDkimKey, publishedDkimKeys } from './dkim.ts';
 import { displayDomainName, normalizeDomainName } from './domain-name.ts';
@@ -39,6 +40,7 @@ export interface DomainsDeps {
     | 'appCatalog'
     | 'subscriptionWebhook'
     | 'mail'
+    | 'dataDir'
   >;
   dns: DnsClient;
 }
@@ -203,6 +205,9 @@ const ZONE_COMMENTS: Record<MappingPurpose, string> = {
   carddavs: 'Contacts server (RFC 6764)',
   autoconfig: 'Thunderbird set-up',
   autodiscover: 'Outlook set-up',
+  mta_sts: 'MTA-STS: the id of the policy served at mta-sts.<domain> (RFC 8461)',
+  mta_sts_host: 'MTA-STS: the host that serves the policy over HTTPS',
+  tls_reports: 'TLS reports: where receivers send reports of failed TLS deliveries (RFC 8460)',
 };
 
 /**
@@ -237,10 +242,14 @@ async function mappingOf(deps: DomainsDeps, caller: Actor, id: string) {
       'domain_not_verified',
     );
   }
-  const siteName = await repo.organizationSiteName(deps.db, caller.organizationId);
+  const [siteName, mode] = await Promise.all([
+    repo.organizationSiteName(deps.db, caller.organizationId),
+    mtaStsMode(deps.config),
+  ]);
   const expected = expectedRecords(
     { name: row.name, dkimKeys: publishedDkimKeys(row), siteName },
     deps.config,
+    mode,
   );
   return { row, expected };
 }

@@ -28,6 +28,18 @@ export const PURPOSE: Record<MappingPurpose, { title: string; why: string }> = {
     why: 'Thunderbird reads its mail settings from this name.',
   },
   autodiscover: { title: 'Outlook set-up (CNAME)', why: 'Outlook reads its mail settings from this name.' },
+  mta_sts: {
+    title: 'MTA-STS (TXT)',
+    why: 'Tells other mail servers to deliver to you only over a verified encrypted connection.',
+  },
+  mta_sts_host: {
+    title: 'MTA-STS policy (CNAME)',
+    why: 'Where other mail servers fetch that policy, over HTTPS.',
+  },
+  tls_reports: {
+    title: 'TLS reports (TXT)',
+    why: 'Other mail servers send daily reports of failed encrypted deliveries to postmaster at your domain.',
+  },
 };
 
 export const STATUS: Record<MappingStatus, { label: string; bg: string; text?: 'dark' }> = {
