@@ -114,6 +114,11 @@ const UNPUBLISHED: Array<{ method?: string; url: RegExp; why: string }> = [
     url: /^\/dav\//,
     why: "CardDAV (the organisation's address book and its principal, modules/dav): WebDAV's methods and XML",
   },
+  {
+    method: 'GET',
+    url: /^\/api\/mail\/rspamd\//,
+    why: "rspamd's maps (mail-protection): this host's rspamd only, a 404 to anyone else",
+  },
 ];
 /** A query parameter for routes whose parameters the document does not name. */
 const GENERIC_QUERY = 'q';
