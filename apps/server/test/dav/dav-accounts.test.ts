@@ -234,7 +234,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
     );
     expect(home.status).toBe(207);
     const hrefs = [...home.body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
-    const responses = home.body.split('<D:response ').slice(1);
+    const responses = home.body.split(/<D:response[\s>]/).slice(1);
     expect(responses).toHaveLength(2);
     expect(responses[1]).toContain(`<D:href>/dav/${user.id}/directory/</D:href>`);
     expect(responses[1]).toContain('<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>');
@@ -265,6 +265,42 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       const answer = await send(method, principal, auth);
       expect([403, 405], `${method}: ${answer.status}`).toContain(answer.status);
     }
+  });
+
+  it("answers the person's own contacts principal with their address books only, not calendars or the directory", async () => {
+    const user = await createUser(world.server.db, world.org.id);
+    const auth = await signedIn(user);
+    const home = `/dav/${user.id}/`;
+    expect((await propfind(home, auth)).status).toBe(207);
+    const made = await send(
+      'MKCOL',
+      `${home}suppliers/`,
+      { ...auth, 'content-type': 'application/xml' },
+      MKADDRESSBOOK,
+    );
+    expect(made.status, made.body).toBe(201);
+    const principal = '/dav/principals/contacts/';
+    const ask = (depth: string, body: string) =>
+      send('PROPFIND', principal, { ...auth, depth, 'content-type': 'text/xml' }, body);
+    const first = await ask(
+      '0',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:B="urn:ietf:params:xml:ns:carddav"><A:prop><A:current-user-principal/><B:addressbook-home-set/></A:prop></A:propfind>',
+    );
+    expect(first.status, `${first.body}\n${world.dav.logs()}`).toBe(207);
+    expect(first.body).toContain(`<D:current-user-principal><D:href>${principal}</D:href>`);
+    expect(first.body).toContain(`<CR:addressbook-home-set><D:href>${principal}</D:href>`);
+    const listing = await ask(
+      '1',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:C="http://calendarserver.org/ns/"><A:prop><A:resourcetype/><A:displayname/><C:getctag/><A:sync-token/></A:prop></A:propfind>',
+    );
+    expect(listing.status).toBe(207);
+    const hrefs = [...listing.body.matchAll(/<(?:[\w.-]+:)?href>([^<]*)<\/(?:[\w.-]+:)?href>/g)].map(
+      (m) => m[1],
+    );
+    expect(hrefs.sort()).toEqual([principal, `${home}contacts/`, `${home}suppliers/`].sort());
+    // Radicale's own properties of the address books come through (iOS syncs them by token).
+    expect(listing.body).toMatch(/sync-token>[^<]+</);
+    expect(listing.body).toContain('Suppliers');
   });
 
   it("queues a user's removal once while one is waiting or under way", async () => {

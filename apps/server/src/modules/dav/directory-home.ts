@@ -41,7 +41,7 @@ export async function mergeDirectoryIntoHome(o: {
     return { status: response.status, contentType, body: text };
   let entry: string;
   try {
-    entry = collectionResponse(o.view, propRequestOf(parseDavXml(o.body)));
+    entry = collectionResponse(o.view, propRequestOf(parseDavXml(o.body)), true);
   } catch (error) {
     if (!(error instanceof DavXmlError)) throw error;
     // Radicale read it; Atrium could not: the listing as Radicale gave it.

@@ -102,12 +102,21 @@ export function tag(prop: PropName): { open: string; close: string; empty: strin
   return { open: `<X:${prop.name}${ns}>`, close: `</X:${prop.name}>`, empty: `<X:${prop.name}${ns}/>` };
 }
 
-/** The namespaces every answer's elements use, declared on each `<D:response>` (self-contained). */
+/** The namespaces every answer's elements use. */
 export const NAMESPACES = `xmlns:D="${DAV}" xmlns:CR="${CARDDAV}" xmlns:CS="${CALENDARSERVER}"`;
 
-/** One `<D:response>`: found properties (name → inner XML) and the names not found. */
-export function responseXml(href: string, found: [PropName, string][], missing: PropName[]): string {
-  const parts = [`<D:response ${NAMESPACES}><D:href>${xmlText(href)}</D:href>`];
+/**
+ * One `<D:response>`: found properties (name → inner XML) and the names not found. Inside
+ * multistatusXml the namespaces are declared once on the root; `standalone` declares them on the
+ * response itself, for one added to another server's multistatus (directory-home.ts).
+ */
+export function responseXml(
+  href: string,
+  found: [PropName, string][],
+  missing: PropName[],
+  standalone = false,
+): string {
+  const parts = [`<D:response${standalone ? ` ${NAMESPACES}` : ''}><D:href>${xmlText(href)}</D:href>`];
   if (found.length > 0) {
     const props = found.map(([prop, inner]) => {
       const t = tag(prop);
@@ -129,7 +138,7 @@ export function responseXml(href: string, found: [PropName, string][], missing: 
 
 /** A member that is not there (multiget of an unknown card, sync-collection of a removed one). */
 export const goneXml = (href: string) =>
-  `<D:response ${NAMESPACES}><D:href>${xmlText(href)}</D:href><D:status>HTTP/1.1 404 Not Found</D:status></D:response>`;
+  `<D:response><D:href>${xmlText(href)}</D:href><D:status>HTTP/1.1 404 Not Found</D:status></D:response>`;
 
 export function multistatusXml(responses: string[], syncToken?: string): string {
   return [

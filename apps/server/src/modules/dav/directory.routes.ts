@@ -65,7 +65,7 @@ export const directoryRoutes =
       done(null, body),
     );
     const failures = new AddressFailureBudget();
-    const config_ = {
+    const routeConfig = {
       rateLimit: {
         timeWindow: '1 minute',
         keyGenerator: (request: FastifyRequest) => {
@@ -206,11 +206,17 @@ export const directoryRoutes =
     const methods = [...READ_METHODS, ...WRITE_METHODS].filter((m) => m !== 'HEAD') as HTTPMethods[];
     const base = `${DAV_PATH}:owner/${DIRECTORY_COLLECTION}`;
     for (const url of [base, `${base}/`]) {
-      app.route({ method: methods, url, config: config_, handler: collection, bodyLimit: BODY_LIMIT });
+      app.route({ method: methods, url, config: routeConfig, handler: collection, bodyLimit: BODY_LIMIT });
     }
-    app.route({ method: methods, url: `${base}/*`, config: config_, handler: card, bodyLimit: BODY_LIMIT });
+    app.route({
+      method: methods,
+      url: `${base}/*`,
+      config: routeConfig,
+      handler: card,
+      bodyLimit: BODY_LIMIT,
+    });
     for (const url of [`${DAV_PATH}:owner`, `${DAV_PATH}:owner/`]) {
-      app.route({ method: 'PROPFIND', url, config: config_, handler: home, bodyLimit: BODY_LIMIT });
+      app.route({ method: 'PROPFIND', url, config: routeConfig, handler: home, bodyLimit: BODY_LIMIT });
     }
   };
 

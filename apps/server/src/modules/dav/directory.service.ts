@@ -79,9 +79,9 @@ function cardResponse(ctx: DirectoryContext, row: CardRow, vcard: string | undef
 }
 
 /** The collection's own `<D:response>`: also what the home's listing gets (directory-home.ts). */
-export function collectionResponse(view: DirectoryView, request: PropRequest): string {
+export function collectionResponse(view: DirectoryView, request: PropRequest, standalone = false): string {
   const { found, missing } = collectionProps(view, request);
-  return responseXml(view.collectionHref, found, missing);
+  return responseXml(view.collectionHref, found, missing, standalone);
 }
 
 export async function propfindCollection(
@@ -204,7 +204,7 @@ async function query(ctx: DirectoryContext, root: XmlElement): Promise<DavAnswer
     if (limit !== undefined && responses.length >= limit) {
       // RFC 6352 §8.6.1: a truncated answer says so on the collection.
       responses.push(
-        `<D:response xmlns:D="DAV:"><D:href>${ctx.view.collectionHref}</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>`,
+        `<D:response><D:href>${ctx.view.collectionHref}</D:href><D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>`,
       );
       break;
     }
