@@ -50,7 +50,7 @@ for (const width of [375, 1280] as const) {
 
     await page.goto(`/d-verify?id=${id}`);
     const section = page.getByRole('region', { name: 'DNS mapping' });
-    await expect(section.getByText('0 of 11 records in place')).toBeVisible();
+    await expect(section.getByText('0 of 14 records in place')).toBeVisible();
 
     // The DKIM key as one string, with the note about DNS hosts' 255-character limit.
     const mapping = page.getByRole('list', { name: 'DNS records' });
@@ -94,7 +94,7 @@ for (const width of [375, 1280] as const) {
     // The admin publishes the MX record and checks every record again.
     atrium.dns.set(name, { MX: [{ exchange: atrium.config.mailHost, priority: 10 }] });
     await section.getByRole('button', { name: 'Check all records now' }).click();
-    await expect(section.getByText('1 of 11 records in place')).toBeVisible();
+    await expect(section.getByText('1 of 14 records in place')).toBeVisible();
     const mx = mapping
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Mail exchanger (MX)' }) });

@@ -69,11 +69,11 @@ for (const width of [375, 1280] as const) {
     await records.getByRole('link', { name: /^Open records\s*: Publish your mail records$/ }).click();
     await expect(page).toHaveURL(new RegExp(`/d-verify\\?id=${id}#dns-mapping$`));
     const section = page.getByRole('region', { name: 'DNS mapping' });
-    await expect(section.getByText('0 of 11 records in place')).toBeVisible();
+    await expect(section.getByText('0 of 14 records in place')).toBeVisible();
     await expect(section).toBeInViewport();
 
     await page.goto('/dashboard');
-    await expect(records).toContainText(`11 of 11 records are not published yet for ${name}.`);
+    await expect(records).toContainText(`14 of 14 records are not published yet for ${name}.`);
     await expect(checklist.getByText('Every setup step is done.')).toHaveCount(0);
     await shot('records-missing', checklist);
 
@@ -83,7 +83,7 @@ for (const width of [375, 1280] as const) {
     publishAll(atrium.dns, (await mapping.json()) as DnsMapping);
     await page.goto(`/d-verify?id=${id}#dns-mapping`);
     await section.getByRole('button', { name: 'Check all records now' }).click();
-    await expect(section.getByText('11 of 11 records in place')).toBeVisible();
+    await expect(section.getByText('11 of 14 records in place')).toBeVisible();
 
     // Records done; mail has not arrived yet, so setup is not done.
     await page.goto('/dashboard');

@@ -14,6 +14,7 @@ import { registerIdentity } from './modules/auth/identity.plugin.ts';
 import { domainsRoutes } from './modules/domains/domains.routes.ts';
 import { registerDav } from './modules/dav/dav.plugin.ts';
 import { registerDevices } from './modules/devices/devices.plugin.ts';
+import { mtaStsRoutes } from './modules/mta-sts/mta-sts.routes.ts';
 import { registerDnsUpdateJobs } from './modules/dns-updates/dns-update.job.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { databaseDumpRoutes } from './modules/operator/database-dump.routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerMailProtection(app, { db, config });
   registerWebmail(app, { db, config, catalog: appCatalog });
   await registerDevices(app, { db, config });
+  await app.register(mtaStsRoutes({ db, config }));
   await registerDav(app, { db, config, provider });
 
   await registerConsole(app, config.consoleDir);

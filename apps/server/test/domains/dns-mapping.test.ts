@@ -1,5 +1,6 @@
 import type { DnsMapping } from '@atrium/contracts/domains';
 import { describe, expect, it } from 'vitest';
+import { mtaStsPolicy } from '../../src/modules/mta-sts/mta-sts-policy.ts';
 import { useAdminWorldWithDns } from '../support/admin-world.ts';
 import { addDomain, addVerifiedDomain, dnsMappingOf } from './domain-helpers.ts';
 
@@ -32,6 +33,29 @@ function deviceRecords(domain: string) {
     ...missing('carddavs', `_carddavs._tcp.${domain}`, 'SRV', '0 1 443 mail.atrium.test'),
     ...missing('autoconfig', `autoconfig.${domain}`, 'CNAME', 'acme.atrium.test'),
     ...missing('autodiscover', `autodiscover.${domain}`, 'CNAME', 'acme.atrium.test'),
+  };
+}
+
+/** MTA-STS and TLS reporting (mta-sts.test.ts fetches the policy whose id this is), all missing. */
+function mtaStsRecords(domain: string) {
+  const missing = (purpose: string, host: string, type: string, value: string) => ({
+    [purpose]: {
+      purpose,
+      host,
+      type,
+      value,
+      valueStrings: [value],
+      status: 'missing',
+      found: [],
+      problem: null,
+      fix: null,
+    },
+  });
+  const { id } = mtaStsPolicy('mail.atrium.test', 'testing');
+  return {
+    ...missing('mta_sts', `_mta-sts.${domain}`, 'TXT', `v=STSv1; id=${id}`),
+    ...missing('mta_sts_host', `mta-sts.${domain}`, 'CNAME', 'mail.atrium.test'),
+    ...missing('tls_reports', `_smtp._tls.${domain}`, 'TXT', `v=TLSRPTv1; rua=mailto:postmaster@${domain}`),
   };
 }
 
@@ -108,6 +132,7 @@ describe('DNS mapping', () => {
         fix: null,
       },
       ...deviceRecords('mapped.example'),
+      ...mtaStsRecords('mapped.example'),
     });
   });
 
@@ -159,6 +184,10 @@ describe('DNS mapping', () => {
     t.dns.set('_caldavs._tcp.partly.example', srv(443));
     t.dns.set('_carddavs._tcp.partly.example', srv(443));
     t.dns.set('autodiscover.partly.example', { CNAME: 'acme.atrium.test' });
+    t.dns.set('_mta-sts.partly.example', { TXT: [expected.mta_sts!.value] });
+    t.dns.set('mta-sts.partly.example', { CNAME: 'mail.atrium.test.' });
+    // Tags compare in any order and spacing, like DMARC's.
+    t.dns.set('_smtp._tls.partly.example', { TXT: ['v=TLSRPTv1;rua=mailto:postmaster@partly.example'] });
     // SPF passes only once the mail host has an address and an SPF record of its own (spf-check.test.ts).
     t.dns.set('mail.atrium.test', { A: ['127.0.0.1'], TXT: ['v=spf1 a -all'] });
     const fixed = byPurpose(await mapping(domain.id));
@@ -174,6 +203,9 @@ describe('DNS mapping', () => {
       ['carddavs', 'ok'],
       ['autoconfig', 'ok'],
       ['autodiscover', 'ok'],
+      ['mta_sts', 'ok'],
+      ['mta_sts_host', 'ok'],
+      ['tls_reports', 'ok'],
     ]);
   });
 

@@ -33,6 +33,8 @@ describe('proxy host check (Caddy on_demand_tls ask)', () => {
     ['autoconfig.bücher.de', 'autoconfig.xn--bcher-kva.de'],
     ['autodiscover.xn--bcher-kva.de', 'autodiscover.xn--bcher-kva.de'],
     ['mail.atrium.test', 'mail.atrium.test'],
+    // Where the MTA-STS policy is served.
+    ['mta-sts.bücher.de', 'mta-sts.xn--bcher-kva.de'],
   ])('answers 200 for %j, a host Atrium serves, without a session', async (domain, host) => {
     const response = await ask(domain);
     expect(response.statusCode).toBe(200);
@@ -43,6 +45,7 @@ describe('proxy host check (Caddy on_demand_tls ask)', () => {
     'pending.example',
     'apps.pending.example',
     'autoconfig.pending.example',
+    'mta-sts.pending.example',
     'other.xn--bcher-kva.de',
     'nobody.atrium.test',
     'deep.acme.atrium.test',

@@ -61,11 +61,11 @@ describe('the zone file of a domain', () => {
 
     const text = response.body;
     const { records } = await dnsMappingOf(t.app, t.adminSession, domain.id);
-    expect(records).toHaveLength(11);
+    expect(records).toHaveLength(14);
     expect(text).toContain(`$ORIGIN ${NAME}.\n$TTL 3600\n`);
     const dkimKey = records.find((r) => r.purpose === 'dkim')!.value;
     const [first, second] = [dkimKey.slice(0, 255), dkimKey.slice(255)];
-    // The ownership record, then the mapping's 11 in the page's order.
+    // The ownership record, then the mapping's 14 in the page's order.
     expect(recordLines(text)).toEqual([
       `@\t3600\tIN\tTXT\t"${domain.verificationRecord.value}"`,
       '@\t3600\tIN\tMX\t10 mail.atrium.test.',
@@ -79,6 +79,9 @@ describe('the zone file of a domain', () => {
       '_carddavs._tcp\t3600\tIN\tSRV\t0 1 443 mail.atrium.test.',
       'autoconfig\t3600\tIN\tCNAME\tacme.atrium.test.',
       'autodiscover\t3600\tIN\tCNAME\tacme.atrium.test.',
+      `_mta-sts\t3600\tIN\tTXT\t"${records.find((r) => r.purpose === 'mta_sts')!.value}"`,
+      'mta-sts\t3600\tIN\tCNAME\tmail.atrium.test.',
+      `_smtp._tls\t3600\tIN\tTXT\t"v=TLSRPTv1; rua=mailto:postmaster@${NAME}"`,
     ]);
     expect(second.length).toBeGreaterThan(0);
     expect(text).toContain('; DKIM key: receivers check the signature of outgoing mail with it\n');
@@ -119,6 +122,11 @@ describe('the zone file of a domain', () => {
       ]);
       expect(await resolver.resolveCname(`autoconfig.${NAME}`)).toEqual(['acme.atrium.test']);
       expect((await resolver.resolveTxt(`_dmarc.${NAME}`))[0]!.join('')).toBe(expected('dmarc').value);
+      expect((await resolver.resolveTxt(`_mta-sts.${NAME}`))[0]!.join('')).toBe(expected('mta_sts').value);
+      expect(await resolver.resolveCname(`mta-sts.${NAME}`)).toEqual(['mail.atrium.test']);
+      expect((await resolver.resolveTxt(`_smtp._tls.${NAME}`))[0]!.join('')).toBe(
+        expected('tls_reports').value,
+      );
     } finally {
       await bind.close();
     }

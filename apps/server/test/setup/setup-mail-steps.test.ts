@@ -123,24 +123,24 @@ describe('the setup checklist’s mail steps', () => {
       domainId: domain.id,
     });
 
-    // The domain page looks the records up (nothing published): 11 of 11 missing.
+    // The domain page looks the records up (nothing published): 14 of 14 missing.
     const first = await dnsMappingOf(t.app, admin, domain.id);
-    expect(first.records).toHaveLength(11);
+    expect(first.records).toHaveLength(14);
     expect(first.records.every((r) => r.status === 'missing')).toBe(true);
     expect(stepOf(await setupOf(t, admin), 'mail_records')).toMatchObject({
       done: false,
-      detail: '11 of 11 records are not published yet for records.example.',
+      detail: '14 of 14 records are not published yet for records.example.',
       domainId: domain.id,
     });
 
-    // Three left out, then looked up again ("Check all records now"): 3 of 11.
+    // Three left out, then looked up again ("Check all records now"): 3 of 14.
     publish(first, domain.verificationRecord.value, ['dmarc', 'site', 'autodiscover']);
     const partial = await dnsMappingOf(t.app, admin, domain.id);
-    expect(partial.records.filter((r) => r.status === 'ok')).toHaveLength(8);
+    expect(partial.records.filter((r) => r.status === 'ok')).toHaveLength(11);
     const open = await setupOf(t, admin);
     expect(stepOf(open, 'mail_records')).toMatchObject({
       done: false,
-      detail: '3 of 11 records are not published yet for records.example.',
+      detail: '3 of 14 records are not published yet for records.example.',
     });
 
     // Every record published and looked up: done, with nothing left to link to.
@@ -172,7 +172,7 @@ describe('the setup checklist’s mail steps', () => {
     expect(stepOf(await setupOf(t, admin), 'mail_records')).toEqual({
       step: 'mail_records',
       done: false,
-      detail: '11 of 11 records are not published yet for other-two.example.',
+      detail: '14 of 14 records are not published yet for other-two.example.',
       domainId: other.id,
     });
   });
@@ -182,7 +182,7 @@ describe('the setup checklist’s mail steps', () => {
     const admin = await signInAs(t.db, org.admin);
     const domain = await addVerifiedDomain(t.app, admin, dns, 'rotating.example');
     publish(await dnsMappingOf(t.app, admin, domain.id), domain.verificationRecord.value);
-    expect((await dnsMappingOf(t.app, admin, domain.id)).records).toHaveLength(11);
+    expect((await dnsMappingOf(t.app, admin, domain.id)).records).toHaveLength(14);
     expect(stepOf(await setupOf(t, admin), 'mail_records').done).toBe(true);
 
     const next = await t.app.inject({
@@ -191,14 +191,14 @@ describe('the setup checklist’s mail steps', () => {
       headers: admin.headers,
     });
     expect(next.statusCode, next.body).toBe(200);
-    // Twelve records now, the new key's not published: the stored 11 of 11 no longer counts.
+    // Fifteen records now, the new key's not published: the stored 14 of 14 no longer counts.
     expect(stepOf(await setupOf(t, admin), 'mail_records')).toMatchObject({
       done: false,
       detail: 'The records of rotating.example have not been checked yet.',
     });
-    expect((await dnsMappingOf(t.app, admin, domain.id)).records).toHaveLength(12);
+    expect((await dnsMappingOf(t.app, admin, domain.id)).records).toHaveLength(15);
     expect(stepOf(await setupOf(t, admin), 'mail_records').detail).toBe(
-      '1 of 12 records is not published yet for rotating.example.',
+      '1 of 15 records is not published yet for rotating.example.',
     );
   });
 

@@ -7,6 +7,7 @@ import { canonicalHost } from './domain-name.ts';
 import { AUTOCONFIG_LABEL, AUTODISCOVER_LABEL } from '../devices/discovery.service.ts';
 import { isSiteNameTaken } from '../signup/signup.repository.ts';
 import { isVerifiedDomain } from './proxy-hosts.repository.ts';
+import { MTA_STS_LABEL } from '../mta-sts/mta-sts-policy.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
 
 const route = routeOptions({
@@ -26,7 +27,7 @@ export const proxyHostsRoutes =
       '/api/proxy-hosts/check',
       route(
         'checkProxyHost',
-        'Proxy host check: 200 for a verified domain, its apps/autoconfig/autodiscover names, an organisation site or MAIL_HOST; 404 otherwise',
+        'Proxy host check: 200 for a verified domain, its apps/autoconfig/autodiscover/mta-sts names, an organisation site or MAIL_HOST; 404 otherwise',
         { querystring: proxyHostQuerySchema, response: { 200: proxyHostResponseSchema } },
       ),
       async (request) => {
@@ -49,8 +50,9 @@ async function isServed(
     const site = host.slice(0, -base.length);
     return !site.includes('.') && (await isSiteNameTaken(deps.db, site));
   }
-  // The verified domain itself, or a name the DNS mapping points at the organisation's site.
-  const label = [DOMAIN_SITE_LABEL, AUTOCONFIG_LABEL, AUTODISCOVER_LABEL].find((l) =>
+  // The verified domain itself, a name the DNS mapping points at the organisation's site, or
+  // mta-sts.<domain>, which it points at MAIL_HOST to serve the MTA-STS policy.
+  const label = [DOMAIN_SITE_LABEL, AUTOCONFIG_LABEL, AUTODISCOVER_LABEL, MTA_STS_LABEL].find((l) =>
     host.startsWith(`${l}.`),
   );
   const names = label ? [host, host.slice(label.length + 1)] : [host];
