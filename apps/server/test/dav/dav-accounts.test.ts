@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createAppPassword as createAppPasswordFor } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
@@ -233,6 +234,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:B="urn:ietf:params:xml:ns:carddav" xmlns:C="http://calendarserver.org/ns/" xmlns:D="http://me.com/_namespace/"><A:prop><A:add-member/><C:bulk-requests/><A:current-user-privilege-set/><A:displayname/><D:guardian-restricted/><B:max-image-size/><B:max-resource-size/><C:me-card/><A:owner/><C:push-transports/><C:pushkey/><A:quota-available-bytes/><A:quota-used-bytes/><A:resource-id/><A:resourcetype/><A:supported-report-set/><A:sync-token/></A:prop></A:propfind>',
     );
     expect(home.status).toBe(207);
+    expect(XMLValidator.validate(home.body)).toBe(true);
     const hrefs = [...home.body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
     const responses = home.body.split(/<D:response[\s>]/).slice(1);
     expect(responses).toHaveLength(2);
@@ -294,6 +296,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:C="http://calendarserver.org/ns/"><A:prop><A:resourcetype/><A:displayname/><C:getctag/><A:sync-token/></A:prop></A:propfind>',
     );
     expect(listing.status).toBe(207);
+    expect(XMLValidator.validate(listing.body)).toBe(true);
     const hrefs = [...listing.body.matchAll(/<(?:[\w.-]+:)?href>([^<]*)<\/(?:[\w.-]+:)?href>/g)].map(
       (m) => m[1],
     );

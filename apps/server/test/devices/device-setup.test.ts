@@ -103,7 +103,7 @@ describe('Set up a device', () => {
     expect(carddav).toMatchObject({
       CardDAVHostName: 'mail.atrium.test',
       CardDAVPort: 443,
-      CardDAVPrincipalURL: 'https://mail.atrium.test/dav/',
+      CardDAVPrincipalURL: 'https://mail.atrium.test/dav/principals/contacts/',
       CardDAVUsername: email,
       CardDAVPassword: created.password,
     });

@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { Db } from '../../db/database.ts';
 import type { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { signInWithAppPassword } from '../mail/app-passwords/app-password-sign-in.ts';
-import { DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../devices/device-endpoints.ts';
+import { DAV_PATH, DAV_PRINCIPALS_PATH } from '../devices/device-endpoints.ts';
 import { findActiveDavUserOfClient, type DavUser } from './dav.repository.ts';
 
 export type DavCredentials =
@@ -82,9 +82,9 @@ export function davPathLevel(
   const normalized = normalizedPath(forwardedUri);
   if (normalized === undefined) return undefined;
   const root = DAV_PATH.replace(/\/$/, '');
-  // The directory's own principal (directory-principal.routes.ts) is everyone's, like the root.
   if (normalized === root || normalized === DAV_PATH) return 'root';
-  if (normalized === DIRECTORY_PRINCIPAL_PATH || `${normalized}/` === DIRECTORY_PRINCIPAL_PATH) return 'root';
+  // The principals Atrium answers (directory-principal.routes.ts) are everyone's, like the root.
+  if (`${normalized}/`.startsWith(DAV_PRINCIPALS_PATH)) return 'root';
   if (!normalized.startsWith(DAV_PATH)) return undefined;
   const [owner, ...rest] = normalized.slice(DAV_PATH.length).split('/').filter(Boolean);
   if (owner !== user) return undefined;

@@ -21,7 +21,7 @@ const PRINCIPAL_ALLPROP: PropName[] = [
   { ns: CARDDAV, name: 'addressbook-home-set' },
 ];
 
-function principalResponse(principal: string, displayName: string, request: PropRequest): string {
+export function principalResponse(principal: string, displayName: string, request: PropRequest): string {
   const href = `<D:href>${xmlText(principal)}</D:href>`;
   const known = new Map([
     [key(DAV, 'resourcetype'), '<D:collection/><D:principal/>'],
@@ -65,4 +65,30 @@ export function directoryPrincipalMultistatus(o: {
   const responses = [principalResponse(o.principal, `${o.view.organization} directory`, o.request)];
   if (o.depth === '1') responses.push(collectionResponse(o.view, o.request));
   return multistatusXml(responses);
+}
+
+const RESPONSE = /<((?:[\w.-]+:)?)response\b[\s\S]*?<\/\1response>/g;
+const MULTISTATUS_START = /<(?:[\w.-]+:)?multistatus\b[^>]*>/;
+
+/**
+ * The person's own address books as a principal's home (CONTACTS_PRINCIPAL_PATH): Radicale's
+ * listing of `/dav/<user>/` with only its address books kept (not the home itself, calendars, or
+ * an old copy of the organisation's address book at `directoryHref`), and this principal first.
+ * Radicale's own namespace declarations stay on the multistatus they came with.
+ */
+export function ownAddressBooksMultistatus(
+  radicaleListing: string,
+  principal: string,
+  directoryHref: string,
+): string | undefined {
+  const start = MULTISTATUS_START.exec(radicaleListing);
+  if (!start) return undefined;
+  const books = [...radicaleListing.matchAll(RESPONSE)]
+    .map((match) => match[0])
+    .filter(
+      (response) =>
+        /<(?:[\w.-]+:)?addressbook\s*\/>/.test(response) && !response.includes(`${directoryHref}<`),
+    );
+  const end = radicaleListing.lastIndexOf('</');
+  return `${radicaleListing.slice(0, start.index + start[0].length)}${principal}${books.join('')}${radicaleListing.slice(end)}`;
 }

@@ -136,3 +136,18 @@ export async function removeCollection(
   if (removed.status >= 300 && removed.status !== 404)
     throw new Error(`Radicale answered DELETE of a collection with ${removed.status}`);
 }
+
+/**
+ * The user's home as Radicale lists it to a client (PROPFIND with the client's body and depth),
+ * its hrefs under `scriptName` (/dav, which Caddy strips).
+ */
+export async function propfindHome(
+  radicale: RadicaleAddress,
+  user: string,
+  o: { depth: '0' | '1'; body: string; scriptName: string },
+): Promise<{ status: number; text: string }> {
+  return call(radicale, user, 'PROPFIND', userPath(user), o.body || undefined, {
+    depth: o.depth,
+    'x-script-name': o.scriptName,
+  });
+}

@@ -13,13 +13,17 @@ import type { Config } from '../../config.ts';
  */
 export const DAV_PATH = '/dav/';
 /**
- * The principal of the organisation's address book alone (issue 43 item 2): iOS and macOS sync one
- * address book per CardDAV account, so the directory gets an account of its own whose home lists
- * nothing else. The same for every user (who it is comes from the credentials, as for `/dav/`), so
- * autoconfig and Autodiscover, which know no user, can name it too. Atrium answers it
- * (directory-principal.routes.ts); no user id can be `principals` (they are UUIDs).
+ * Principals Atrium answers itself (directory-principal.routes.ts), for Apple devices, which sync
+ * one address book per CardDAV account (issue 43 item 2): the person's own address books in one
+ * account, the organisation's address book in another, so neither takes the other's place. The
+ * same URLs for every user (who it is comes from the credentials, as for `/dav/`), so autoconfig
+ * and Autodiscover, which know no user, can name them too; no user id is `principals` (UUIDs).
  */
-export const DIRECTORY_PRINCIPAL_PATH = `${DAV_PATH}principals/organisation-directory/`;
+export const DAV_PRINCIPALS_PATH = `${DAV_PATH}principals/`;
+/** Its home lists the person's own address books (Radicale's), not the organisation's. */
+export const CONTACTS_PRINCIPAL_PATH = `${DAV_PRINCIPALS_PATH}contacts/`;
+/** Its home lists the organisation's address book alone. */
+export const DIRECTORY_PRINCIPAL_PATH = `${DAV_PRINCIPALS_PATH}organisation-directory/`;
 
 /** IMAP with TLS from the first byte (RFC 8314), as `_imaps._tcp` announces it (RFC 6186). */
 export const IMAPS_PORT = 993;
@@ -36,6 +40,8 @@ export interface DeviceEndpoints {
   davUrl: string;
   /** The organisation's address book as an account of its own: `https://<MAIL_HOST>/dav/principals/organisation-directory/`. */
   directoryUrl: string;
+  /** The person's own address books as an account: `https://<MAIL_HOST>/dav/principals/contacts/`. */
+  contactsUrl: string;
   /** Its host and port, for clients that ask for them apart (Apple's CalDAV/CardDAV payloads). */
   dav: { host: string; port: number };
 }
@@ -58,6 +64,7 @@ export function deviceEndpoints(config: Pick<Config, 'mailHost'>): DeviceEndpoin
     smtp: { host, port: SUBMISSION_PORT, security: 'STARTTLS' },
     davUrl: `https://${host}${DAV_PATH}`,
     directoryUrl: `https://${host}${DIRECTORY_PRINCIPAL_PATH}`,
+    contactsUrl: `https://${host}${CONTACTS_PRINCIPAL_PATH}`,
     dav: { host, port: DAV_PORT },
   };
 }

@@ -1,4 +1,4 @@
-import { DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../../modules/devices/device-endpoints.ts';
+import { DAV_PATH, DAV_PRINCIPALS_PATH } from '../../modules/devices/device-endpoints.ts';
 
 // The files `install` writes so that Debian's Radicale serves CalDAV and CardDAV at
 // https://<MAIL_HOST>/dav/ behind Caddy, with Atrium deciding who each request is (docs/dav.md).
@@ -133,9 +133,9 @@ export function davCaddyRoutes(o: { mailHost: string; atriumPort: number; radica
     '\t\turi /api/dav/auth',
     `\t\tcopy_headers ${REMOTE_USER}`,
     '\t}',
-    // The directory's own CardDAV account (issue 43 item 2): Atrium answers its principal.
-    `\t@dav-directory-principal path ${DIRECTORY_PRINCIPAL_PATH} ${DIRECTORY_PRINCIPAL_PATH.replace(/\/$/, '')}`,
-    `\treverse_proxy @dav-directory-principal 127.0.0.1:${o.atriumPort}`,
+    // Apple's CardDAV accounts (issue 43 item 2): Atrium answers their principals.
+    `\t@dav-principals path ${DAV_PRINCIPALS_PATH.replace(/\/$/, '')} ${DAV_PRINCIPALS_PATH}*`,
+    `\treverse_proxy @dav-principals 127.0.0.1:${o.atriumPort}`,
     // The organisation's address book is Atrium's (docs/dav.md): `/dav/<id>/directory/` and its
     // cards, and the home's listing, which Atrium takes from Radicale and completes with it.
     `\t@dav-directory path_regexp ^${prefix}/[^/]+/${DIRECTORY_COLLECTION}(/.*)?$`,

@@ -101,7 +101,8 @@ export function mobileconfigXml(account: ProfileAccount, endpoints: DeviceEndpoi
         CardDAVAccountDescription: who,
         CardDAVHostName: dav.host,
         CardDAVPort: dav.port,
-        CardDAVPrincipalURL: endpoints.davUrl,
+        // The person's own address books only: the organisation's has the next account.
+        CardDAVPrincipalURL: endpoints.contactsUrl,
         CardDAVUseSSL: true,
         CardDAVUsername: account.email,
         CardDAVPassword: account.password,
