@@ -338,6 +338,33 @@ describe('npm run atrium -- doctor', () => {
     }
   }, 60_000);
 
+  it('names Redis and then rspamd stopped, each with the command that starts it', async () => {
+    const settings = readSettingsFile(layout.settingsFile)!;
+    const ports = {
+      rspamd: Number(settings.ATRIUM_INSTALL_RSPAMD_PORT),
+      controller: Number(settings.ATRIUM_INSTALL_RSPAMDCONTROLLER_PORT),
+      redis: Number(settings.ATRIUM_INSTALL_REDIS_PORT),
+    };
+    try {
+      await stopChildren(spam.slice(1));
+      let { ok, lines } = await doctor();
+      expect(ok).toBe(false);
+      expect(lineOf(lines, 'Redis (rspamd)')).toBe(
+        `✗ Redis (rspamd): nothing answers on 127.0.0.1:${ports.redis} (ECONNREFUSED): greylisting and spam learning stop, mail still flows — fix: ${path.join(root, 'etc/init.d/redis-server')} restart`,
+      );
+      expect(lineOf(lines, 'rspamd')).toMatch(
+        /^✓ rspamd: rspamd 3\.\d+, \d+ messages scanned since it started; /,
+      );
+      await stopChildren(spam);
+      ({ ok, lines } = await doctor());
+      expect(lineOf(lines, 'rspamd')).toBe(
+        `✗ rspamd: its milter does not answer on 127.0.0.1:${ports.rspamd} (ECONNREFUSED): Postfix defers every message with 4xx — fix: ${path.join(root, 'etc/init.d/rspamd')} restart`,
+      );
+    } finally {
+      spam = await startInstalledRspamd(layout, ports);
+    }
+  }, 120_000);
+
   it('reports Dovecot stopped, with the command that starts it, and exits 1', async () => {
     spawnSync('/usr/bin/doveadm', ['-c', dovecotConf, 'stop'], { stdio: 'ignore' });
     await until(
