@@ -86,7 +86,7 @@ try {
       const errors = dav
         .logs()
         .split('\n')
-        .filter((line) => /"level":"error"/.test(line));
+        .filter((line) => /error|refused|reset|timeout/i.test(line));
       console.log(errors.slice(-3).join('\n'));
     }
     times.sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { XMLValidator } from 'fast-xml-parser';
+import { execFileSync } from 'node:child_process';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createAppPassword as createAppPasswordFor } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
@@ -30,6 +30,19 @@ const MKADDRESSBOOK = `<?xml version="1.0" encoding="utf-8"?>
 <D:mkcol xmlns:D="DAV:" xmlns:CR="urn:ietf:params:xml:ns:carddav"><D:set><D:prop>
 <D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype><D:displayname>Suppliers</D:displayname>
 </D:prop></D:set></D:mkcol>`;
+
+/** The `DAV:response` elements of a multistatus as a namespace-aware parser reads it (Python's). */
+const responsesOf = (xml: string) =>
+  Number(
+    execFileSync(
+      'python3',
+      [
+        '-c',
+        'import sys, xml.etree.ElementTree as E; print(len(E.fromstring(sys.stdin.buffer.read()).findall("{DAV:}response")))',
+      ],
+      { input: xml },
+    ).toString(),
+  );
 
 async function createDavWorld() {
   const dav = await TestDavHost.prepare();
@@ -234,7 +247,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:B="urn:ietf:params:xml:ns:carddav" xmlns:C="http://calendarserver.org/ns/" xmlns:D="http://me.com/_namespace/"><A:prop><A:add-member/><C:bulk-requests/><A:current-user-privilege-set/><A:displayname/><D:guardian-restricted/><B:max-image-size/><B:max-resource-size/><C:me-card/><A:owner/><C:push-transports/><C:pushkey/><A:quota-available-bytes/><A:quota-used-bytes/><A:resource-id/><A:resourcetype/><A:supported-report-set/><A:sync-token/></A:prop></A:propfind>',
     );
     expect(home.status).toBe(207);
-    expect(XMLValidator.validate(home.body)).toBe(true);
+    expect(responsesOf(home.body)).toBe(2);
     const hrefs = [...home.body.matchAll(/<D:href>([^<]*)<\/D:href>/g)].map((m) => m[1]);
     const responses = home.body.split(/<D:response[\s>]/).slice(1);
     expect(responses).toHaveLength(2);
@@ -296,7 +309,7 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       '<?xml version="1.0" encoding="UTF-8"?>\n<A:propfind xmlns:A="DAV:" xmlns:C="http://calendarserver.org/ns/"><A:prop><A:resourcetype/><A:displayname/><C:getctag/><A:sync-token/></A:prop></A:propfind>',
     );
     expect(listing.status).toBe(207);
-    expect(XMLValidator.validate(listing.body)).toBe(true);
+    expect(responsesOf(listing.body)).toBe(3);
     const hrefs = [...listing.body.matchAll(/<(?:[\w.-]+:)?href>([^<]*)<\/(?:[\w.-]+:)?href>/g)].map(
       (m) => m[1],
     );

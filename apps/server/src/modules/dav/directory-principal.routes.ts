@@ -117,10 +117,11 @@ export const directoryPrincipalRoutes =
     const contacts = async (request: FastifyRequest, reply: FastifyReply) => {
       const user = await signIn(request, reply);
       if (!user) return reply;
-      const principal = principalResponse(CONTACTS_PRINCIPAL_PATH, 'Contacts', user.asked);
+      const principal = (standalone: boolean) =>
+        principalResponse(CONTACTS_PRINCIPAL_PATH, 'Contacts', user.asked, standalone);
       const radicale = deps.config.davRadicale;
       if (depthOf(request) === '0' || !radicale) {
-        return multistatus(reply, multistatusXml([principal]));
+        return multistatus(reply, multistatusXml([principal(false)]));
       }
       const listing = await propfindHome(radicale, user.userId, {
         depth: '1',
@@ -129,7 +130,7 @@ export const directoryPrincipalRoutes =
       }).catch(() => undefined);
       const answer =
         listing?.status === 207
-          ? ownAddressBooksMultistatus(listing.text, principal, directoryOf(user.userId))
+          ? ownAddressBooksMultistatus(listing.text, principal(true), directoryOf(user.userId))
           : undefined;
       if (answer === undefined) {
         return reply

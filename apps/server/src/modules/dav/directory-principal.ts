@@ -21,7 +21,13 @@ const PRINCIPAL_ALLPROP: PropName[] = [
   { ns: CARDDAV, name: 'addressbook-home-set' },
 ];
 
-export function principalResponse(principal: string, displayName: string, request: PropRequest): string {
+/** `standalone`: declares its namespaces itself, for a response added to Radicale's multistatus. */
+export function principalResponse(
+  principal: string,
+  displayName: string,
+  request: PropRequest,
+  standalone = false,
+): string {
   const href = `<D:href>${xmlText(principal)}</D:href>`;
   const known = new Map([
     [key(DAV, 'resourcetype'), '<D:collection/><D:principal/>'],
@@ -48,7 +54,7 @@ export function principalResponse(principal: string, displayName: string, reques
     if (value === undefined) missing.push(prop);
     else found.push([prop, request.kind === 'propname' ? '' : value]);
   }
-  return responseXml(principal, found, missing);
+  return responseXml(principal, found, missing, standalone);
 }
 
 /**
