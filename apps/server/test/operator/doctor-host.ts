@@ -34,6 +34,7 @@ const PORTS = [
   'rspamd',
   'rspamd-controller',
   'redis',
+  'managesieve',
 ] as const;
 export type Ports = Record<(typeof PORTS)[number], number>;
 

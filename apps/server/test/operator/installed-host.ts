@@ -47,6 +47,7 @@ export const PORT_NAMES = [
   'rspamd',
   'rspamd-controller',
   'redis',
+  'managesieve',
 ] as const;
 export type PortName = (typeof PORT_NAMES)[number];
 

@@ -26,7 +26,7 @@ export function expectedListeners(o: InstallOptions, layout: HostLayout): Record
     caddy,
     'atrium-caddy': caddy,
     postfix: [at(o.ports.smtp), at(o.ports.submission), at(o.ports.submissions)],
-    dovecot: [at(o.ports.imap), at(o.ports.imaps)],
+    dovecot: [at(o.ports.imap), at(o.ports.imaps), at(o.ports.managesieve)],
     opendkim: [at(o.ports.dkim, '127.0.0.1')],
     rspamd: [at(o.ports.rspamd, '127.0.0.1'), at(o.ports.rspamdController, '127.0.0.1')],
     'redis-server': [at(o.ports.redis, '127.0.0.1')],

@@ -50,6 +50,8 @@ export interface InstallOptions {
     rspamd: number;
     rspamdController: number;
     redis: number;
+    /** Dovecot's ManageSieve (filters from Roundcube and mail apps), on `listen` like IMAP. */
+    managesieve: number;
   };
 }
 
@@ -70,6 +72,7 @@ const PORT_DEFAULTS = {
   rspamd: 11332,
   rspamdController: 11334,
   redis: 6379,
+  managesieve: 4190,
 };
 
 const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;

@@ -270,7 +270,7 @@ export function installPlan(
     // Debian's package makes it on a host; under --root it is the root's own (backup reads it there).
     dir(layout.radicaleStorage, 'radicale', 'radicale', 0o750),
   );
-  if (o.webmail) items.push(...webmailItems(layout));
+  if (o.webmail) items.push(...webmailItems(layout, o.ports.managesieve));
   for (const [name, text] of Object.entries(mailFiles(o, layout, settings))) {
     if (name.startsWith('rspamd/')) {
       items.push(rspamdItem(layout, name, text));
@@ -302,7 +302,7 @@ export function installPlan(
  * (www-data reads it through the set-group-ID bit), Atrium's block in Roundcube's config.inc.php
  * and the atrium-webmail PHP-FPM pool (webmail-files.ts).
  */
-function webmailItems(layout: HostLayout): HostItem[] {
+function webmailItems(layout: HostLayout, managesievePort: number): HostItem[] {
   const paths = webmailPaths(layout);
   const roundcubeConfig = path.join(layout.roundcubeDir, 'config.inc.php');
   return [
@@ -313,6 +313,8 @@ function webmailItems(layout: HostLayout): HostItem[] {
         database: paths.database,
         debianDatabase: roundcubeHasDatabase(layout),
         newKey: () => newDesKey(randomBytes),
+        // Dovecot's ManageSieve, for Roundcube's filters (install's --managesieve-port).
+        managesieve: `127.0.0.1:${managesievePort}`,
       }),
       'root',
       'www-data',
