@@ -194,7 +194,9 @@ async function startServices(
       return;
     }
     // An init script's start-stop-daemon --background says 0 even when the daemon exits at once.
-    const silent = await notListening(listeners[service] ?? []);
+    // rspamd's first start compiles its regular expressions (hyperscan): up to a minute or two on
+    // a small host before it listens; later starts load them from /var/lib/rspamd in seconds.
+    const silent = await notListening(listeners[service] ?? [], service === 'rspamd' ? 180_000 : undefined);
     if (silent.length === 0) {
       print(`✓ ${result.command}`);
       return;

@@ -9,11 +9,11 @@ import { rspamdPolicyFiles } from './rspamd-policy-config.ts';
 // in Redis. docs/mail.md, "Spam and forgery protection", says what each file decides and why.
 //
 // Where rspamd reads each organisation's own settings (rspamd-policy-config.ts, merged last so a
-// file of the same name there wins): local.d/settings.conf (the settings module: per recipient
-// domain, the actions' thresholds for the spam sensitivity, GREYLIST_CHECK/GREYLIST_SAVE disabled
-// where an organisation turned greylisting off), local.d/multimap.conf (allow and block lists as
-// maps rspamd re-reads without a restart) and local.d/ratelimit.conf (sending limits). The files
-// below set the host's defaults those settings start from and never name these three files.
+// file of the same name there wins): rspamd.conf.override points the settings module at a map
+// Atrium serves (per recipient domain: the Junk and reject thresholds of the spam sensitivity,
+// GREYLIST_CHECK and GREYLIST_SAVE disabled where greylisting is off), local.d/multimap.conf holds
+// the allow and block lists as maps, override.d/options.inc how often rspamd polls them. The files
+// below set the host's defaults those settings start from and never name these files.
 
 /** What an organisation without its own settings gets (rspamd's own defaults, named here). */
 export const RSPAMD_THRESHOLDS = {
