@@ -120,7 +120,7 @@ function hostChecks(
     if (mail) {
       checks.push(...davChecks(layout, settings));
       if (settings.ATRIUM_INSTALL_WEBMAIL !== 'false') checks.push(...webmailChecks(layout));
-      checks.push(...mailCertificateChecks(layout, config.mailHost));
+      checks.push(...mailCertificateChecks(layout, config.mailHost, config.dataDir));
     }
     checks.push(...cronChecks(layout), ...logFileChecks(layout, { mail }));
   }

@@ -1,12 +1,16 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { chown, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { fail, pass, warn, type Check, type CheckResult } from './check.ts';
 import { ownerAndMode } from './file-access.ts';
 import { dovecotListeners, postfixListeners, type Listener } from './mail-daemon-files.ts';
-import { servedCertificate, type TlsStart } from './served-certificate.ts';
+import { servedCertificate, type Served, type TlsStart } from './served-certificate.ts';
 import { serviceCommand } from './service-commands.ts';
+import {
+  MAIL_CERTIFICATE_SEEN_FILE,
+  recordMailCertificateSeen,
+} from '../../modules/mta-sts/mail-certificate-seen.ts';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Fewer days left fail: the copy follows Caddy's renewal (at 30 days left), so this means it is stuck. */
@@ -62,11 +66,11 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * 0600 and matching, and what the daemons serve right now the same certificate (a copy that was
  * renewed but not reloaded is not).
  */
-export function mailCertificateChecks(layout: HostLayout, mailHost: string): Check[] {
-  return [{ name: 'Mail certificate', run: () => mailCertificate(layout, mailHost) }];
+export function mailCertificateChecks(layout: HostLayout, mailHost: string, dataDir: string): Check[] {
+  return [{ name: 'Mail certificate', run: () => mailCertificate(layout, mailHost, dataDir) }];
 }
 
-async function mailCertificate(layout: HostLayout, mailHost: string): Promise<CheckResult> {
+async function mailCertificate(layout: HostLayout, mailHost: string, dataDir: string): Promise<CheckResult> {
   const sync = await tlsSyncCommand(layout);
   const [certPem, keyPem, keyStat] = await Promise.all([
     readFile(layout.mailCert, 'utf8').catch(() => undefined),
@@ -152,9 +156,45 @@ async function mailCertificate(layout: HostLayout, mailHost: string): Promise<Ch
     silent.length > 0
       ? `not compared with ${silent.join(' and ')} (not answering: see its listening check)`
       : '',
+    await mtaStsFact(served, { mailHost, dataDir, validTo: expires }),
   ]
     .filter(Boolean)
     .join('; ');
   if (daysLeft < WARN_DAYS_LEFT) return warn(`${detail}; renewal is late`, sync);
   return pass(detail);
+}
+
+/**
+ * MTA-STS moves from `testing` to `enforce` once this check has seen every daemon serve a
+ * certificate the system's roots trust for MAIL_HOST (what a sending server verifies): the fact
+ * goes to DATA_DIR for Atrium to read (mta-sts/mail-certificate-seen.ts), owned like DATA_DIR.
+ */
+async function mtaStsFact(
+  served: Array<{ daemon: string; served: Served }>,
+  o: { mailHost: string; dataDir: string; validTo: Date },
+): Promise<string> {
+  const untrusted = served.flatMap((s) =>
+    s.served.ok && !s.served.trusted ? [`${s.daemon}: ${s.served.untrustedBecause}`] : [],
+  );
+  const file = path.join(o.dataDir, MAIL_CERTIFICATE_SEEN_FILE);
+  if (untrusted.length > 0) {
+    // A certificate senders cannot verify now: back to testing before they refuse to deliver.
+    await rm(file, { force: true }).catch(() => undefined);
+    return `MTA-STS in testing: not trusted by the system's roots (${untrusted.join('; ')})`;
+  }
+  if (served.length === 0 || !served.every((s) => s.served.ok)) {
+    return 'MTA-STS unchanged: not every daemon was seen serving it';
+  }
+  try {
+    await recordMailCertificateSeen(o.dataDir, {
+      mailHost: o.mailHost,
+      seenAt: new Date().toISOString(),
+      validTo: o.validTo.toISOString(),
+    });
+    const owner = await stat(o.dataDir);
+    await chown(file, owner.uid, owner.gid);
+  } catch (error) {
+    return `MTA-STS unchanged: ${file} not written (${(error as Error).message})`;
+  }
+  return "MTA-STS in enforce: trusted by the system's roots";
 }

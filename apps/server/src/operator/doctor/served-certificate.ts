@@ -9,7 +9,17 @@ import { PROBE_TIMEOUT_MS } from './probes.ts';
 export type TlsStart = 'implicit' | 'smtp' | 'imap';
 
 export type Served =
-  | { ok: true; fingerprint256: string; validTo: string }
+  | {
+      ok: true;
+      fingerprint256: string;
+      validTo: string;
+      /**
+       * Whether the system's roots trust it for `servername`, as a sending server enforcing
+       * MTA-STS must (RFC 8461 §4.2); why not, when not.
+       */
+      trusted: boolean;
+      untrustedBecause?: string;
+    }
   | { ok: false; reason: 'unreachable' | 'no-tls'; detail: string };
 
 /**
@@ -43,7 +53,15 @@ export function servedCertificate(o: {
       });
       tls.once('secureConnect', () => {
         const peer = tls!.getPeerCertificate();
-        finish({ ok: true, fingerprint256: peer.fingerprint256, validTo: peer.valid_to });
+        // With rejectUnauthorized off Node still verifies the chain and the name, and says so here.
+        const trusted = tls!.authorized;
+        finish({
+          ok: true,
+          fingerprint256: peer.fingerprint256,
+          validTo: peer.valid_to,
+          trusted,
+          ...(trusted ? {} : { untrustedBecause: String(tls!.authorizationError ?? 'not trusted') }),
+        });
       });
       tls.once('error', (error: NodeJS.ErrnoException) =>
         finish({
