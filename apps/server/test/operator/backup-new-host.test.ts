@@ -1,6 +1,16 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
@@ -128,6 +138,16 @@ function dav(
   });
 }
 
+const SIEVE_SCRIPT = 'require "fileinto";\nif header :contains "subject" "holiday" { fileinto "INBOX"; }\n';
+
+/** Dovecot's doveadm on a host's own configuration (users looked up through its Atrium). */
+function doveadm(host: InstalledHost, args: string[], input?: string) {
+  return spawnSync('doveadm', ['-c', path.join(host.layout.dovecotDir, 'dovecot.conf'), ...args], {
+    encoding: 'utf8',
+    input,
+  });
+}
+
 const eventUrl = () => `/dav/${userId}/calendar/${EVENT_UID}.ics`;
 const contactUrl = () => `/dav/${userId}/contacts/contact-${suffix}.vcf`;
 
@@ -205,6 +225,10 @@ beforeAll(async () => {
   };
   await put(eventUrl(), EVENT, 'text/calendar; charset=utf-8');
   await put(contactUrl(), CONTACT, 'text/vcard; charset=utf-8');
+
+  // A Sieve script of the user's, stored and made active as ManageSieve does (Pigeonhole's doveadm).
+  const sieve = doveadm(old, ['sieve', 'put', '-u', admin, '-a', 'holiday'], SIEVE_SCRIPT);
+  expect(sieve.status, sieve.stderr).toBe(0);
 
   const backup = atriumCli(['backup', '--root', old.layout.root]);
   expect(backup.status, backup.output).toBe(0);
@@ -292,6 +316,19 @@ describe('restore onto a new host', () => {
       'content-type': 'text/calendar; charset=utf-8',
     });
     expect(moved.status, moved.body).toBe(201);
+  });
+
+  it("keeps the user's Sieve script, active, in their mail home owned by vmail", () => {
+    const listed = doveadm(newHost, ['sieve', 'list', '-u', admin]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout.trim()).toBe('holiday ACTIVE');
+    const got = doveadm(newHost, ['sieve', 'get', '-u', admin, 'holiday']);
+    expect(got.stdout).toContain(SIEVE_SCRIPT);
+    const scripts = readdirSync(newHost.layout.mailRoot, { recursive: true })
+      .map(String)
+      .filter((p) => /(^|\/)sieve\/holiday\.sieve$/.test(p));
+    expect(scripts).toHaveLength(1);
+    expect(statSync(path.join(newHost.layout.mailRoot, scripts[0]!)).uid).toBe(uidOf('vmail').uid);
   });
 
   it(
