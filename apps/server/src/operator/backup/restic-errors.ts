@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OperatorProblem } from '../operator-problem.ts';
 
@@ -71,7 +71,7 @@ export function probeLocalRepository(where: Where): void {
   if (!path.isAbsolute(where.repository)) return;
   // A repository the first backup is about to make: its parent directory (a mounted disk's).
   const dir = existsSync(where.repository) ? where.repository : path.dirname(where.repository);
-  if (!existsSync(dir)) return;
+  if (!isDirectory(dir)) return;
   // In the top directory, where restic reads only the names it knows (not in locks/, which it lists).
   const probe = path.join(dir, '.atrium-probe');
   try {
@@ -91,6 +91,14 @@ export function probeLocalRepository(where: Where): void {
     throw error;
   } finally {
     rmSync(probe, { force: true });
+  }
+}
+
+function isDirectory(at: string): boolean {
+  try {
+    return statSync(at).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -73,17 +73,13 @@ export function ensureRepository(restic: Restic): boolean {
   probeLocalRepository(restic);
   const opened = run(restic, ['cat', 'config', '--no-lock']);
   if (opened.status === 0) return false;
-  if (!saysNoRepository(opened.stderr))
-    throw resticProblem(restic, 'Backup repository', 'cat', opened.stderr);
-  const init = run(restic, ['init']);
-  if (init.status !== 0) {
-    throw new OperatorProblem(
-      resticCause(restic, init.stderr) ??
-        `Backup repository ${restic.repository}: restic cannot open or create it (${lastLine(init.stderr)}) — ` +
-          `check BACKUP_REPOSITORY and that ${restic.passwordFile} is its password`,
-    );
-  }
-  return true;
+  const init = saysNoRepository(opened.stderr) ? run(restic, ['init']) : opened;
+  if (init.status === 0) return true;
+  throw new OperatorProblem(
+    resticCause(restic, init.stderr) ??
+      `Backup repository ${restic.repository}: restic cannot open or create it (${lastLine(init.stderr)}) — ` +
+        `check BACKUP_REPOSITORY and that ${restic.passwordFile} is its password`,
+  );
 }
 
 /**
