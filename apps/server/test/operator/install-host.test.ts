@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import path from 'node:path';
+import type { DnsMapping } from '@atrium/contracts/domains';
 import { describe, expect, it } from 'vitest';
 import { MAIL_HOST } from './installed-host.ts';
 import { installedHostScenario } from './installed-host-scenario.ts';
@@ -142,6 +143,60 @@ const context = installedHostScenario(
         await host.startAtrium();
       }
       expect((await viaCaddy(MAIL_HOST, 'PROPFIND', '/dav/')).status).toBe(401);
+    });
+
+    it('serves the MTA-STS policy over HTTPS at mta-sts.<domain> through Caddy, matching the records Atrium lists', async () => {
+      const { domains } = (await context.call('/api/domains')) as {
+        domains: Array<{ id: string; name: string }>;
+      };
+      const id = domains.find((d) => d.name === context.domain)!.id;
+      const { records } = (await context.call(`/api/domains/${id}/dns-records`)) as DnsMapping;
+      const listed = (purpose: string) => records.find((r) => r.purpose === purpose)!;
+      const name = listed('mta_sts_host').host;
+      expect(name).toBe(`mta-sts.${context.domain}`);
+      expect(listed('mta_sts_host').value).toBe(MAIL_HOST);
+
+      // As a sending server fetches it: HTTPS to the name (here Caddy on loopback), the
+      // certificate checked against the host's CA (Caddy's own, obtained on demand after the ask).
+      const fetched = await new Promise<{ status: number; type: string | undefined; body: string }>(
+        (resolve, reject) => {
+          const request = httpsRequest(
+            {
+              host: '127.0.0.1',
+              port: context.host.ports.https,
+              servername: name,
+              headers: { host: `${name}:${context.host.ports.https}` },
+              path: '/.well-known/mta-sts.txt',
+              ca: context.host.caddyRootCa(),
+            },
+            (response) => {
+              let body = '';
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => (body += chunk));
+              response.once('end', () =>
+                resolve({ status: response.statusCode!, type: response.headers['content-type'], body }),
+              );
+            },
+          );
+          request.once('error', reject);
+          request.end();
+        },
+      );
+      expect(fetched.status, fetched.body).toBe(200);
+      expect(fetched.type).toMatch(/^text\/plain\b/);
+      expect(fetched.body.endsWith('\r\n')).toBe(true);
+      const policy = Object.fromEntries(
+        fetched.body
+          .split('\r\n')
+          .filter(Boolean)
+          .map((line) => line.split(': ') as [string, string]),
+      );
+      // doctor has not seen a certificate the system trusts (Caddy's own CA): testing.
+      expect(policy).toEqual({ version: 'STSv1', mode: 'testing', mx: MAIL_HOST, max_age: '86400' });
+      // The listed _mta-sts id is the one of the policy served: a hash of its text.
+      expect(createHash('sha256').update(fetched.body).digest('hex').slice(0, 20)).toBe(
+        listed('mta_sts').value.split('id=')[1],
+      );
     });
   },
 );

@@ -56,6 +56,10 @@ export interface ScenarioContext {
   dns: TestDnsServer;
   outbox: Mailbox;
   firstInstall: ReturnType<InstalledHost['install']>;
+  /** The organisation's verified domain, once the first test has verified it. */
+  domain: string;
+  /** The admin's console request (session cookie and CSRF token), once the first test signed up. */
+  call: (url: string, body?: unknown) => Promise<Record<string, unknown>>;
 }
 
 /**
@@ -111,6 +115,8 @@ export function installedHostScenario(
       expect(hop.status, `${url}: ${hop.body}`).toBeLessThan(300);
       return hop.body ? (JSON.parse(hop.body) as Record<string, unknown>) : {};
     };
+    context.domain = domain;
+    context.call = call;
 
     it('signs up an organisation through the API and verifies its domain on the DNS server', async () => {
       adminBrowser = browser();
