@@ -7,14 +7,18 @@ import {
   mkdirSync,
   readFileSync,
   renameSync,
+  statSync,
   truncateSync,
   writeFileSync,
   appendFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorCommand } from '../../src/operator/doctor/doctor.command.ts';
 import { tlsSyncCommand } from '../../src/operator/doctor/mail-certificate-checks.ts';
+import { readSettingsFile } from '../../src/operator/settings-file.ts';
+import { MAIL_CERTIFICATE_SEEN_FILE, mtaStsMode } from '../../src/modules/mta-sts/mail-certificate-seen.ts';
 import { accepts, readLog, stopChildren, uidOf } from '../support/daemons.ts';
 import { freePort } from '../support/free-port.ts';
 import { InstalledHost } from './installed-host.ts';
@@ -159,7 +163,8 @@ describe('doctor: Caddy, Radicale, PHP-FPM, the mail certificate and the log fil
     );
     expect(lineOf(lines, 'Mail certificate')).toMatch(
       new RegExp(
-        `^✓ Mail certificate: ${layout.mailCert} valid for ${MAIL_HOST} for 59 more days \\(until \\S+\\); served by Dovecot and Postfix$`,
+        // Self-signed: a sending server could not verify it, so MTA-STS stays in testing.
+        `^✓ Mail certificate: ${layout.mailCert} valid for ${MAIL_HOST} for 59 more days \\(until \\S+\\); served by Dovecot and Postfix; MTA-STS in testing: not trusted by the system's roots \\(Dovecot: \\w+; Postfix: \\w+\\)$`,
       ),
     );
     expect(lineOf(lines, 'Log files')).toMatch(
@@ -307,6 +312,29 @@ describe('doctor: Caddy, Radicale, PHP-FPM, the mail certificate and the log fil
       writeFileSync(layout.mailCert, copy.cert);
       writeFileSync(layout.mailKey, copy.key, { mode: 0o600 });
     };
+
+    it('records a certificate the system trusts for MTA-STS to enforce, and takes it back once it is not', async () => {
+      const dataDir = readSettingsFile(layout.settingsFile)!.DATA_DIR!;
+      const seen = path.join(dataDir, MAIL_CERTIFICATE_SEEN_FILE);
+      const config = { dataDir, mailHost: MAIL_HOST };
+      expect(await mtaStsMode(config)).toBe('testing');
+      const roots = getCACertificates('default');
+      // As if a public CA had issued it: the operator's certificate among the system's roots.
+      setDefaultCACertificates([...roots, readFileSync(tls.cert, 'utf8')]);
+      try {
+        expect(lineOf(await doctor(), 'Mail certificate')).toMatch(
+          /; served by Dovecot and Postfix; MTA-STS in enforce: trusted by the system's roots$/,
+        );
+      } finally {
+        setDefaultCACertificates(roots);
+      }
+      expect(await mtaStsMode(config)).toBe('enforce');
+      // Owned like DATA_DIR (user atrium's), not root's.
+      expect(statSync(seen).uid).toBe(statSync(path.dirname(seen)).uid);
+      expect(lineOf(await doctor(), 'Mail certificate')).toMatch(/; MTA-STS in testing: not trusted/);
+      expect(existsSync(seen)).toBe(false);
+      expect(await mtaStsMode(config)).toBe('testing');
+    }, 60_000);
 
     it('fails one expiring in 5 days, with the command that copies it again', async () => {
       const copy = saved();
