@@ -96,6 +96,10 @@ async function delivered(user: TestUser, subject: string): Promise<string | unde
   return (await mailbox(user)).find((m) => m.subject === subject)?.source;
 }
 
+/** Another server's SMTP session on port 25: `client` is the address (and name) it comes from. */
+const fromServer = (client: typeof KNOWN_SERVER, from: string, to: string, data: string) =>
+  smtpDeliver({ port: world.mail.ports.smtp, client, from, to, data });
+
 /** A header's values in a message's header section (unfolded). */
 function headerValues(source: string, name: string): string[] {
   const head = source.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
@@ -110,13 +114,7 @@ describe('mail from other servers (port 25, rspamd as milter)', () => {
     const user = await world.user();
     const { subject, data } = message('ceo@reject.example.org', user.email);
     const forged = `Authentication-Results: mail.atrium.test; dkim=pass; dmarc=pass\n${data}`;
-    const reply = await smtpDeliver({
-      port: world.mail.ports.smtp,
-      client: AUTHORISED,
-      from: 'ceo@reject.example.org',
-      to: user.email,
-      data: forged,
-    });
+    const reply = await fromServer(AUTHORISED, 'ceo@reject.example.org', user.email, forged);
     expect(reply, world.mail.logs()).toMatchObject({ stage: 'end of data', code: 250 });
     const source = await delivered(user, subject);
     expect(source, world.mail.logs()).toBeDefined();
@@ -132,13 +130,7 @@ describe('mail from other servers (port 25, rspamd as milter)', () => {
   it('refuses GTUBE at SMTP and delivers nothing', async () => {
     const user = await world.user();
     const { subject, data } = message('news@plain.example.org', user.email, `Test ${GTUBE}`);
-    const reply = await smtpDeliver({
-      port: world.mail.ports.smtp,
-      client: KNOWN_SERVER,
-      from: 'news@plain.example.org',
-      to: user.email,
-      data,
-    });
+    const reply = await fromServer(KNOWN_SERVER, 'news@plain.example.org', user.email, data);
     expect(reply, world.mail.logs()).toMatchObject({ stage: 'end of data', code: 554 });
     expect(await delivered(user, subject)).toBeUndefined();
   });
@@ -146,13 +138,7 @@ describe('mail from other servers (port 25, rspamd as milter)', () => {
   it('refuses a message failing SPF and DKIM from a domain that publishes p=reject', async () => {
     const user = await world.user();
     const { subject, data } = message('ceo@reject.example.org', user.email);
-    const reply = await smtpDeliver({
-      port: world.mail.ports.smtp,
-      client: KNOWN_SERVER,
-      from: 'ceo@reject.example.org',
-      to: user.email,
-      data,
-    });
+    const reply = await fromServer(KNOWN_SERVER, 'ceo@reject.example.org', user.email, data);
     expect(reply, world.mail.logs()).toMatchObject({ stage: 'end of data', code: 554 });
     expect(await delivered(user, subject)).toBeUndefined();
   });
@@ -160,13 +146,7 @@ describe('mail from other servers (port 25, rspamd as milter)', () => {
   it('marks a message failing DMARC of a p=quarantine domain X-Spam: Yes, with Authentication-Results', async () => {
     const user = await world.user();
     const { subject, data } = message('ceo@quarantine.example.org', user.email);
-    const reply = await smtpDeliver({
-      port: world.mail.ports.smtp,
-      client: KNOWN_SERVER,
-      from: 'ceo@quarantine.example.org',
-      to: user.email,
-      data,
-    });
+    const reply = await fromServer(KNOWN_SERVER, 'ceo@quarantine.example.org', user.email, data);
     expect(reply, world.mail.logs()).toMatchObject({ stage: 'end of data', code: 250 });
     const source = await delivered(user, subject);
     expect(source, world.mail.logs()).toBeDefined();
@@ -181,15 +161,9 @@ describe('mail from other servers (port 25, rspamd as milter)', () => {
   it('greylists a first message from a server without reverse DNS, and takes the retry after the delay', async () => {
     const user = await world.user();
     const { subject, data } = message('news@plain.example.org', user.email);
-    const attempt = () =>
-      smtpDeliver({
-        port: world.mail.ports.smtp,
-        // The address its SPF record allows, but no name: rspamd's score reaches the greylist threshold.
-        client: { addr: KNOWN_SERVER.addr, name: '[UNAVAILABLE]', helo: 'unresolved.example.net' },
-        from: 'news@plain.example.org',
-        to: user.email,
-        data,
-      });
+    // The address its SPF record allows, but no name: rspamd's score reaches the greylist threshold.
+    const unnamed = { addr: KNOWN_SERVER.addr, name: '[UNAVAILABLE]', helo: 'unresolved.example.net' };
+    const attempt = () => fromServer(unnamed, 'news@plain.example.org', user.email, data);
     const first = await attempt();
     const firstAt = Date.now();
     expect(first, world.mail.logs()).toMatchObject({ stage: 'end of data', code: 451 });
@@ -252,13 +226,7 @@ describe('while rspamd is down', () => {
     const user = await world.user();
     await rspamd.close();
     const { subject, data } = message('ceo@reject.example.org', user.email);
-    const reply = await smtpDeliver({
-      port: world.mail.ports.smtp,
-      client: AUTHORISED,
-      from: 'ceo@reject.example.org',
-      to: user.email,
-      data,
-    });
+    const reply = await fromServer(AUTHORISED, 'ceo@reject.example.org', user.email, data);
     expect(reply.code, `${reply.stage}: ${reply.text}\n${world.mail.logs()}`).toBe(451);
     expect(await delivered(user, subject)).toBeUndefined();
   });
