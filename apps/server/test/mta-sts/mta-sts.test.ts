@@ -62,6 +62,20 @@ describe('MTA-STS policy at mta-sts.<domain>', () => {
     },
   );
 
+  it('is rate limited per client address, another address still served', async () => {
+    const from = (remoteAddress: string) =>
+      t.app.inject({
+        url: '/.well-known/mta-sts.txt',
+        headers: { host: 'mta-sts.example.org' },
+        remoteAddress,
+      });
+    const answers: number[] = [];
+    for (let i = 0; i < 61; i++) answers.push((await from('203.0.113.25')).statusCode);
+    expect(answers.slice(0, 60).every((status) => status === 200)).toBe(true);
+    expect(answers[60]).toBe(429);
+    expect((await from('203.0.113.26')).statusCode).toBe(200);
+  });
+
   it('lists the records whose id is the served policy’s, checks them, and moves to enforce once doctor saw the certificate', async () => {
     const before = await dnsMappingOf(t.app, admin, verifiedId);
     const sts = record(before.records, 'mta_sts');
