@@ -35,6 +35,7 @@ const PORTS = [
   'rspamd-controller',
   'redis',
   'managesieve',
+  'policy',
 ] as const;
 export type Ports = Record<(typeof PORTS)[number], number>;
 

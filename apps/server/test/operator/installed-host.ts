@@ -48,6 +48,7 @@ export const PORT_NAMES = [
   'rspamd-controller',
   'redis',
   'managesieve',
+  'policy',
 ] as const;
 export type PortName = (typeof PORT_NAMES)[number];
 

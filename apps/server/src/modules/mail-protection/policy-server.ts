@@ -4,9 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 /** One policy request's attributes (`name=value` lines), answered with an access(5) action. */
 export type PolicyHandler = (attributes: Map<string, string>) => Promise<string>;
 
-/** Where an installed host's Atrium answers Postfix's policy requests (MAIL_POLICY_ADDRESS). */
-export const MAIL_POLICY_PORT = 10040;
-
 const IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 /** Postfix's requests are a few hundred bytes; a client sending more is not Postfix. */
 const MAX_REQUEST_BYTES = 64 * 1024;

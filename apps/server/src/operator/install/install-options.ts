@@ -52,6 +52,8 @@ export interface InstallOptions {
     redis: number;
     /** Dovecot's ManageSieve (filters from Roundcube and mail apps), on `listen` like IMAP. */
     managesieve: number;
+    /** Atrium's Postfix policy service (sending limits, MAIL_POLICY_ADDRESS), on loopback. */
+    policy: number;
   };
 }
 
@@ -73,6 +75,7 @@ const PORT_DEFAULTS = {
   rspamdController: 11334,
   redis: 6379,
   managesieve: 4190,
+  policy: 10040,
 };
 
 const portOption = (name: string) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}-port`;

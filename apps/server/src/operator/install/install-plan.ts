@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../config.ts';
 import { mailClient } from '../../modules/mail/mail-client.ts';
-import { MAIL_POLICY_PORT } from '../../modules/mail-protection/policy-server.ts';
 import { rspamdMapToken } from '../../modules/mail-protection/rspamd-maps.ts';
 import {
   mailConfigFiles,
@@ -94,7 +93,7 @@ export function installSettings(
       MAIL_DKIM_OPENDKIM_DIR: layout.opendkimKeysDir,
       MAIL_IMAP_ADDRESS: `127.0.0.1:${o.ports.imap}`,
       // Postfix's submission asks here for the sending limits (docs/mail.md).
-      MAIL_POLICY_ADDRESS: `127.0.0.1:${MAIL_POLICY_PORT}`,
+      MAIL_POLICY_ADDRESS: `127.0.0.1:${o.ports.policy}`,
       // Where Atrium makes default calendars and removes deleted users' (docs/dav.md).
       DAV_RADICALE_ADDRESS: `127.0.0.1:${RADICALE_PORT}`,
     });
