@@ -52,7 +52,18 @@ test('an admin adds a domain, verifies it through DNS, sees its DNS mapping and 
 
   // The DNS mapping: every record expected against what DNS holds.
   const mapping = page.getByRole('list', { name: 'DNS records' });
-  await expect(mapping.getByRole('listitem')).toHaveCount(11);
+  await expect(mapping.getByRole('listitem')).toHaveCount(14);
+  // MTA-STS and TLS reporting (docs/mail.md): the policy's id, its host, where reports go.
+  const mtaSts = mapping
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'MTA-STS (TXT)' }) });
+  await expect(mtaSts.getByText(`_mta-sts.${name}`)).toBeVisible();
+  await expect(mtaSts.getByText(/^v=STSv1; id=[0-9a-f]{20}$/)).toBeVisible();
+  await mtaSts.screenshot({ path: path.join(SCREENSHOTS, 'domain-mapping-mta-sts-record.png') });
+  const reports = mapping
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'TLS reports (TXT)' }) });
+  await expect(reports.getByText(`v=TLSRPTv1; rua=mailto:postmaster@${name}`)).toBeVisible();
   // Device discovery's SRV records, with their four parts as DNS panels ask for them.
   const imaps = mapping
     .getByRole('listitem')
