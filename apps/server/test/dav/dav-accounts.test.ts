@@ -364,7 +364,10 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
       const answer = await propfind(davPath, auth, depth);
       count(answer.status);
       if (answer.status !== 503) return answer;
-      expect(answer.headers['retry-after'], world.dav.logs()).toBe('10');
+      // The gate's (a first request Radicale could not serve in time), or Caddy's own for an
+      // upstream it could not reach, which it answers as 503 rather than a bare 502 (caddyfile.ts).
+      expect(answer.body).toMatch(/being set up|Atrium is restarting/);
+      expect(answer.headers['retry-after']).toBe(answer.body.includes('being set up') ? '10' : '5');
       const again = await propfind(davPath, auth, depth);
       count(again.status);
       return again;
@@ -381,8 +384,8 @@ describe('CalDAV/CardDAV accounts: default collections and the home', () => {
           homes.set(next.user.id, await firstContact(next));
       }),
     );
-    // Every request answered 207, but for a first one a busy Radicale could not serve within the
-    // gate's budget: that is a 503 the phone retries, never a 502 or a request left hanging.
+    // Every request ends 207; on a loaded machine a few may first get a 503 with Retry-After,
+    // which the phone retries; never a 502, another error, or a request left hanging.
     const answered = Object.fromEntries(statuses);
     expect(Object.keys(answered).filter((status) => status !== '207' && status !== '503')).toEqual([]);
     expect(answered[207], world.dav.logs()).toBe(200);
