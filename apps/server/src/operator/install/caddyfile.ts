@@ -3,8 +3,8 @@ import { DAV_ERROR_LINES } from './dav-files.ts';
 /**
  * Caddy in front of Atrium: the console at PUBLIC_URL's host, MAIL_HOST (devices' /dav/, and the
  * certificate Postfix and Dovecot serve too: mail-tls-files.ts) and every organisation's name
- * (sites under the base domain, apps.<domain>) with a certificate Caddy obtains on demand after
- * asking Atrium whether it serves the name (docs/caddy.md). The console's and MAIL_HOST's are
+ * (sites under the base domain, apps.<domain>, mta-sts.<domain> for the MTA-STS policy) with a
+ * certificate Caddy obtains on demand after asking Atrium whether it serves the name (docs/caddy.md). The console's and MAIL_HOST's are
  * obtained at start. An operator's --tls-cert serves the names it covers; Caddy still obtains
  * the others (issue 40).
  */
