@@ -85,6 +85,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Caddy reuses an idle connection to Atrium for up to 2 minutes: with Node's 5 s default, Atrium
+    // closed some just as Caddy sent a request on them, and the client got a 502 (issue 43's burst
+    // of phones saw 0.1-0.3% of requests so). Idle connections are closed at shutdown all the same.
+    keepAliveTimeout: 125_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
