@@ -13,7 +13,10 @@ import { mailKeys } from './mail-domains.ts';
 /** Whose lists: the organisation's (Mail Settings, admins) or the signed-in person's own (profile). */
 export type SenderScope = 'organization' | 'own';
 
-const BASE: Record<SenderScope, `/api/${string}`> = { organization: '/api/mail/senders', own: '/api/profile/senders' };
+const BASE: Record<SenderScope, `/api/${string}`> = {
+  organization: '/api/mail/senders',
+  own: '/api/profile/senders',
+};
 
 export const protectionKeys = {
   all: [...mailKeys.all, 'protection'] as const,
