@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAppPassword as createAppPasswordFor } from '../../src/modules/mail/app-passwords/app-passwords.service.ts';
-import { DAV_REQUESTS_WITHOUT_CREDENTIALS } from '../../src/modules/dav/dav-auth.routes.ts';
+import { DAV_REQUESTS_WITHOUT_CREDENTIALS } from '../../src/modules/dav/dav-rate-limit.ts';
 import { useAdminWorld } from '../support/admin-world.ts';
 import { createAppPassword } from '../support/app-passwords.ts';
 import {

@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { routeOptions } from '../../plugins/route-options.ts';
-import { sha256 } from '../../lib/crypto.ts';
+import { davRateLimit } from './dav-rate-limit.ts';
 import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import {
   davCredentials,
@@ -22,26 +22,10 @@ import { directoryPrincipalRoutes } from './directory-principal.routes.ts';
 export const REMOTE_USER_HEADER = 'x-remote-user';
 const REALM = 'Basic realm="Atrium calendars and contacts", charset="UTF-8"';
 
-/**
- * Clients send credentials with every request and sync many items at once. Each credential has its
- * own budget, so one device (or a guest on the office Wi-Fi) never uses up the others' behind the
- * same address; requests without credentials (a client's first, answered with the challenge) share
- * their address's. Wrong credentials are held back by the failure budget and sign-in throttle
- * (app-password-sign-in.ts), however many a client makes up.
- */
-export const DAV_REQUESTS_PER_CREDENTIAL = 1200;
-export const DAV_REQUESTS_WITHOUT_CREDENTIALS = 3000;
-const rateLimitKey = (authorization: string | undefined, ip: string) =>
-  authorization ? `dav-credential:${sha256(authorization)}` : `dav-address:${ip}`;
 const route = routeOptions({
   config: {
     access: 'public',
-    rateLimit: {
-      timeWindow: '1 minute',
-      keyGenerator: (request) => rateLimitKey(request.headers.authorization, request.ip),
-      max: (_request, key) =>
-        key.startsWith('dav-credential:') ? DAV_REQUESTS_PER_CREDENTIAL : DAV_REQUESTS_WITHOUT_CREDENTIALS,
-    },
+    rateLimit: davRateLimit('dav'),
   },
   tags: ['calendars and contacts'],
 });

@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { sha256 } from '../../lib/crypto.ts';
 import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { CONTACTS_PRINCIPAL_PATH, DAV_PATH, DIRECTORY_PRINCIPAL_PATH } from '../devices/device-endpoints.ts';
-import { DAV_REQUESTS_PER_CREDENTIAL, DAV_REQUESTS_WITHOUT_CREDENTIALS } from './dav-auth.routes.ts';
+import { davRateLimit } from './dav-rate-limit.ts';
 import { davCredentials, davUserOf, radicaleUser } from './dav-auth.service.ts';
 import {
   directoryPrincipalMultistatus,
@@ -44,19 +43,7 @@ export const directoryPrincipalRoutes =
     );
     const config = {
       access: 'public' as const,
-      rateLimit: {
-        timeWindow: '1 minute',
-        keyGenerator: (request: FastifyRequest) => {
-          const header = request.headers.authorization;
-          return header
-            ? `dav-principal-credential:${sha256(header)}`
-            : `dav-principal-address:${request.ip}`;
-        },
-        max: (_request: FastifyRequest, key: string) =>
-          key.startsWith('dav-principal-credential:')
-            ? DAV_REQUESTS_PER_CREDENTIAL
-            : DAV_REQUESTS_WITHOUT_CREDENTIALS,
-      },
+      rateLimit: davRateLimit('dav-principal'),
     };
 
     type Signed = { userId: string; organizationId: string; asked: ReturnType<typeof propRequestOf> };

@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type Provider from 'oidc-provider';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
-import { sha256 } from '../../lib/crypto.ts';
 import { AddressFailureBudget } from '../auth/sign-in/address-failures.ts';
 import { DAV_PATH } from '../devices/device-endpoints.ts';
-import { DAV_REQUESTS_PER_CREDENTIAL, DAV_REQUESTS_WITHOUT_CREDENTIALS } from './dav-auth.routes.ts';
+import { davRateLimit } from './dav-rate-limit.ts';
 import { davCredentials, davUserOf } from './dav-auth.service.ts';
 import type { DavUser } from './dav.repository.ts';
 import { mergeDirectoryIntoHome } from './directory-home.ts';
@@ -66,19 +65,7 @@ export const directoryRoutes =
     );
     const failures = new AddressFailureBudget();
     const routeConfig = {
-      rateLimit: {
-        timeWindow: '1 minute',
-        keyGenerator: (request: FastifyRequest) => {
-          const header = request.headers.authorization;
-          return header
-            ? `dav-directory-credential:${sha256(header)}`
-            : `dav-directory-address:${request.ip}`;
-        },
-        max: (_request: FastifyRequest, key: string) =>
-          key.startsWith('dav-directory-credential:')
-            ? DAV_REQUESTS_PER_CREDENTIAL
-            : DAV_REQUESTS_WITHOUT_CREDENTIALS,
-      },
+      rateLimit: davRateLimit('dav-directory'),
     };
 
     /** The signed-in user, when the path is theirs; otherwise the answer has been sent. */
