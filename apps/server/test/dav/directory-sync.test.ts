@@ -1,4 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
+import { addressBookMultiGet, createDAVClient, type DAVVCard } from 'tsdav';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { createAppPassword } from '../support/app-passwords.ts';
 import { TestDavHost } from '../support/dav-host.ts';
 import { createOrganizationWithAdmin, createUser, signInAs, type TestUser } from '../support/fixtures.ts';
 import { createTestApp } from '../support/test-app.ts';
+import { trustingFetch } from '../support/trusting-fetch.ts';
 import { useStarted } from '../support/use-started.ts';
 import { VdirsyncerClient } from '../support/vdirsyncer.ts';
 import { addDomain } from '../users/helpers.ts';
@@ -15,7 +17,7 @@ import { DIRECTORY_WRITER } from '../../src/operator/install/dav-files.ts';
 
 // The organisation's address book as Atrium serves it (issue 43), through Caddy and Radicale as
 // install wires them: DAVx5's and iOS's requests as they send them (sync-collection, multiget,
-// addressbook-query, PROPFIND), and Debian's vdirsyncer.
+// addressbook-query, PROPFIND), Debian's vdirsyncer and the tsdav library.
 const MAIL_HOST = 'localhost';
 const DOMAIN = 'directory.example';
 const basic = (user: string, password: string) =>
@@ -311,5 +313,84 @@ describe("the organisation's address book, served by Atrium", () => {
     await world.server.app.jobs.drain();
     expect(existsSync(copy)).toBe(false);
     expect((await sync('')).members.length).toBeGreaterThan(0);
+  });
+
+  it("syncs with tsdav, whose sync-collection returns only each change's card", async () => {
+    const [kate, linus, barbara] = (await Promise.all(
+      ['Katherine Johnson', 'Linus Torvalds', 'Barbara Liskov'].map((name) => {
+        const [firstName, lastName] = name.split(' ');
+        return createUser(world.server.db, world.org.id, { firstName, lastName });
+      }),
+    )) as [TestUser, TestUser, TestUser];
+    const transport = trustingFetch(world.dav.caCertificate);
+    try {
+      const client = await createDAVClient({
+        serverUrl: world.dav.davUrl(MAIL_HOST),
+        credentials: { username: world.phoneUser.email, password: world.phonePassword },
+        authMethod: 'Basic',
+        defaultAccountType: 'carddav',
+        fetch: transport.fetch,
+      });
+      const books = await client.fetchAddressBooks();
+      const directory = books.find((book) => new URL(book.url).pathname === collection());
+      expect(directory, JSON.stringify(books)).toBeDefined();
+      expect(directory!.reports).toContain('syncCollection');
+      let objects = await client.fetchVCards({ addressBook: directory! });
+      expect(objects.map((o) => o.data).join()).toContain(`FN:Katherine Johnson`);
+      let syncToken = directory!.syncToken;
+
+      // One sync from the last token: what sync-collection sends, then what tsdav makes of it.
+      const syncChanges = async () => {
+        const report = await client.syncCollection({
+          url: directory!.url,
+          props: { 'd:getetag': {} },
+          syncLevel: 1,
+          syncToken,
+        });
+        // tsdav gives a member with properties the multistatus's own status, 207.
+        const sent = report
+          .filter((r) => r.href)
+          .map((r) => ({ href: r.href, removed: r.status === 404, etag: r.props?.getetag as unknown }));
+        const { objects: changes, ...synced } = await client.smartCollectionSyncDetailed({
+          collection: { ...directory!, syncToken, objects, objectMultiGet: addressBookMultiGet },
+        });
+        const gone = (o: DAVVCard) => [...changes.updated, ...changes.deleted].some((c) => c.url === o.url);
+        objects = [...objects.filter((o) => !gone(o)), ...changes.created, ...changes.updated];
+        expect(synced.syncToken).not.toBe(syncToken);
+        syncToken = synced.syncToken;
+        return { sent, ...changes };
+      };
+      const urlOf = (user: TestUser) => new URL(hrefOf(user), world.dav.davUrl(MAIL_HOST)).href;
+
+      await asAdmin('PATCH', `/api/users/${kate.id}`, { firstName: 'Katherine', lastName: 'Goble' });
+      const renamed = await syncChanges();
+      expect(renamed.sent).toEqual([{ href: hrefOf(kate), removed: false, etag: expect.any(String) }]);
+      expect([renamed.created, renamed.deleted]).toEqual([[], []]);
+      expect(renamed.updated.map((o) => o.url)).toEqual([urlOf(kate)]);
+      expect(renamed.updated[0]!.data).toContain('FN:Katherine Goble');
+
+      await asAdmin('POST', `/api/users/${linus.id}/suspend`);
+      const suspended = await syncChanges();
+      expect(suspended).toEqual({
+        sent: [{ href: hrefOf(linus), removed: true, etag: undefined }],
+        created: [],
+        updated: [],
+        deleted: [{ url: urlOf(linus), etag: '' }],
+      });
+
+      await asAdmin('POST', '/api/mail/aliases', { userId: barbara.id, localPart: 'clu', domain: DOMAIN });
+      const aliased = await syncChanges();
+      expect(aliased.sent).toEqual([{ href: hrefOf(barbara), removed: false, etag: expect.any(String) }]);
+      expect([aliased.created, aliased.deleted]).toEqual([[], []]);
+      expect(aliased.updated.map((o) => o.url)).toEqual([urlOf(barbara)]);
+      expect(aliased.updated[0]!.data).toContain(`EMAIL;TYPE=INTERNET,WORK:clu@${DOMAIN}`);
+
+      // What the client now holds is what a full fetch finds.
+      const fresh = await client.fetchVCards({ addressBook: directory! });
+      const byUrl = (cards: DAVVCard[]) => cards.map((o) => [o.url, o.etag]).sort();
+      expect(byUrl(objects)).toEqual(byUrl(fresh));
+    } finally {
+      transport.close();
+    }
   });
 });
