@@ -13,6 +13,8 @@ import { fetchDatabaseDump } from './database-source.ts';
 import { mailboxes, stageMail, stageSieveScripts } from './mail-store.ts';
 import { calendarCount, snapshotFileDigests, SNAPSHOT, type Manifest } from './manifest.ts';
 import { radicaleStorage, stageCalendars } from './radicale-store.ts';
+import { rspamdSettings } from '../doctor/rspamd-checks.ts';
+import { stageRedis } from './redis-store.ts';
 import {
   backupDirectory,
   ensurePassword,
@@ -37,7 +39,8 @@ export const BACKUP_USAGE = `  npm run atrium -- backup [--root <dir>] [--verify
  * `npm run atrium -- backup`: one restic snapshot of everything that rebuilds this deployment —
  * the database (dumped by the running server in one transaction), the settings file with the
  * secret, the DKIM keys, every mailbox (staged one at a time under Dovecot's lock) with the
- * users' Sieve scripts, and Radicale's calendars and address books (under its lock) — then
+ * users' Sieve scripts, Radicale's calendars and address books (under its lock), and rspamd's
+ * learned data from Redis (redis-store.ts: a warning, not a failure, when Redis is down) — then
  * the retention policy, then one line: size added, repository size, duration. With --verify:
  * the latest snapshot restored into scratch space and compared with its manifest instead. With
  * --scheduled (the daily timer or cron line install writes): the backup, then a verify when the
@@ -123,7 +126,8 @@ function printDryRun(host: BackupHost, restic: Restic, print: (line: string) => 
   const dkim = host.config.mail.dkimDir ?? host.layout.dkimDir;
   print(
     `Would back up to ${restic.repository}: the database (from the running server), ${host.layout.settingsFile}, ` +
-      `${dkim}, the calendars and address books in ${radicaleStorage(host.layout)} ` +
+      `${dkim}, the calendars and address books in ${radicaleStorage(host.layout)}, ` +
+      (rspamdSettings(host.layout).redis ? "rspamd's learned data in Redis " : '') +
       `and ${mailboxes(host.layout.mailRoot).length} mailboxes below ${host.layout.mailRoot}; ` +
       `then keep ${keepOptions(host.settings).join(' ')}` +
       (existsSync(restic.passwordFile)
@@ -168,6 +172,9 @@ async function takeBackup(
     const staged = await stageMail(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
     stageSieveScripts(host.layout.mailRoot, path.join(staging, SNAPSHOT.mail));
     stageCalendars(radicaleStorage(host.layout), path.join(staging, SNAPSHOT.calendars));
+    const redis = rspamdSettings(host.layout).redis;
+    const redisWarning = redis ? stageRedis(redis, path.join(staging, SNAPSHOT.redis)) : undefined;
+    if (redisWarning) print(redisWarning);
     const manifest: Manifest = {
       version: 1,
       createdAt: new Date().toISOString(),
@@ -196,7 +203,7 @@ async function takeBackup(
         `New backup password in ${restic.passwordFile}: keep a copy away from this host — without it no snapshot can be read.`,
       );
     }
-    return { ok: true, detail: line };
+    return { ok: true, detail: redisWarning ? `${line}; ${redisWarning}` : line };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

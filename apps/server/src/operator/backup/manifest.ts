@@ -26,11 +26,13 @@ export const SNAPSHOT = {
   mail: 'mail',
   /** Radicale's storage: `calendars/collection-root/<user>/<collection>/…` (radicale-store.ts). */
   calendars: 'calendars',
+  /** Redis's data as one RDB file: rspamd's learned data (redis-store.ts). */
+  redis: 'redis/dump.rdb',
 } as const;
 
 /**
  * Every file the manifest names by checksum: the settings, the DKIM keys, the calendars and
- * address books, and users' Sieve scripts (mailboxes have digests of their own).
+ * address books, Redis's dump, and users' Sieve scripts (mailboxes have digests of their own).
  */
 export function snapshotFileDigests(top: string): Record<string, string> {
   const sieve: Record<string, string> = {};
@@ -41,6 +43,7 @@ export function snapshotFileDigests(top: string): Record<string, string> {
     ...fileDigests(top, 'settings'),
     ...fileDigests(top, SNAPSHOT.dkim),
     ...fileDigests(top, SNAPSHOT.calendars),
+    ...fileDigests(top, path.dirname(SNAPSHOT.redis)),
     ...sieve,
   };
 }

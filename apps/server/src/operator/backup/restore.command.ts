@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../db/connect.ts';
 import { loadDump, parseDump } from '../../db/logical-dump.ts';
 import { serviceCommand } from '../doctor/service-commands.ts';
-import { hostLayout, MAIL_USER, SERVICE_USER } from '../host-layout.ts';
+import { hostLayout, MAIL_USER, SERVICE_USER, type HostLayout } from '../host-layout.ts';
 import { hostOwnership } from '../install/host-changes.ts';
 import { OperatorProblem } from '../operator-problem.ts';
 import { logOperation, type OperationResult } from '../operations-log.ts';
@@ -15,6 +15,8 @@ import { backupHost } from './backup-host.ts';
 import { requireServerStopped } from './database-source.ts';
 import { calendarCount, SNAPSHOT, type Manifest } from './manifest.ts';
 import { radicaleStorage, restoreCalendars } from './radicale-store.ts';
+import { rspamdSettings } from '../doctor/rspamd-checks.ts';
+import { restoreRedis } from './redis-store.ts';
 import { giveTo, reloadDaemons, restoredSettings, rewriteInstallFiles } from './restore-host.ts';
 import { requireRestic, resticFor, snapshots } from './restic.ts';
 import { restoreSnapshot } from './verify.ts';
@@ -132,6 +134,7 @@ async function restore(
       });
     }
     const reloaded = reloadDaemons(layout, affected);
+    const learned = await restoreLearned(layout, path.join(scratch, SNAPSHOT.redis));
 
     const rowCount = Object.values(manifest.tables).reduce((sum, t) => sum + t.rows, 0);
     const messages = Object.values(manifest.mailboxes).reduce((sum, m) => sum + m.rows, 0);
@@ -140,7 +143,7 @@ async function restore(
       `(${rowCount} rows), ${Object.keys(manifest.mailboxes).length} mailboxes (${messages} messages), ` +
       `${calendars} calendars and address books, the secrets and DKIM keys; ` +
       `${changed.length} of install's files written again from the restored secret`;
-    for (const line of reloaded) print(line);
+    for (const line of [...reloaded, ...learned]) print(line);
     print(`${detail} — start Atrium: ${serviceCommand(layout.root, 'atrium', 'start')}`);
     return { ok: true, detail };
   } finally {
@@ -150,6 +153,23 @@ async function restore(
       if (!config.databaseUrl) giveTo(config.dataDir, SERVICE_USER);
     }
     if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * rspamd's learned data into this host's Redis (the one its rspamd names). A Redis that does not
+ * answer leaves it out with a line saying so rather than failing a restore whose database, mail
+ * and calendars are already back: rspamd then learns again from what users mark.
+ */
+async function restoreLearned(layout: HostLayout, dump: string): Promise<string[]> {
+  if (!existsSync(dump)) return [];
+  const redis = rspamdSettings(layout).redis;
+  if (!redis) return ["rspamd's learned data: not restored — this host has no rspamd (install without mail)"];
+  try {
+    return [await restoreRedis(redis, dump)];
+  } catch (error) {
+    if (error instanceof OperatorProblem) return [error.message];
+    throw error;
   }
 }
 
