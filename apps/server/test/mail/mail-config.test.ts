@@ -115,9 +115,11 @@ describe('mail-config', () => {
     expect(statSync(path.join(out, 'dovecot/atrium-master-users')).mode & 0o777).toBe(0o600);
   });
 
+  // rspamd's milters beside OpenDKIM's are rspamd-config.test's; --no-rspamd leaves OpenDKIM's alone.
   it('with MAIL_DKIM_DIR, writes OpenDKIM’s configuration and hands submission’s mail to it', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
-    await run(['--out', out, '--dkim-port', '8899'], { MAIL_DKIM_DIR: '/var/lib/atrium/dkim' }).done;
+    await run(['--out', out, '--dkim-port', '8899', '--no-rspamd'], { MAIL_DKIM_DIR: '/var/lib/atrium/dkim' })
+      .done;
     const read = (name: string) => readFileSync(path.join(out, name), 'utf8');
     const opendkim = read('opendkim/opendkim.conf');
     expect(opendkim).toMatch(/^Mode s$/m);
@@ -187,9 +189,9 @@ describe('mail-config', () => {
     );
   });
 
-  it('without MAIL_DKIM_DIR, writes no OpenDKIM file and no milter', async () => {
+  it('without MAIL_DKIM_DIR and with --no-rspamd, writes no OpenDKIM file and no milter', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'atrium-mail-config-'));
-    await run(['--out', out]).done;
+    await run(['--out', out, '--no-rspamd']).done;
     expect(() => statSync(path.join(out, 'opendkim/opendkim.conf'))).toThrow();
     expect(readFileSync(path.join(out, 'postfix/master.cf'), 'utf8')).not.toContain('milter');
   });
