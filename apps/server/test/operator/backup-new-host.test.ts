@@ -20,6 +20,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { RADICALE_PORT } from '../../src/operator/install/dav-files.ts';
 import { resticFor } from '../../src/operator/backup/restic.ts';
+import { rspamdSettings } from '../../src/operator/doctor/rspamd-checks.ts';
 import { readSettingsFile } from '../../src/operator/settings-file.ts';
 import { accepts, stopChildren, uidOf } from '../support/daemons.ts';
 import { createOrganizationWithAdmin, signInAs } from '../support/fixtures.ts';
@@ -79,6 +80,8 @@ let userId: string;
 let appPassword: string;
 let oldSecret: string;
 let restoreOutput: string;
+/** The old host's Redis after rspamd learned a message as spam: its keys. */
+let learnedKeys: string[];
 let dns: TestDnsServer;
 let certificates: { dir: string; cert: string; key: string };
 
@@ -138,6 +141,16 @@ function dav(
   });
 }
 
+/** What a user moved into Junk: enough words for rspamd's Bayes to learn it (it wants 11 tokens). */
+const LEARNED_SPAM = [
+  'From: Prize Desk <winner@prizes.example.net>',
+  'To: <someone@example.org>',
+  'Subject: Claim your guaranteed cash prize today',
+  '',
+  'Congratulations lucky winner, your guaranteed cash prize awaits: click the secure link below,',
+  'confirm your bank details and claim the reward before midnight, limited offer for selected people.',
+  '',
+].join('\n');
 const SIEVE_SCRIPT = 'require "fileinto";\nif header :contains "subject" "holiday" { fileinto "INBOX"; }\n';
 
 /** Dovecot's doveadm on a host's own configuration (users looked up through its Atrium). */
@@ -230,6 +243,16 @@ beforeAll(async () => {
   const sieve = doveadm(old, ['sieve', 'put', '-u', admin, '-a', 'holiday'], SIEVE_SCRIPT);
   expect(sieve.status, sieve.stderr).toBe(0);
 
+  // A user moved a message into Junk: rspamd learned it as spam, into the old host's Redis.
+  const controller = rspamdSettings(old.layout);
+  const learn = spawnSync(
+    'rspamc',
+    ['-h', `127.0.0.1:${old.ports['rspamd-controller']}`, '-P', controller.password!, 'learn_spam'],
+    { input: LEARNED_SPAM, encoding: 'utf8' },
+  );
+  expect(learn.stdout, learn.stderr).toMatch(/success = true/);
+  learnedKeys = redisKeys(old);
+
   const backup = atriumCli(['backup', '--root', old.layout.root]);
   expect(backup.status, backup.output).toBe(0);
   expect(backup.stdout).toMatch(/ 2 calendars and address books, /);
@@ -274,6 +297,11 @@ afterAll(async () => {
   }
 });
 
+function redisKeys(host: InstalledHost): string[] {
+  const run = spawnSync('redis-cli', ['-p', String(host.ports.redis), '--scan'], { encoding: 'utf8' });
+  return run.stdout.split('\n').filter(Boolean).sort();
+}
+
 function cliAsync(args: string[]): Promise<{ status: number; stdout: string; output: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -302,6 +330,17 @@ describe('restore onto a new host', () => {
       /2 calendars and address books, the secrets and DKIM keys; [1-9]\d* of install's files written again/,
     );
     expect(existsSync(path.join(newHost.layout.radicaleStorage, 'collection-root', userId))).toBe(true);
+  });
+
+  it("gives rspamd what it learned on the old host: Redis's keys, in the new host's Redis", () => {
+    expect(learnedKeys.length).toBeGreaterThan(1);
+    const restored = new RegExp(
+      `Redis 127\\.0\\.0\\.1:${newHost.ports.redis}: rspamd's learned data restored \\((\\d+) keys\\)`,
+    ).exec(restoreOutput);
+    expect(restored, restoreOutput).not.toBeNull();
+    // The keys it learned into, and any rspamd wrote before the backup (greylisting).
+    expect(Number(restored![1])).toBeGreaterThanOrEqual(learnedKeys.length);
+    expect(redisKeys(newHost)).toEqual(expect.arrayContaining(learnedKeys));
   });
 
   it('gives the CalDAV/CardDAV client its event and contact back', async () => {
