@@ -71,6 +71,9 @@ export async function restoreRedis(redis: RedisAddress, file: string): Promise<s
       '',
       '--appendonly',
       'no',
+      // Redis 7 waits 5 s for more replicas before a full sync; there is only the one.
+      '--repl-diskless-sync-delay',
+      '0',
       '--daemonize',
       'no',
     ],
