@@ -212,7 +212,13 @@ export function seedHyperscanCache(db: string): void {
   for (const name of readdirSync(HYPERSCAN_CACHE)) {
     if (!/\.hs/.test(name)) continue;
     const target = path.join(db, name);
-    copyFileSync(path.join(HYPERSCAN_CACHE, name), target);
+    try {
+      copyFileSync(path.join(HYPERSCAN_CACHE, name), target);
+    } catch (error) {
+      // Another test's rspamd may be rewriting the cache: a file gone is compiled again, not copied.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
     chownSync(target, owner.uid, owner.gid);
   }
 }

@@ -98,7 +98,7 @@ describe('takeout of mailboxes', () => {
       k.startsWith(`mailboxes/${ann.email}/Maildir/.Projects/cur/`),
     );
     expect(project).toMatch(/:2,FS$/);
-    expect(archive.text('README.txt')).not.toContain('not set up');
+    expect(archive.text('README.txt')).not.toContain('Mail is not set up');
 
     const everything = [...archive.files.values()].map((f) => f.toString('utf8')).join('\n');
     for (const foreign of ['Zed delivered', 'Zed secret', zed.email, otherDomain, other.id]) {

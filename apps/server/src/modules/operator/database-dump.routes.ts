@@ -8,9 +8,12 @@ import { refuseUnlessBackupCaller } from './backup-access.ts';
 
 const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-/** A backup a minute is more than any schedule asks; the limit keeps a guessed token slow. */
+/**
+ * A backup and a verify each take one dump; an operator retrying after a fault takes a few more.
+ * The limit bounds the work a caller can cause (BACKUP_TOKEN is far too long to guess).
+ */
 const route = routeOptions({
-  config: { access: 'public', rateLimit: { max: 6, timeWindow: '1 minute' } },
+  config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
   tags: ['operator'],
 });
 

@@ -34,6 +34,12 @@ export async function fetchDatabaseDump(layout: HostLayout, config: Config): Pro
       `Atrium: does not answer at ${url} (${cause}) — the embedded database is dumped by the running server: ${serviceCommand(layout.root, 'atrium', 'start')}`,
     );
   }
+  if (response.status === 429) {
+    const wait = response.headers.get('retry-after') ?? '60';
+    throw new OperatorProblem(
+      `Atrium: ${url} answered 429 — more database dumps than it gives in a minute; run it again in ${wait} s`,
+    );
+  }
   if (response.status !== 200) {
     throw new OperatorProblem(
       `Atrium: ${url} answered ${response.status} — restart it so it reads BACKUP_TOKEN from ${layout.settingsFile}: ${serviceCommand(layout.root, 'atrium', 'restart')}`,

@@ -34,8 +34,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * was, so the next night tries again.
  */
 export function verifyDue(entries: OperationEntry[], settings: Settings, now: Date): boolean {
+  // The setting is read first, so a wrong one is named even before the first verify.
+  const days = verifyDays(settings);
   const last = latestOperation(entries, 'verify', { ok: true });
-  return !last || now.getTime() - last.time.getTime() > verifyDays(settings) * DAY_MS;
+  return !last || now.getTime() - last.time.getTime() > days * DAY_MS;
 }
 
 function verifyDays(settings: Settings): number {
