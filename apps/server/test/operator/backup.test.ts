@@ -312,7 +312,11 @@ describe('backup and restore', () => {
       const restored = cli(['restore']);
       expect(restored.status, restored.output).toBe(0);
       expect(restored.stdout).toMatch(
-        /^Restored snapshot [0-9a-f]{8} of .+: \d+ tables .+3 mailboxes \(\d+ messages\)/,
+        /^Restored snapshot [0-9a-f]{8} of .+: \d+ tables .+3 mailboxes \(\d+ messages\)/m,
+      );
+      // rspamd's learned data back in the host's Redis (Redis kept running: only its data replaced).
+      expect(restored.stdout).toMatch(
+        /^Redis 127\.0\.0\.1:\d+: rspamd's learned data restored \(\d+ keys\)$/m,
       );
       await host.startAtrium();
       host.syncDkim();
