@@ -88,12 +88,6 @@ export default function ProfilePage() {
         <ProfileSection id="sessions" title="Active sessions" className="col-12 col-lg-7" fill>
           <OwnSessions />
         </ProfileSection>
-        <ProfileSection id="out-of-office" title="Out of office" className="col-12">
-          <OutOfOfficeCard />
-        </ProfileSection>
-        <ProfileSection id="senders" title="Allowed and blocked senders" className="col-12">
-          <MySenders />
-        </ProfileSection>
         <ProfileSection id="passkeys" title="Passkeys" className="col-12">
           <PasskeysSection email={user.email} />
         </ProfileSection>
@@ -108,6 +102,13 @@ export default function ProfilePage() {
         </ProfileSection>
         <ProfileSection id="app-passwords" title="App passwords for mail" className="col-12">
           <AppPasswords email={user.email} />
+        </ProfileSection>
+        {/* Below the devices: /profile/devices scrolls there at once, and these cards grow as they load. */}
+        <ProfileSection id="out-of-office" title="Out of office" className="col-12">
+          <OutOfOfficeCard />
+        </ProfileSection>
+        <ProfileSection id="senders" title="Allowed and blocked senders" className="col-12">
+          <MySenders />
         </ProfileSection>
       </div>
     </>
