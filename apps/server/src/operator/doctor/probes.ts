@@ -115,3 +115,31 @@ export function loopbackOf(listen: string | undefined): string {
   }
   return listen.replace(/^\[|\]$/g, '');
 }
+
+/**
+ * Whether a line-based service at `address` answers as it should: `hello` (if any) is sent on
+ * connecting, and `answered` decides from what came back so far. `silent` when it closes or says
+ * nothing within PROBE_TIMEOUT_MS, `refused` when nothing listens.
+ */
+export function converses(
+  address: { host: string; port: number },
+  answered: (received: string) => boolean,
+  hello?: string,
+): Promise<'answers' | 'silent' | 'refused'> {
+  return new Promise((resolve) => {
+    const socket = connect(address);
+    let received = '';
+    const done = (outcome: 'answers' | 'silent' | 'refused') => {
+      socket.destroy();
+      resolve(outcome);
+    };
+    socket.setTimeout(PROBE_TIMEOUT_MS, () => done('silent'));
+    socket.once('error', () => done('refused'));
+    if (hello !== undefined) socket.once('connect', () => socket.write(hello));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (answered(received)) done('answers');
+    });
+    socket.once('close', () => done('silent'));
+  });
+}

@@ -1,11 +1,9 @@
-import { connect } from 'node:net';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { fail, pass, type Check } from './check.ts';
+import { converses } from './probes.ts';
 import { readIfThere } from './mail-daemon-files.ts';
 import { serviceCommand } from './service-commands.ts';
-
-const ANSWER_WITHIN_MS = 5_000;
 
 /** Where Postfix asks whether a sign-in on submission is right: main.cf's `smtpd_sasl_path`. */
 function saslAddress(postfixDir: string): { host: string; port: number } | undefined {
@@ -15,24 +13,8 @@ function saslAddress(postfixDir: string): { host: string; port: number } | undef
 }
 
 /** Speaks the start of Dovecot's auth protocol there: true once its handshake ends (`DONE`). */
-function handshakes(address: { host: string; port: number }): Promise<'answers' | 'silent' | 'refused'> {
-  return new Promise((resolve) => {
-    const socket = connect(address);
-    let received = '';
-    const done = (outcome: 'answers' | 'silent' | 'refused') => {
-      socket.destroy();
-      resolve(outcome);
-    };
-    socket.setTimeout(ANSWER_WITHIN_MS, () => done('silent'));
-    socket.once('error', () => done('refused'));
-    socket.once('connect', () => socket.write(`VERSION\t1\t2\nCPID\t${process.pid}\n`));
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      if (/^DONE$/m.test(received)) done('answers');
-    });
-    socket.once('close', () => done('silent'));
-  });
-}
+const handshakes = (address: { host: string; port: number }) =>
+  converses(address, (received) => /^DONE$/m.test(received), `VERSION\t1\t2\nCPID\t${process.pid}\n`);
 
 /**
  * Submission's sign-ins: Postfix asks the supervisor's relay (supervisor/sasl-relay.ts), which

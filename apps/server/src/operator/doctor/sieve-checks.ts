@@ -1,18 +1,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SIEVE_FILES } from '../../modules/mail/config/dovecot-config.ts';
 import type { HostLayout } from '../host-layout.ts';
 import { fail, pass, type Check } from './check.ts';
+import { converses } from './probes.ts';
 import { dovecotListeners } from './mail-daemon-files.ts';
 import { serviceCommand } from './service-commands.ts';
 
 // Filters, Junk and out-of-office (docs/mail.md): Debian's Pigeonhole packages, ManageSieve
 // answering, and the global Junk script compiling as Dovecot compiles it at delivery.
 
-const ANSWER_WITHIN_MS = 5_000;
 /** What Debian's dovecot-sieve and dovecot-managesieved install. */
 export const PIGEONHOLE_FILES = [
   '/usr/lib/dovecot/modules/lib90_sieve_plugin.so',
@@ -24,23 +23,8 @@ export const PIGEONHOLE_FILES = [
 const INSTALL = 'apt-get install dovecot-sieve dovecot-managesieved';
 
 /** ManageSieve's greeting (RFC 5804 §1.7): capability lines, then `OK`. */
-function greets(address: { host: string; port: number }): Promise<'answers' | 'silent' | 'refused'> {
-  return new Promise((resolve) => {
-    const socket = connect(address);
-    let received = '';
-    const done = (outcome: 'answers' | 'silent' | 'refused') => {
-      socket.destroy();
-      resolve(outcome);
-    };
-    socket.setTimeout(ANSWER_WITHIN_MS, () => done('silent'));
-    socket.once('error', () => done('refused'));
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      if (/^"IMPLEMENTATION"/im.test(received) && /^OK\b/m.test(received)) done('answers');
-    });
-    socket.once('close', () => done('silent'));
-  });
-}
+const greets = (address: { host: string; port: number }) =>
+  converses(address, (received) => /^"IMPLEMENTATION"/im.test(received) && /^OK\b/m.test(received));
 
 export function sieveChecks(layout: HostLayout, files = PIGEONHOLE_FILES): Check[] {
   return [
