@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostLayout } from '../host-layout.ts';
 import { OperatorProblem } from '../operator-problem.ts';
@@ -90,6 +90,21 @@ export function ensureRepository(restic: Restic): boolean {
 export function unlockStale(restic: Restic): void {
   const result = run(restic, ['unlock']);
   if (result.status !== 0) throw resticProblem(restic, 'Backup repository', 'unlock', result.stderr);
+  removeHalfWrittenLocks(restic);
+}
+
+/**
+ * A restic killed while writing its lock into a local repository leaves the temporary file it
+ * writes first (`<id>-tmp-<n>` in locks/), which `unlock` does not know as a lock. Nothing of a
+ * live restic can be there: this runs only while no other backup is alive.
+ */
+function removeHalfWrittenLocks(restic: Restic): void {
+  if (!path.isAbsolute(restic.repository)) return;
+  const locks = path.join(restic.repository, 'locks');
+  if (!existsSync(locks)) return;
+  for (const name of readdirSync(locks)) {
+    if (/-tmp-\d+$/.test(name)) rmSync(path.join(locks, name), { force: true });
+  }
 }
 
 export function run(restic: Restic, args: string[], options: { cwd?: string } = {}) {
