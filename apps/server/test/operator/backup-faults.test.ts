@@ -182,7 +182,11 @@ describe('backup faults', () => {
       () => childrenNamed(run.child.pid!, 'restic').length > 0 && readdirSync(locks).length > 0,
       run.output,
     );
+    const restics = childrenNamed(run.child.pid!, 'restic');
     await killGroup(run.child);
+    // SIGKILL reaches restic at once but its end (and the host reaping it) may come a moment after
+    // its parent's: until then its lock names a live process, as restic unlock rightly keeps it.
+    await until(() => restics.every((pid) => !existsSync(`/proc/${pid}`)), run.output);
     // restic's lock, which every later restic would stop at, and our own run lock stay behind.
     expect(readdirSync(locks)).not.toEqual([]);
     expect(existsSync(path.join(host.layout.backupDir, 'backup.lock'))).toBe(true);
