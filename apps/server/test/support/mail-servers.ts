@@ -1,4 +1,4 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -304,29 +304,43 @@ export class TestMailServers {
     }
   }
 
+  /** Stops the daemons together (each waits on its own shutdown; one after the other took seconds). */
   async close(): Promise<void> {
-    if (this.postfixRunning) {
-      const config = path.join(this.dir, 'postfix');
-      spawnSync(POSTFIX, ['-c', config, 'stop'], { encoding: 'utf8' });
-      // `stop` returns before the master daemon is gone; it is gone when `status` says so.
-      const deadline = Date.now() + 10_000;
-      while (spawnSync(POSTFIX, ['-c', config, 'status']).status === 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      this.postfixRunning = false;
-    }
-    for (const child of [this.dovecot, this.opendkim]) {
-      if (child && child.exitCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        });
-      }
-    }
-    await this.rspamd?.close();
+    const terminated = (child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM') =>
+      child && child.exitCode === null && child.signalCode === null
+        ? new Promise<void>((resolve) => child.once('exit', () => resolve()).kill(signal))
+        : undefined;
+    await Promise.all([
+      this.postfixRunning ? this.stopPostfix() : undefined,
+      // OpenDKIM's milter library waits seconds for its threads on SIGTERM; nothing of it is kept.
+      terminated(this.opendkim, 'SIGKILL'),
+      this.rspamd?.close(),
+    ]);
+    // Dovecot last: its master waits seconds for the connections Postfix holds to it.
+    await terminated(this.dovecot);
+    this.postfixRunning = false;
     this.dovecot = undefined;
     this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });
     rmSync(this.dkimBase, { recursive: true, force: true });
   }
+
+  private async stopPostfix(): Promise<void> {
+    const config = path.join(this.dir, 'postfix');
+    await exitOf(spawn(POSTFIX, ['-c', config, 'stop'], { stdio: 'ignore' }));
+    // `stop` returns before the master daemon is gone; it is gone when `status` says so.
+    const deadline = Date.now() + 10_000;
+    while ((await exitOf(spawn(POSTFIX, ['-c', config, 'status'], { stdio: 'ignore' }))) === 0) {
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** A child's exit status once it has ended (null when it could not run). */
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.once('error', () => resolve(null));
+    child.once('close', (code) => resolve(code));
+  });
 }

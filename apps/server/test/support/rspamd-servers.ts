@@ -145,14 +145,11 @@ export class TestRspamd {
   }
 
   async close(): Promise<void> {
-    for (const child of [this.rspamd, this.redis]) {
-      if (child && child.exitCode === null && child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        });
-      }
-    }
+    await Promise.all(
+      [this.rspamd, this.redis]
+        .filter((child) => child && child.exitCode === null && child.signalCode === null)
+        .map((child) => new Promise<void>((resolve) => child!.once('exit', () => resolve()).kill('SIGTERM'))),
+    );
     this.rspamd = undefined;
     this.redis = undefined;
   }
