@@ -57,7 +57,7 @@ run(
   [
     'vitest',
     'run',
-    '--maxWorkers=2',
+    process.env.TEST_DATABASE_URL ? '--maxWorkers=3' : '--maxWorkers=2',
     '--reporter=default',
     '--reporter=./scripts/vitest-summary-reporter.ts',
     ...(databasePass ? databasePassArgs() : []),
