@@ -76,6 +76,8 @@ const context = installedHostScenario(
     mailCertificate: (host) =>
       new X509Certificate(readFileSync(path.join(caddysMailCertificate(host.layout), `${MAIL_HOST}.crt`))),
     operatorCovers: [],
+    // The operator's path whole: the first start creates and migrates the embedded database.
+    firstStart: true,
   },
   () => {
     it('hands a renewed certificate to Postfix and Dovecot with the copy cron runs every minute', async () => {

@@ -49,6 +49,8 @@ export interface CertificateMode {
   operatorCa?: () => string;
   /** Which of Caddy's names the operator's certificate serves. */
   operatorCovers: Array<'mail' | 'sites'>;
+  /** Atrium's real first start (creating the embedded database), not the migrated template. */
+  firstStart?: boolean;
 }
 
 export interface ScenarioContext {
@@ -86,7 +88,7 @@ export function installedHostScenario(
     // The operator's own settings: where Atrium sends its mail (codes) and which resolver it asks.
     host.addSettings({ SMTP_URL: outbox.url, DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '1000' });
     // Atrium writes OpenDKIM's tables at start; the sync copies them before OpenDKIM reads them.
-    await host.startAtrium();
+    await host.startAtrium({ firstStart: mode.firstStart });
     host.syncDkim();
     await host.startMail();
   }, 180_000);
