@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axe } from './support/accessibility.ts';
 import { createGroup, installBody } from '../../server/test/apps/helpers.ts';
 import { signInAs as sessionFor } from '../../server/test/support/fixtures.ts';
 import {
@@ -27,7 +27,7 @@ interface Found {
 
 /** Runs axe on the page as it is now; returns the serious and critical violations. */
 async function seriousViolations(page: Page, screen: string): Promise<Found[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/accessibility.ts';
 import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
 import { insertVerifiedDomain } from './support/domains.ts';
 import { afterNextPaint } from './support/frames.ts';
@@ -70,7 +70,7 @@ test('an admin adds an alias, sets a group address and a catch-all, and removes 
 
   // Every section filled in, and a catch-all form open: nothing serious for assistive technology.
   await page.getByRole('button', { name: `Set the catch-all of ${name}` }).click();
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axe(page).analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   await page.getByRole('button', { name: `Set the catch-all of ${name}` }).click();
