@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { hashPassword } from '../../server/src/lib/passwords.ts';
 import { screenshotAndAxe } from './support/accessibility.ts';
-import { createOrganizationWithAdmin, createUser, expect, test } from './support/fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { createOrganizationWithAdmin, createUser, expect, test, type Atrium } from './support/fixtures.ts';
 import { enterPassword } from './support/sign-in.ts';
 import { totpCode } from './support/totp.ts';
 
@@ -94,66 +95,113 @@ test('an admin resets a user’s sign-in factors from the user’s page', async 
   expect(mail.subject).toBe('An administrator reset how you sign in to Atrium');
 });
 
-for (const width of [375, 768, 1000, 1280] as const) {
-  test(`screenshots and axe at ${width} px: sign-in policy, trusted browsers, the trust box and forced enrolment`, async ({
-    page,
-    atrium,
-    signInAs,
-  }) => {
-    const shot = await screenshotAndAxe(page, shots, width);
-    const passwordHash = await hashPassword(PASSWORD);
-    const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
-    const user = await createUser(atrium.db, org.id, { passwordHash });
-    await signInAs(org.admin);
-    await page.goto('/organization');
-    const policy = page.getByRole('region', { name: 'Sign-in policy' });
-    await expect(policy.getByLabel('Nobody (each user chooses)')).toBeChecked();
-    await shot('organization-policy', policy);
-    await page.goto(`/users/${user.id}`);
-    const factors = page.locator('.card', { has: page.getByRole('heading', { name: 'Sign-in factors' }) });
-    await expect(factors.getByRole('button', { name: 'Reset sign-in factors' })).toBeVisible();
-    await shot('user-factors', factors);
+// Each state once, shot and checked with axe at each width: the flows that reach them are the
+// slow part, and doing them once per width took four times as long.
+const WIDTHS = [375, 768, 1000, 1280] as const;
 
-    // The trust box on the code step, then the section on /profile.
-    await page.context().clearCookies();
-    const after = atrium.mailbox.count;
-    await enterPassword(page, { email: user.email, password: PASSWORD });
-    await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(user.email, { after }));
-    await page.getByLabel('Trust this browser for 30 days').check();
-    await shot('login-trust-browser');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).not.toHaveURL(/\/login/);
-    await page.goto('/profile');
-    const trusted = page.getByRole('region', { name: 'Trusted browsers' });
-    await expect(trusted.getByText('This browser')).toBeVisible();
-    await shot('profile-trusted-browsers', trusted);
-
-    // Forced enrolment, once the policy requires an app of everyone.
-    await atrium.db
-      .insertInto('sign_in_policies')
-      .values({ organization_id: org.id, strong_factor_required: 'everyone' })
-      .execute();
-    await page.context().clearCookies({ name: ALL_BUT_DEVICE });
-    await enterPassword(page, { email: user.email, password: PASSWORD });
-    await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
-    await expect(page.getByTestId('totp-secret')).toBeVisible();
-    await shot('login-enrolment');
-    const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
-    await page.getByLabel('Code shown by the app').fill(totpCode(secret));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await expect(page.getByTestId('recovery-codes-once')).toBeVisible();
-    await shot('login-enrolment-codes');
-    await page.getByRole('button', { name: 'I have saved them' }).click();
-    await expect(page).not.toHaveURL(/\/login/);
-
-    // The factor choice of a later sign-in from another browser, with the trust box.
-    await page.context().clearCookies();
-    await enterPassword(page, { email: user.email, password: PASSWORD });
-    await expect(page.getByLabel('Authenticator code')).toBeVisible();
-    await expect(page.getByLabel('Trust this browser for 30 days')).toBeVisible();
-    await page.getByRole('button', { name: 'Use another way' }).click();
-    await expect(page.getByRole('button', { name: 'Use a recovery code' })).toBeVisible();
-    await page.mouse.move(0, 0);
-    await shot('login-other-ways');
-  });
+/** Screenshots `name` (the element, or the whole page) and checks axe at each width. */
+async function atEachWidth(page: Page, name: string, element?: Locator) {
+  for (const width of WIDTHS) await (await screenshotAndAxe(page, shots, width))(name, element);
 }
+
+/** An organisation whose member has a password; the admin's session in this browser. */
+async function organizationWithMember(atrium: Atrium) {
+  const passwordHash = await hashPassword(PASSWORD);
+  const org = await createOrganizationWithAdmin(atrium.db, { passwordHash });
+  const user = await createUser(atrium.db, org.id, { passwordHash });
+  return { org, user };
+}
+
+/** The member signs in with the password and the e-mailed code, without pressing Sign in. */
+async function passwordAndCode(page: Page, atrium: Atrium, email: string) {
+  const after = atrium.mailbox.count;
+  await enterPassword(page, { email, password: PASSWORD });
+  await page.getByLabel('Sign-in code').fill(await atrium.mailbox.waitForCode(email, { after }));
+}
+
+/** Policy "everyone": the member signs in and sets up the app; at the step it shows, `during`. */
+async function enrolUnderPolicy(
+  page: Page,
+  atrium: Atrium,
+  organizationId: string,
+  email: string,
+  during: { enrolment?: () => Promise<void>; codes?: () => Promise<void> } = {},
+) {
+  await atrium.db
+    .insertInto('sign_in_policies')
+    .values({ organization_id: organizationId, strong_factor_required: 'everyone' })
+    .execute();
+  await passwordAndCode(page, atrium, email);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Set up an authenticator app' })).toBeVisible();
+  await expect(page.getByTestId('totp-secret')).toBeVisible();
+  await during.enrolment?.();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
+  await page.getByLabel('Code shown by the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByTestId('recovery-codes-once')).toBeVisible();
+  await during.codes?.();
+  await page.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+test('screenshots and axe at 375, 768, 1000 and 1280 px: the sign-in policy and a user’s sign-in factors', async ({
+  page,
+  atrium,
+  signInAs,
+}) => {
+  const { org, user } = await organizationWithMember(atrium);
+  await signInAs(org.admin);
+  await page.goto('/organization');
+  const policy = page.getByRole('region', { name: 'Sign-in policy' });
+  await expect(policy.getByLabel('Nobody (each user chooses)')).toBeChecked();
+  await atEachWidth(page, 'organization-policy', policy);
+  await page.goto(`/users/${user.id}`);
+  const factors = page.locator('.card', { has: page.getByRole('heading', { name: 'Sign-in factors' }) });
+  await expect(factors.getByRole('button', { name: 'Reset sign-in factors' })).toBeVisible();
+  await atEachWidth(page, 'user-factors', factors);
+});
+
+test('screenshots and axe at 375, 768, 1000 and 1280 px: the trust box at sign-in and trusted browsers on /profile', async ({
+  page,
+  atrium,
+}) => {
+  const { user } = await organizationWithMember(atrium);
+  await passwordAndCode(page, atrium, user.email);
+  await page.getByLabel('Trust this browser for 30 days').check();
+  await atEachWidth(page, 'login-trust-browser');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto('/profile');
+  const trusted = page.getByRole('region', { name: 'Trusted browsers' });
+  await expect(trusted.getByText('This browser')).toBeVisible();
+  await atEachWidth(page, 'profile-trusted-browsers', trusted);
+});
+
+test('screenshots and axe at 375, 768, 1000 and 1280 px: forced enrolment and its recovery codes', async ({
+  page,
+  atrium,
+}) => {
+  const { org, user } = await organizationWithMember(atrium);
+  await enrolUnderPolicy(page, atrium, org.id, user.email, {
+    enrolment: () => atEachWidth(page, 'login-enrolment'),
+    codes: () => atEachWidth(page, 'login-enrolment-codes'),
+  });
+});
+
+test('screenshots and axe at 375, 768, 1000 and 1280 px: the other ways of a later sign-in, with the trust box', async ({
+  page,
+  atrium,
+}) => {
+  const { org, user } = await organizationWithMember(atrium);
+  await enrolUnderPolicy(page, atrium, org.id, user.email);
+  // A later sign-in from another browser.
+  await page.context().clearCookies();
+  await enterPassword(page, { email: user.email, password: PASSWORD });
+  await expect(page.getByLabel('Authenticator code')).toBeVisible();
+  await expect(page.getByLabel('Trust this browser for 30 days')).toBeVisible();
+  await page.getByRole('button', { name: 'Use another way' }).click();
+  await expect(page.getByRole('button', { name: 'Use a recovery code' })).toBeVisible();
+  await page.mouse.move(0, 0);
+  await atEachWidth(page, 'login-other-ways');
+});
