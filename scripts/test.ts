@@ -48,8 +48,9 @@ if (run('npm', ['run', 'build']) !== 0) {
 
 // One after the other, each with the whole machine: run side by side on these 2-core machines they
 // took 48 min (Vitest on its default single worker, slowed by the browser and its server); apart,
-// Vitest and Playwright on two workers each take about 6 and 7 min (issue 39). On PostgreSQL the
-// files wait on the database server and the daemons (two workers kept the cores 60% busy): three.
+// Vitest and Playwright on two workers each take about 6 and 7 min (issue 39). Vitest's files wait
+// on daemons and, on PostgreSQL, on the database server (two workers kept the cores 60-75% busy):
+// three workers.
 const vitestJson = path.join(results, 'vitest-summary.json');
 const e2eJson = path.join(results, 'e2e.json');
 const vitestStarted = Date.now();
@@ -58,7 +59,7 @@ run(
   [
     'vitest',
     'run',
-    process.env.TEST_DATABASE_URL ? '--maxWorkers=3' : '--maxWorkers=2',
+    '--maxWorkers=3',
     '--reporter=default',
     '--reporter=./scripts/vitest-summary-reporter.ts',
     ...(databasePass ? databasePassArgs() : []),
