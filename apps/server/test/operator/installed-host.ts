@@ -15,7 +15,15 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { hostLayout, type HostLayout } from '../../src/operator/host-layout.ts';
 import { runCommand, systemUserCommands } from '../../src/operator/install/host-prerequisites.ts';
-import { accepts, readLog, spawnDaemon, uidOf } from '../support/daemons.ts';
+import {
+  accepts,
+  exitStatus,
+  readLog,
+  spawnDaemon,
+  stopChildren,
+  stopPostfix,
+  uidOf,
+} from '../support/daemons.ts';
 import { freePort } from '../support/free-port.ts';
 import { startInstalledRspamd } from '../support/rspamd-servers.ts';
 import { rspamdPaths } from '../../src/operator/install/rspamd-files.ts';
@@ -421,42 +429,21 @@ export class InstalledHost {
    * ends its workers), and one after the other they took about 10 s of every file's clean-up.
    */
   async close(): Promise<void> {
-    const running = (child: ChildProcess | undefined): child is ChildProcess =>
-      child !== undefined && child.exitCode === null && child.signalCode === null;
     // OpenDKIM's milter library waits seconds for its threads on SIGTERM; nothing of it is kept.
-    const terminated = (child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
-      new Promise<void>((resolve) => child.once('exit', () => resolve()).kill(signal));
     // Dovecot last: its master waits seconds for the connections Postfix and Atrium's SASL relay
     // hold to it, which end when they do.
     await Promise.all([
-      ...[...this.webmail, this.rspamd, this.redis].filter(running).map((c) => terminated(c)),
-      ...[this.opendkim].filter(running).map((c) => terminated(c, 'SIGKILL')),
-      this.atriumRunning ? command(path.join(this.layout.initDir, 'atrium'), ['stop']) : undefined,
-      this.caddyRunning ? command(path.join(this.layout.initDir, 'atrium-caddy'), ['stop']) : undefined,
-      this.postfixRunning ? this.stopPostfix() : undefined,
+      stopChildren([...this.webmail, this.rspamd, this.redis]),
+      stopChildren([this.opendkim], 'SIGKILL'),
+      this.atriumRunning ? exitStatus(path.join(this.layout.initDir, 'atrium'), ['stop']) : undefined,
+      this.caddyRunning ? exitStatus(path.join(this.layout.initDir, 'atrium-caddy'), ['stop']) : undefined,
+      // Its queue is below the root.
+      this.postfixRunning ? stopPostfix(this.layout.postfixDir) : undefined,
     ]);
-    if (running(this.dovecot)) await terminated(this.dovecot);
+    await stopChildren([this.dovecot]);
     // A daemon's last log line can land while the tree goes (ENOTEMPTY): try again, as rm -rf would.
     rmSync(this.layout.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
-
-  private async stopPostfix(): Promise<void> {
-    await command('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'stop']);
-    // Postfix's master leaves after `stop` returns; its queue is below the root.
-    for (let i = 0; i < 100; i++) {
-      if ((await command('/usr/sbin/postfix', ['-c', this.layout.postfixDir, 'status'])) !== 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** Runs a command to its end without holding up the event loop; its exit status. */
-function command(file: string, args: string[]): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: 'ignore' });
-    child.once('error', () => resolve(null));
-    child.once('close', (code) => resolve(code));
-  });
 }
 
 /** `what` may be a function: a daemon's output read when it has failed, not when waiting began. */

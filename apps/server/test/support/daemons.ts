@@ -38,16 +38,43 @@ export function spawnDaemon(
   return { child, output: () => output, exited: () => exited };
 }
 
-/** Ends the daemons a test started (SIGTERM) and waits until each has exited. */
-export async function stopChildren(children: ChildProcess[]): Promise<void> {
+/**
+ * Ends the daemons a test started (SIGTERM, or `signal`) and waits until each has exited; children
+ * not started or already gone are passed over.
+ */
+export async function stopChildren(
+  children: (ChildProcess | undefined)[],
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   await Promise.all(
     children.map(
       (child) =>
         new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
+          if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
           child.once('exit', () => resolve());
-          child.kill('SIGTERM');
+          child.kill(signal);
         }),
     ),
   );
+}
+
+/** Runs a command to its end without holding up the event loop; its exit status (null: could not run). */
+export function exitStatus(file: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: 'ignore' });
+    child.once('error', () => resolve(null));
+    child.once('close', (code) => resolve(code));
+  });
+}
+
+/** `postfix stop`, then waits (up to 10 s) until `postfix status` says its master has gone: it leaves after `stop` returns. */
+export async function stopPostfix(configDir: string): Promise<void> {
+  await exitStatus('/usr/sbin/postfix', ['-c', configDir, 'stop']);
+  const deadline = Date.now() + 10_000;
+  while (
+    (await exitStatus('/usr/sbin/postfix', ['-c', configDir, 'status'])) === 0 &&
+    Date.now() < deadline
+  ) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

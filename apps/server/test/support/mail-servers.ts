@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import {
   type MailConfigOptions,
 } from '../../src/modules/mail/config/mail-config.ts';
 import { SIEVE_FILES } from '../../src/modules/mail/config/dovecot-config.ts';
-import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
+import { accepts, readLog, spawnDaemon, stopChildren, stopPostfix, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 import type { TestRspamd } from './rspamd-servers.ts';
 
@@ -306,41 +306,18 @@ export class TestMailServers {
 
   /** Stops the daemons together (each waits on its own shutdown; one after the other took seconds). */
   async close(): Promise<void> {
-    const terminated = (child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM') =>
-      child && child.exitCode === null && child.signalCode === null
-        ? new Promise<void>((resolve) => child.once('exit', () => resolve()).kill(signal))
-        : undefined;
     await Promise.all([
-      this.postfixRunning ? this.stopPostfix() : undefined,
+      this.postfixRunning ? stopPostfix(path.join(this.dir, 'postfix')) : undefined,
       // OpenDKIM's milter library waits seconds for its threads on SIGTERM; nothing of it is kept.
-      terminated(this.opendkim, 'SIGKILL'),
+      stopChildren([this.opendkim], 'SIGKILL'),
       this.rspamd?.close(),
     ]);
     // Dovecot last: its master waits seconds for the connections Postfix holds to it.
-    await terminated(this.dovecot);
+    await stopChildren([this.dovecot]);
     this.postfixRunning = false;
     this.dovecot = undefined;
     this.opendkim = undefined;
     rmSync(this.dir, { recursive: true, force: true });
     rmSync(this.dkimBase, { recursive: true, force: true });
   }
-
-  private async stopPostfix(): Promise<void> {
-    const config = path.join(this.dir, 'postfix');
-    await exitOf(spawn(POSTFIX, ['-c', config, 'stop'], { stdio: 'ignore' }));
-    // `stop` returns before the master daemon is gone; it is gone when `status` says so.
-    const deadline = Date.now() + 10_000;
-    while ((await exitOf(spawn(POSTFIX, ['-c', config, 'status'], { stdio: 'ignore' }))) === 0) {
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** A child's exit status once it has ended (null when it could not run). */
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    child.once('error', () => resolve(null));
-    child.once('close', (code) => resolve(code));
-  });
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { RspamdOptions } from '../../src/modules/mail/config/rspamd-config.ts';
 import type { HostLayout } from '../../src/operator/host-layout.ts';
 import { rspamdDir, rspamdPaths } from '../../src/operator/install/rspamd-files.ts';
-import { accepts, readLog, spawnDaemon, uidOf } from './daemons.ts';
+import { accepts, readLog, spawnDaemon, stopChildren, uidOf } from './daemons.ts';
 import { freePort } from './free-port.ts';
 
 const RSPAMD = '/usr/bin/rspamd';
@@ -145,11 +145,7 @@ export class TestRspamd {
   }
 
   async close(): Promise<void> {
-    await Promise.all(
-      [this.rspamd, this.redis]
-        .filter((child) => child && child.exitCode === null && child.signalCode === null)
-        .map((child) => new Promise<void>((resolve) => child!.once('exit', () => resolve()).kill('SIGTERM'))),
-    );
+    await stopChildren([this.rspamd, this.redis]);
     this.rspamd = undefined;
     this.redis = undefined;
   }
